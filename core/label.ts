@@ -1,0 +1,36 @@
+import { z } from 'zod';
+
+export type LabelCheck<T> = { ok: true; value: T } | { ok: false; error: string };
+
+/** `['answers', 0, 'text']` under `label` → `label.answers[0].text`. */
+export function fieldPath(root: string, path: ReadonlyArray<PropertyKey>): string {
+  let out = root;
+  for (const key of path) {
+    out += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+  }
+  return out;
+}
+
+function describeIssue(root: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${fieldPath(root, [...issue.path, key])}: unknown field`).join('; ');
+  }
+  const message = issue.message.replace(/^Invalid input: /, '');
+  return `${fieldPath(root, issue.path)}: ${message}`;
+}
+
+/**
+ * Validates `value` against a schema. The error names the first failing field by its path from
+ * `root` (`label.answers[0]: expected string, received number`), so a data bug is found at once.
+ */
+export function checkAgainst<S extends z.ZodType>(schema: S, value: unknown, root = 'label'): LabelCheck<z.output<S>> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  const first = parsed.error.issues[0];
+  return { ok: false, error: first ? describeIssue(root, first) : `${root}: invalid` };
+}
+
+/** The JSON Schema text that ListVerifiers publishes for a label schema. */
+export function jsonSchemaText(schema: z.ZodType): string {
+  return JSON.stringify(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
+}

@@ -1,0 +1,47 @@
+import type { JsonObject } from './json';
+
+/** One rollout to score: the domain view of the proto's `Sample`. */
+export interface Sample {
+  id: string;
+  verifier: string;
+  response: string;
+  label: JsonObject;
+  groupId: string;
+  responseTokens: number;
+  metadata: JsonObject;
+}
+
+export type Status = 'OK' | 'INVALID' | 'ABORTED';
+
+/**
+ * What a verifier decides for one sample. `reward` exists only on OK: a failure is never a 0.
+ * `reason` is a short machine-readable cause ("correct", "no_answer", "label.gold: required").
+ */
+export type Outcome =
+  | { status: 'OK'; reward: number; reason: string; details: JsonObject }
+  | { status: 'INVALID'; reason: string; details: JsonObject }
+  | { status: 'ABORTED'; reason: string; details: JsonObject };
+
+/** The result for one input sample, in the shape of the proto's `ScoreResult`. */
+export interface ScoreResult {
+  id: string;
+  index: number;
+  status: Status;
+  reward?: number;
+  reason: string;
+  verifier: string;
+  verifierVersion: string;
+  details: JsonObject;
+}
+
+export function ok(reward: number, reason: string, details: JsonObject = {}): Outcome {
+  return { status: 'OK', reward, reason, details };
+}
+
+export function invalid(reason: string, details: JsonObject = {}): Outcome {
+  return { status: 'INVALID', reason, details };
+}
+
+export function aborted(reason: string, details: JsonObject = {}): Outcome {
+  return { status: 'ABORTED', reason, details };
+}

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { Json } from './json';
+import type { Outcome, Sample } from './sample';
+
+/** What every verifier's score function receives: the response, the validated label, the raw sample. */
+export interface VerifierInput<L> {
+  response: string;
+  label: L;
+  sample: Sample;
+}
+
+/**
+ * I/O clients a verifier may use (sandbox, judge, reward model). Each service module adds its own
+ * field by declaration merging (`declare module '../../core/verifier' { interface Services { … } }`),
+ * so adding a service touches only its own folder. A field is absent when the service is not
+ * configured; a verifier that needs it answers ABORTED, never a reward.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface Services {}
+
+export interface VerifierEnv {
+  /** Aborted on deadline, cancellation or shutdown; `signal.reason` is the reason string. */
+  signal: AbortSignal;
+  services: Services;
+  /** Runs one of this verifier's pure `tasks` on the worker pool, off the event loop. */
+  compute(task: string, payload: Json): Promise<Json>;
+}
+
+interface VerifierBase<S extends z.ZodType> {
+  name: string;
+  /** Bumped whenever the same input could get a different reward. */
+  version: string;
+  description: string;
+  label: S;
+  /** Pure, synchronous helpers that async verifiers run on the worker pool through `env.compute`. */
+  tasks?: Record<string, (payload: Json) => Json>;
+}
+
+/** A pure, synchronous verifier: scored on the worker pool, deterministic by construction. */
+export interface PureVerifier<S extends z.ZodType = z.ZodType> extends VerifierBase<S> {
+  kind: 'pure';
+  score(input: VerifierInput<z.output<S>>): Outcome;
+}
+
+/** A verifier that needs I/O (sandbox, judge, reward model): runs on the main thread, awaits services. */
+export interface AsyncVerifier<S extends z.ZodType = z.ZodType> extends VerifierBase<S> {
+  kind: 'async';
+  score(input: VerifierInput<z.output<S>>, env: VerifierEnv): Promise<Outcome>;
+}
+
+export type Verifier = PureVerifier | AsyncVerifier;
+
+/** Identity helpers that keep the label type flowing from the schema into `score`. */
+export function definePure<S extends z.ZodType>(verifier: Omit<PureVerifier<S>, 'kind'>): PureVerifier {
+  return { kind: 'pure', ...verifier } as unknown as PureVerifier;
+}
+
+export function defineAsync<S extends z.ZodType>(verifier: Omit<AsyncVerifier<S>, 'kind'>): AsyncVerifier {
+  return { kind: 'async', ...verifier } as unknown as AsyncVerifier;
+}

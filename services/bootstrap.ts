@@ -1,0 +1,27 @@
+import type { Services } from '../core/verifier';
+import type { VerdictConfig } from './config';
+
+export interface ServiceSet {
+  services: Services;
+  /** Stops what the services started (sandbox workers, cache handles); safe to call twice. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the I/O services a config asks for. Each service contributes one block here; services not
+ * configured stay absent, and verifiers that need them answer ABORTED ("service_unavailable").
+ */
+export async function createServices(config: VerdictConfig): Promise<ServiceSet> {
+  void config;
+  const services: Services = {};
+  const closers: Array<() => Promise<void>> = [];
+  let closed = false;
+  return {
+    services,
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const close of closers.reverse()) await close();
+    },
+  };
+}

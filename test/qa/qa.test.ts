@@ -1,0 +1,71 @@
+import { scorePure } from '../../core/score';
+import type { Sample } from '../../core/sample';
+import type { JsonObject } from '../../core/json';
+import { qa } from '../../verifiers/qa';
+import type { PureVerifier } from '../../core/verifier';
+
+function sample(response: string, label: JsonObject): Sample {
+  return { id: 's', verifier: 'qa', response, label, groupId: '', responseTokens: 0, metadata: {} };
+}
+const score = (response: string, label: JsonObject) => scorePure(qa as PureVerifier, sample(response, label));
+
+describe('qa: multiple choice', () => {
+  it.each([
+    ['\\boxed{C}'],
+    ['The answer is (C).'],
+    ['Answer: C'],
+    ['so it must be C.\n\\boxed{\\text{C}}'],
+    ['<think>maybe A</think>The correct answer is C. because of X'],
+    ['Final Answer: (C) photosynthesis'],
+  ])('reads the letter from %s', (response) => {
+    expect(score(response, { choice: 'C' })).toMatchObject({ status: 'OK', reward: 1, reason: 'correct_choice' });
+  });
+
+  it('gives 0 to another letter', () => {
+    expect(score('\\boxed{B}', { choice: 'C' })).toMatchObject({ status: 'OK', reward: 0, reason: 'wrong_choice' });
+  });
+
+  it('does not read a sentence that starts with "A" as option A', () => {
+    expect(score('Answer: A cell membrane', { choice: 'A' })).toMatchObject({ reward: 0, reason: 'no_choice' });
+  });
+});
+
+describe('qa: free text', () => {
+  it('matches after normalization (case, articles, punctuation, LaTeX)', () => {
+    const r = score('Thus \\boxed{\\text{The Mitochondria.}}', { answers: ['mitochondria'] });
+    expect(r).toMatchObject({ status: 'OK', reward: 1, reason: 'exact_match' });
+  });
+
+  it('accepts a close misspelling by fuzzy match and rejects a distant one', () => {
+    expect(score('Answer: mitochondira', { answers: ['mitochondria'], threshold: 0.8 })).toMatchObject({
+      reward: 1,
+      reason: 'fuzzy_match',
+    });
+    const wrong = score('Answer: ribosome', { answers: ['mitochondria'] });
+    expect(wrong).toMatchObject({ reward: 0, reason: 'wrong_answer' });
+    expect(wrong.details).toMatchObject({ extracted: 'ribosome', reference: 'mitochondria' });
+  });
+
+  it('grades only after the last </think>, and an unclosed <think> has no answer', () => {
+    expect(score('<think>\\boxed{mitochondria}</think> Answer: ribosome', { answers: ['mitochondria'] })).toMatchObject({
+      reward: 0,
+    });
+    expect(score('<think>the answer is mitochondria', { answers: ['mitochondria'] })).toMatchObject({
+      status: 'OK',
+      reward: 0,
+      reason: 'no_answer',
+    });
+  });
+});
+
+describe('qa: labels', () => {
+  it('names the failing field', () => {
+    expect(score('x', { answers: ['a', 3] })).toEqual({
+      status: 'INVALID',
+      reason: 'label.answers[1]: expected string, received number',
+      details: {},
+    });
+    expect(score('x', {})).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.answers: /) });
+    expect(score('x', { answers: ['a'], treshold: 0.5 })).toMatchObject({ reason: 'label.treshold: unknown field' });
+  });
+});
