@@ -1,5 +1,6 @@
 import type { Services } from '../core/verifier';
-import type { VerdictConfig } from './config';
+import { ConfigError, type VerdictConfig } from './config';
+import { openJudges } from './judge';
 
 export interface ServiceSet {
   services: Services;
@@ -16,6 +17,13 @@ export async function createServices(config: VerdictConfig): Promise<ServiceSet>
   const services: Services = {};
   const closers: Array<() => Promise<void>> = [];
   let closed = false;
+
+  if (config.judge) {
+    const opened = openJudges(config.judge);
+    if (!opened.ok) throw new ConfigError(opened.error);
+    services.judges = opened.value.judges;
+    closers.push(async () => opened.value.close());
+  }
   return {
     services,
     async close() {

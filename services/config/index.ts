@@ -2,12 +2,15 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
+import { judgeConfigSection } from '../judge/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
  * service adds its own section here; every key is validated at start-up and errors name the key.
  */
-export const configSchema = z.strictObject({});
+export const configSchema = z.strictObject({
+  judge: judgeConfigSection.optional(),
+});
 
 export type VerdictConfig = z.output<typeof configSchema>;
 

@@ -1,0 +1,218 @@
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
+import type { z } from 'zod';
+import { cacheKey, type JudgeCache } from './cache';
+import type { EndpointSettings } from './config';
+import { classifyError, nestFlatErrors, RETRYABLE, type AttemptFailure, type FailureKind } from './errors';
+import type { JudgeMetrics } from './metrics';
+import { ConcurrencyLimit } from './limiter';
+import { parseReply } from './reply';
+import { backoffDelay, sleep } from './retry';
+import type { JudgeSchema } from './schema';
+
+export interface JudgeMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface JudgeRequest<T> {
+  messages: JudgeMessage[];
+  schema: JudgeSchema<T>;
+}
+
+export type JudgeResult<T> =
+  | {
+      ok: true;
+      value: T;
+      /** "judge": asked now; "cache": stored reply; "shared": an identical call in flight answered it. */
+      source: 'judge' | 'cache' | 'shared';
+      attempts: number;
+    }
+  | { ok: false; kind: FailureKind; message: string; attempts: number };
+
+/** What verifiers see of a judge endpoint. */
+export interface Judge {
+  readonly name: string;
+  readonly model: string;
+  judge<T>(request: JudgeRequest<T>, options?: { signal?: AbortSignal }): Promise<JudgeResult<T>>;
+}
+
+type RawResult = { ok: true; json: unknown; attempts: number } | { ok: false; failure: AttemptFailure; attempts: number };
+
+type Attempt = { ok: true; json: unknown } | { ok: false; failure: AttemptFailure };
+
+/**
+ * One OpenAI-compatible judge endpoint. A call is answered from the cache when it can; otherwise
+ * it waits for one of `maxConcurrency` slots, sends, validates the reply against the schema, and
+ * retries failures that may pass (429, 5xx, timeouts, connection errors, malformed replies) with
+ * backoff or the server's Retry-After, within `maxAttempts` and the call's deadline. Identical calls
+ * in flight at once share one request, so equal answers in a group get the same verdict.
+ */
+export class JudgeClient implements Judge {
+  readonly name: string;
+  readonly model: string;
+  private readonly openai: OpenAI;
+  private readonly limit: ConcurrencyLimit;
+  private readonly inFlight = new Map<string, Promise<RawResult>>();
+
+  constructor(
+    private readonly settings: EndpointSettings,
+    private readonly metrics: JudgeMetrics,
+    private readonly cache?: JudgeCache,
+  ) {
+    this.name = settings.name;
+    this.model = settings.model;
+    this.limit = new ConcurrencyLimit(settings.maxConcurrency);
+    this.openai = new OpenAI({
+      baseURL: settings.baseUrl,
+      apiKey: settings.apiKey,
+      // Retries are ours: they also cover malformed replies, and they count against the deadline.
+      maxRetries: 0,
+      // Our own timer aborts the attempt (headers and body alike); this is only a backstop.
+      timeout: settings.attemptTimeoutMs + 1_000,
+      fetch: nestFlatErrors(globalThis.fetch),
+    });
+  }
+
+  /** Requests to this endpoint in flight now (never above `maxConcurrency`). */
+  get inFlightRequests(): number {
+    return this.limit.inFlight;
+  }
+
+  async judge<T>(request: JudgeRequest<T>, options: { signal?: AbortSignal } = {}): Promise<JudgeResult<T>> {
+    const body = this.body(request);
+    const key = cacheKey({
+      model: this.model,
+      messages: request.messages,
+      schema: { name: request.schema.name, schema: request.schema.jsonSchema },
+      sampling: { temperature: this.settings.temperature, max_tokens: this.settings.maxTokens, extra: this.settings.extraBody },
+    });
+    const stored = this.cache?.get(key);
+    if (stored !== undefined) {
+      const parsed = request.schema.zod.safeParse(stored);
+      if (parsed.success) {
+        this.metrics.cacheHits.inc({ endpoint: this.name, source: 'sqlite' });
+        return { ok: true, value: parsed.data, source: 'cache', attempts: 0 };
+      }
+    }
+
+    const leader = this.inFlight.get(key);
+    if (leader) {
+      const shared = await leader;
+      // The leader's caller may have been cancelled while this one was not: then ask anew.
+      if (shared.ok || shared.failure.kind !== 'cancelled' || options.signal?.aborted) {
+        if (shared.ok) this.metrics.cacheHits.inc({ endpoint: this.name, source: 'inflight' });
+        return this.typed(shared, request.schema.zod, 'shared');
+      }
+    }
+
+    const run = this.call(body, key, request.schema.zod, options.signal);
+    this.inFlight.set(key, run);
+    try {
+      const result = await run;
+      if (!result.ok) this.metrics.failures.inc({ endpoint: this.name, kind: result.failure.kind });
+      return this.typed(result, request.schema.zod, 'judge');
+    } finally {
+      if (this.inFlight.get(key) === run) this.inFlight.delete(key);
+    }
+  }
+
+  private typed<T>(raw: RawResult, schema: z.ZodType<T>, source: 'judge' | 'shared'): JudgeResult<T> {
+    if (!raw.ok) return { ok: false, kind: raw.failure.kind, message: raw.failure.message, attempts: raw.attempts };
+    // parseReply already validated it against the schema the key was made from; this re-parse
+    // produces the typed value (and guards a caller whose zod refinements differ).
+    const parsed = schema.safeParse(raw.json);
+    if (!parsed.success) return { ok: false, kind: 'malformed', message: 'reply does not fit the schema', attempts: raw.attempts };
+    return { ok: true, value: parsed.data, source, attempts: raw.attempts };
+  }
+
+  private body<T>(request: JudgeRequest<T>): ChatCompletionCreateParamsNonStreaming {
+    return {
+      ...this.settings.extraBody,
+      model: this.model,
+      messages: request.messages,
+      temperature: this.settings.temperature,
+      max_tokens: this.settings.maxTokens,
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: request.schema.name, strict: true, schema: request.schema.jsonSchema },
+      },
+    };
+  }
+
+  private async call(
+    body: ChatCompletionCreateParamsNonStreaming,
+    key: string,
+    schema: z.ZodType,
+    signal: AbortSignal | undefined,
+  ): Promise<RawResult> {
+    const { maxAttempts, deadlineMs, backoff, maxRetryAfterMs } = this.settings;
+    let deadlineAt: number | undefined;
+    for (let attempts = 1; ; attempts++) {
+      const release = await this.limit.acquire(signal);
+      if (!release) return { ok: false, failure: { kind: 'cancelled', message: 'cancelled while queued' }, attempts: attempts - 1 };
+      // The deadline starts at the first send, not in the queue: a large batch waiting for slots
+      // is the limit doing its job, not a slow judge.
+      deadlineAt ??= performance.now() + deadlineMs;
+      let attempt: Attempt;
+      try {
+        attempt = await this.attempt(body, schema, signal, deadlineAt);
+      } finally {
+        release();
+      }
+      if (attempt.ok) {
+        this.cache?.put(key, this.model, attempt.json);
+        return { ok: true, json: attempt.json, attempts };
+      }
+      const { failure } = attempt;
+      if (!RETRYABLE.has(failure.kind) || attempts >= maxAttempts) return { ok: false, failure, attempts };
+      const wait =
+        failure.retryAfterMs !== undefined
+          ? Math.min(failure.retryAfterMs, maxRetryAfterMs)
+          : backoffDelay(backoff, attempts - 1, key);
+      if (performance.now() + wait >= deadlineAt) {
+        return { ok: false, failure: { ...failure, message: `${failure.message}; no time left before the deadline to retry` }, attempts };
+      }
+      this.metrics.retries.inc({ endpoint: this.name, kind: failure.kind });
+      if (!(await sleep(wait, signal))) {
+        return { ok: false, failure: { kind: 'cancelled', message: 'cancelled while waiting to retry' }, attempts };
+      }
+    }
+  }
+
+  private async attempt(
+    body: ChatCompletionCreateParamsNonStreaming,
+    schema: z.ZodType,
+    signal: AbortSignal | undefined,
+    deadlineAt: number,
+  ): Promise<Attempt> {
+    const controller = new AbortController();
+    let abortedBy: FailureKind | undefined;
+    const remaining = deadlineAt - performance.now();
+    const byDeadline = remaining <= this.settings.attemptTimeoutMs;
+    const timer = setTimeout(() => {
+      abortedBy = byDeadline ? 'deadline' : 'timeout';
+      controller.abort();
+    }, Math.max(0, Math.min(remaining, this.settings.attemptTimeoutMs)));
+    const onAbort = () => {
+      abortedBy = 'cancelled';
+      controller.abort();
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const started = performance.now();
+    let result: Attempt;
+    try {
+      const completion: unknown = await this.openai.chat.completions.create(body, { signal: controller.signal });
+      const reply = parseReply(completion, schema);
+      result = reply.ok ? reply : { ok: false, failure: { kind: 'malformed', message: reply.message } };
+    } catch (error) {
+      result = { ok: false, failure: classifyError(error, abortedBy, Date.now()) };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    this.metrics.latency.observe({ endpoint: this.name }, (performance.now() - started) / 1000);
+    this.metrics.requests.inc({ endpoint: this.name, result: result.ok ? 'ok' : result.failure.kind });
+    return result;
+  }
+}

@@ -1,0 +1,93 @@
+import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { isJsonObject } from '../../core/json';
+import { retryAfterMs } from './retry';
+
+/** Why a judge call did not give a usable verdict. */
+export type FailureKind =
+  | 'malformed'
+  | 'rate_limited'
+  | 'server_error'
+  | 'timeout'
+  | 'connection'
+  | 'rejected'
+  | 'deadline'
+  | 'cancelled';
+
+/** Kinds worth another attempt: the next one may well succeed. */
+export const RETRYABLE: ReadonlySet<FailureKind> = new Set([
+  'malformed',
+  'rate_limited',
+  'server_error',
+  'timeout',
+  'connection',
+]);
+
+export interface AttemptFailure {
+  kind: FailureKind;
+  message: string;
+  /** The wait the server asked for (`Retry-After`), in ms. */
+  retryAfterMs?: number;
+}
+
+/** Status codes the openai package would retry too: timeout, conflict, rate limit, server errors. */
+function kindOfStatus(status: number): FailureKind {
+  if (status === 429) return 'rate_limited';
+  if (status === 408) return 'timeout';
+  if (status === 409 || status >= 500) return 'server_error';
+  return 'rejected';
+}
+
+/**
+ * Maps what the openai client threw to a failure kind. `abortedBy` is set when our own timer or
+ * the caller's signal aborted the attempt, which the client reports only as a generic abort.
+ */
+export function classifyError(error: unknown, abortedBy: FailureKind | undefined, nowMs: number): AttemptFailure {
+  const message = error instanceof Error ? error.message : String(error);
+  if (abortedBy) return { kind: abortedBy, message: `${abortedBy}: ${message}` };
+  if (error instanceof APIUserAbortError) return { kind: 'cancelled', message };
+  if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout', message };
+  if (error instanceof APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    return { kind: 'connection', message: cause instanceof Error ? `${message} (${cause.message})` : message };
+  }
+  if (error instanceof APIError && typeof error.status === 'number') {
+    const failure: AttemptFailure = { kind: kindOfStatus(error.status), message };
+    const wait = retryAfterMs(error.headers, nowMs);
+    return wait === undefined ? failure : { ...failure, retryAfterMs: wait };
+  }
+  // A 200 whose body is not JSON at all (a proxy's HTML page): the reply is unusable, like bad JSON.
+  if (error instanceof SyntaxError) return { kind: 'malformed', message: `response body: ${message}` };
+  // undici reports a socket closed mid-body as "TypeError: terminated".
+  return { kind: 'connection', message };
+}
+
+/**
+ * vLLM before 0.10.1 and SGLang's /v1 routes answer errors flat,
+ * `{"object":"error","message":…,"type":…,"param":…,"code":…}`; the openai package reads only the
+ * nested `{"error":{…}}` shape and would lose the message. This fetch wrapper nests flat bodies so
+ * every error reaches the client in one shape; successful responses pass through untouched.
+ */
+export function nestFlatErrors(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.ok) return response;
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      body = undefined;
+    }
+    const nested =
+      isJsonObject(body) && body['error'] === undefined && (body['object'] === 'error' || typeof body['message'] === 'string')
+        ? JSON.stringify({
+            error: { message: body['message'] ?? null, type: body['type'] ?? null, param: body['param'] ?? null, code: body['code'] ?? null },
+          })
+        : text;
+    const headers = new Headers(response.headers);
+    // The body was decoded and may have changed length.
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(nested, { status: response.status, statusText: response.statusText, headers });
+  };
+}
