@@ -2,11 +2,11 @@ import { z } from 'zod';
 
 export type LabelCheck<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/** `['answers', 0, 'text']` under `label` → `label.answers[0].text`. */
+/** `['answers', 0, 'text']` under `label` → `label.answers[0].text` (under '' → `answers[0].text`). */
 export function fieldPath(root: string, path: ReadonlyArray<PropertyKey>): string {
   let out = root;
   for (const key of path) {
-    out += typeof key === 'number' ? `[${key}]` : `.${String(key)}`;
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
   }
   return out;
 }

@@ -1,12 +1,15 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
 import { qa } from './qa';
+import { search } from './search';
 
 /** Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here. */
 export const VERIFIERS: readonly Verifier[] = [
   qa,
+  search,
 ];
 
-export function defaultRegistry(): Registry {
+/** The pool's worker threads build their registry through this too (services/pool/worker.ts). */
+export function createRegistry(): Registry {
   return new Registry(VERIFIERS);
 }

@@ -1,0 +1,94 @@
+import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { SingleBar } from 'cli-progress';
+import type { ScoreResult } from '../core/sample';
+import { createRegistry } from '../verifiers';
+import { createServices } from '../services/bootstrap';
+import type { VerdictConfig } from '../services/config';
+import { Engine } from '../services/engine/engine';
+import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
+import { resultToJson } from '../services/wire/json';
+import { parseLine, type LineItem } from './jsonl';
+import { Summary } from './summary';
+
+export interface ScoreFileOptions {
+  input: string;
+  output: string;
+  workers: number;
+  config: VerdictConfig;
+  /** Lines scored together; bounds memory on large files. */
+  batchSize: number;
+  progress: boolean;
+}
+
+function countLines(path: string): number | null {
+  if (path === '-') return null;
+  const buffer = readFileSync(path);
+  let lines = 0;
+  for (let i = buffer.indexOf(10); i !== -1; i = buffer.indexOf(10, i + 1)) lines++;
+  return buffer.length > 0 && buffer[buffer.length - 1] !== 10 ? lines + 1 : lines;
+}
+
+async function write(out: Writable, text: string): Promise<void> {
+  if (!out.write(text)) await once(out, 'drain');
+}
+
+/** Scores a rollout file in-process: one result line per input line, in order, then a summary. */
+export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
+  const registry = createRegistry();
+  const services = await createServices(options.config);
+  const executor = options.workers > 0 ? new PoolExecutor(options.workers) : new InlineExecutor(registry);
+  const engine = new Engine({ registry, executor, services: services.services, limits: { maxBatchSamples: options.batchSize } });
+  const input = options.input === '-' ? process.stdin : createReadStream(options.input);
+  const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
+  const summary = new Summary();
+  const total = options.progress ? countLines(options.input) : null;
+  const bar = options.progress
+    ? new SingleBar({
+        format: 'scoring [{bar}] {value}/{total} samples | {rate}/s | eta {eta_formatted}',
+        stream: process.stderr,
+        hideCursor: true,
+      })
+    : null;
+  bar?.start(total ?? 0, 0, { rate: 0 });
+  const started = Date.now();
+
+  let batch: LineItem[] = [];
+  const flush = async () => {
+    const samples = batch.flatMap((item) => ('sample' in item ? [item.sample] : []));
+    const scored = await engine.score(samples);
+    let next = 0;
+    const lines: string[] = [];
+    for (const item of batch) {
+      const result: ScoreResult = 'sample' in item ? scored[next++]! : item.result;
+      summary.add(result);
+      const { index: _index, ...rest } = resultToJson(result);
+      lines.push(JSON.stringify(rest));
+    }
+    await write(out, lines.length ? lines.join('\n') + '\n' : '');
+    batch = [];
+    if (bar) {
+      if (total === null) bar.setTotal(summary.total);
+      bar.update(summary.total, { rate: Math.round(summary.total / Math.max(0.001, (Date.now() - started) / 1000)) });
+    }
+  };
+
+  try {
+    let lineNumber = 0;
+    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+      lineNumber++;
+      if (line.trim() === '') continue;
+      batch.push(parseLine(line, lineNumber));
+      if (batch.length >= options.batchSize) await flush();
+    }
+    await flush();
+  } finally {
+    bar?.stop();
+    if (out !== process.stdout) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
+    await engine.close();
+    await services.close();
+  }
+  return summary;
+}

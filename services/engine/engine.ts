@@ -1,0 +1,229 @@
+import type { Json } from '../../core/json';
+import { checkAgainst } from '../../core/label';
+import type { Registry } from '../../core/registry';
+import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '../../core/sample';
+import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
+import type { Executor } from '../pool/executor';
+
+export interface EngineLimits {
+  /** Samples in one request; a larger batch is refused as a whole. */
+  maxBatchSamples: number;
+  /** Samples admitted but not finished, across requests; past it new requests are refused (back-pressure). */
+  maxPendingSamples: number;
+  /** Characters of one response; a longer one is INVALID. */
+  maxResponseChars: number;
+}
+
+export const DEFAULT_LIMITS: EngineLimits = {
+  maxBatchSamples: 65_536,
+  maxPendingSamples: 262_144,
+  maxResponseChars: 4 * 1024 * 1024,
+};
+
+export interface EngineObserver {
+  onResult(result: ScoreResult, seconds: number): void;
+}
+
+/** Refusals of a whole request; the service layer maps them to gRPC codes and HTTP statuses. */
+export class RequestRefused extends Error {
+  constructor(
+    readonly kind: 'batch_too_large' | 'overloaded' | 'shutting_down',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ScoreOptions {
+  /** Aborting it (reason "deadline", "cancelled", …) ends the batch; unfinished samples come back ABORTED. */
+  signal?: AbortSignal;
+  /** Called once per result as soon as it is decided (streaming). */
+  onResult?: (result: ScoreResult) => void;
+}
+
+export interface EngineOptions {
+  registry: Registry;
+  executor: Executor;
+  services?: Services;
+  limits?: Partial<EngineLimits>;
+  observer?: EngineObserver;
+}
+
+function abortReason(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
+}
+
+/** Most samples a pool task carries: large enough to amortize the thread hop, small enough to stream. */
+const MAX_CHUNK = 64;
+
+/**
+ * Scores batches: every input sample gets exactly one result, in input order. Pure verifiers run on
+ * the executor in chunks; async verifiers run here, awaiting their services. Knows nothing of gRPC.
+ */
+export class Engine {
+  readonly limits: EngineLimits;
+  private pending = 0;
+  private accepting = true;
+  private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly shutdown = new AbortController();
+
+  constructor(private readonly options: EngineOptions) {
+    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+  }
+
+  get registry(): Registry {
+    return this.options.registry;
+  }
+
+  /** Samples admitted and not yet finished. */
+  pendingSamples(): number {
+    return this.pending;
+  }
+
+  queuedChunks(): number {
+    return this.options.executor.queued();
+  }
+
+  /** Refuses the request as a whole if it cannot be admitted now; call before any streaming starts. */
+  admit(count: number): void {
+    if (!this.accepting) throw new RequestRefused('shutting_down', 'server is shutting down');
+    if (count > this.limits.maxBatchSamples) {
+      throw new RequestRefused(
+        'batch_too_large',
+        `samples: ${count} samples exceed the limit of ${this.limits.maxBatchSamples} per request`,
+      );
+    }
+    if (this.pending + count > this.limits.maxPendingSamples) {
+      throw new RequestRefused(
+        'overloaded',
+        `queue full: ${this.pending} samples pending, limit ${this.limits.maxPendingSamples}; retry later`,
+      );
+    }
+  }
+
+  score(samples: readonly Sample[], options: ScoreOptions = {}): Promise<ScoreResult[]> {
+    this.admit(samples.length);
+    this.pending += samples.length;
+    const run = this.run(samples, options).finally(() => {
+      this.pending -= samples.length;
+      this.inFlight.delete(run);
+    });
+    this.inFlight.add(run);
+    return run;
+  }
+
+  /**
+   * Stops accepting, lets in-flight batches finish for up to `graceMs`, then aborts what is left
+   * (reason "shutdown") and closes the executor.
+   */
+  async close(graceMs = 10_000): Promise<void> {
+    this.accepting = false;
+    const all = Promise.allSettled([...this.inFlight]);
+    const timer = setTimeout(() => this.shutdown.abort('shutdown'), graceMs);
+    await all;
+    clearTimeout(timer);
+    await this.options.executor.close();
+  }
+
+  private async run(samples: readonly Sample[], options: ScoreOptions): Promise<ScoreResult[]> {
+    const controller = new AbortController();
+    const signals = [this.shutdown.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    const stop = (signal: AbortSignal) => controller.abort(abortReason(signal));
+    for (const signal of signals) {
+      if (signal.aborted) stop(signal);
+      else signal.addEventListener('abort', () => stop(signal), { once: true });
+    }
+    const signal = controller.signal;
+    const results: Array<ScoreResult | undefined> = new Array(samples.length);
+    let remaining = samples.length;
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    if (remaining === 0) finish();
+
+    const settle = (index: number, outcome: Outcome, seconds = 0) => {
+      if (results[index] !== undefined) return;
+      const sample = samples[index]!;
+      const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '');
+      results[index] = result;
+      this.options.observer?.onResult(result, seconds);
+      options.onResult?.(result);
+      if (--remaining === 0) finish();
+    };
+    const abortRest = () => {
+      const reason = abortReason(signal);
+      for (let i = 0; i < samples.length; i++) settle(i, aborted(reason));
+    };
+    if (signal.aborted) abortRest();
+    else signal.addEventListener('abort', abortRest, { once: true });
+
+    const pure: number[] = [];
+    samples.forEach((sample, index) => {
+      const verifier = this.registry.get(sample.verifier);
+      if (!verifier) return settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
+      if (sample.response.length > this.limits.maxResponseChars) {
+        return settle(index, invalid(`response: longer than ${this.limits.maxResponseChars} characters`));
+      }
+      if (verifier.kind === 'pure') pure.push(index);
+      else void this.runAsync(verifier, sample, signal).then((outcome) => settle(index, outcome.outcome, outcome.seconds));
+    });
+
+    const threads = Math.max(1, this.options.executor.threads);
+    const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
+    for (let start = 0; start < pure.length && !signal.aborted; start += chunk) {
+      const indices = pure.slice(start, start + chunk);
+      this.options.executor.scoreChunk(
+        indices.map((i) => samples[i]!),
+        signal,
+      ).then(
+        (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds)),
+        (error: unknown) => {
+          const reason = signal.aborted ? abortReason(signal) : 'worker_failed';
+          const details: Record<string, Json> = signal.aborted ? {} : { error: String(error) };
+          for (const i of indices) settle(i, aborted(reason, details));
+        },
+      );
+    }
+
+    await done;
+    signal.removeEventListener('abort', abortRest);
+    return results as ScoreResult[];
+  }
+
+  private async runAsync(
+    verifier: AsyncVerifier,
+    sample: Sample,
+    signal: AbortSignal,
+  ): Promise<{ outcome: Outcome; seconds: number }> {
+    const start = performance.now();
+    const label = checkAgainst(verifier.label, sample.label);
+    if (!label.ok) return { outcome: invalid(label.error), seconds: 0 };
+    const env: VerifierEnv = {
+      signal,
+      services: this.options.services ?? {},
+      compute: (task, payload) => this.options.executor.runTask(verifier.name, task, payload, signal),
+    };
+    let outcome: Outcome;
+    try {
+      outcome = await verifier.score({ response: sample.response, label: label.value, sample }, env);
+    } catch (error) {
+      outcome = signal.aborted
+        ? aborted(abortReason(signal))
+        : aborted('verifier_error', { error: error instanceof Error ? error.message : String(error) });
+    }
+    return { outcome, seconds: (performance.now() - start) / 1000 };
+  }
+}
+
+function toResult(sample: Sample, index: number, outcome: Outcome, verifierVersion: string): ScoreResult {
+  const result: ScoreResult = {
+    id: sample.id,
+    index,
+    status: outcome.status,
+    reason: outcome.reason,
+    verifier: sample.verifier,
+    verifierVersion,
+    details: outcome.details,
+  };
+  if (outcome.status === 'OK') result.reward = outcome.reward;
+  return result;
+}

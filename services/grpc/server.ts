@@ -1,0 +1,133 @@
+import * as grpc from '@grpc/grpc-js';
+import { ReflectionService } from '@grpc/reflection';
+import { HealthImplementation } from 'grpc-health-check';
+import { summarizeGroups } from '../../core/groups';
+import type { ScoreResult } from '../../core/sample';
+import { RequestRefused, type Engine } from '../engine/engine';
+import type { Metrics } from '../metrics';
+import { resultToProto, sampleFromProto, type ProtoSample } from '../wire/proto';
+import { loadScoreProto } from './proto';
+
+/** Largest request or response message, both directions (a 4,096-sample batch of long responses fits). */
+export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+
+interface ScoreRequestMessage {
+  samples?: ProtoSample[];
+}
+
+const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
+  batch_too_large: grpc.status.INVALID_ARGUMENT,
+  overloaded: grpc.status.RESOURCE_EXHAUSTED,
+  shutting_down: grpc.status.UNAVAILABLE,
+};
+
+/**
+ * Work for a call stops when it is cancelled, or shortly before its deadline so that the samples not
+ * reached can still be sent back as ABORTED "deadline" instead of the whole call failing.
+ */
+function callSignal(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>): {
+  signal: AbortSignal;
+  dispose(): void;
+} {
+  const controller = new AbortController();
+  const onCancel = () => controller.abort('cancelled');
+  call.on('cancelled', onCancel);
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = call.getDeadline();
+  const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  if (Number.isFinite(at) && at > 0) {
+    const budget = at - Date.now();
+    const margin = Math.min(250, Math.max(5, budget * 0.05));
+    timer = setTimeout(() => controller.abort('deadline'), Math.max(0, budget - margin));
+  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      if (timer) clearTimeout(timer);
+      call.removeListener('cancelled', onCancel);
+    },
+  };
+}
+
+function refusal(error: unknown, metrics: Metrics): Partial<grpc.StatusObject> {
+  if (error instanceof RequestRefused) {
+    metrics.refused.inc({ reason: error.kind });
+    return { code: REFUSAL_CODES[error.kind], details: error.message };
+  }
+  return { code: grpc.status.INTERNAL, details: error instanceof Error ? error.message : String(error) };
+}
+
+function samplesOf(request: ScoreRequestMessage) {
+  return (request.samples ?? []).map(sampleFromProto);
+}
+
+export interface GrpcServer {
+  server: grpc.Server;
+  port: number;
+  health: HealthImplementation;
+}
+
+/** The Scorer service, standard health and server reflection on one grpc-js server. */
+export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number): Promise<GrpcServer> {
+  const { definition, scorer } = loadScoreProto();
+  const server = new grpc.Server({
+    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  });
+
+  server.addService(scorer.service, {
+    Score(call: grpc.ServerUnaryCall<ScoreRequestMessage, unknown>, callback: grpc.sendUnaryData<unknown>) {
+      const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
+      const samples = samplesOf(call.request);
+      const { signal, dispose } = callSignal(call);
+      engine.score(samples, { signal }).then(
+        (results: ScoreResult[]) => {
+          dispose();
+          timer();
+          callback(null, {
+            results: results.map(resultToProto),
+            groups: summarizeGroups(samples.map((s) => s.groupId), results),
+          });
+        },
+        (error: unknown) => {
+          dispose();
+          callback(refusal(error, metrics));
+        },
+      );
+    },
+
+    ScoreStream(call: grpc.ServerWritableStream<ScoreRequestMessage, unknown>) {
+      const timer = metrics.requestSeconds.startTimer({ api: 'grpc.ScoreStream' });
+      const samples = samplesOf(call.request);
+      const { signal, dispose } = callSignal(call);
+      engine
+        .score(samples, { signal, onResult: (result) => call.cancelled || call.write(resultToProto(result)) })
+        .then(
+          () => {
+            dispose();
+            timer();
+            call.end();
+          },
+          (error: unknown) => {
+            dispose();
+            call.emit('error', refusal(error, metrics));
+          },
+        );
+    },
+
+    ListVerifiers(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {
+      callback(null, { verifiers: engine.registry.list() });
+    },
+  });
+
+  const health = new HealthImplementation({ '': 'SERVING', 'verdict.v1.Scorer': 'SERVING' });
+  health.addToServer(server);
+  new ReflectionService(definition).addToServer(server);
+
+  const bound = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
+      error ? reject(error) : resolve(actual),
+    ),
+  );
+  return { server, port: bound, health };
+}

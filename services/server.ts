@@ -1,0 +1,82 @@
+import type { Server as HttpServer } from 'node:http';
+import type { Registry } from '../core/registry';
+import { createServices } from './bootstrap';
+import type { VerdictConfig } from './config';
+import { Engine, type EngineLimits } from './engine/engine';
+import { DEFAULT_REGISTRY_MODULE, InlineExecutor, PoolExecutor } from './pool/executor';
+import { startGrpcServer } from './grpc/server';
+import { createGateway, listen } from './http/gateway';
+import { Metrics } from './metrics';
+
+export interface ServeOptions {
+  host: string;
+  grpcPort: number;
+  /** 0 picks a free port; null serves no HTTP gateway. */
+  httpPort: number | null;
+  /** Worker threads; 0 scores pure verifiers on the main thread. */
+  workers: number;
+  config: VerdictConfig;
+  limits?: Partial<EngineLimits>;
+  /** How long in-flight batches may run on after a shutdown starts. */
+  drainMs?: number;
+  /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
+  registryModule?: string;
+}
+
+export interface RunningServer {
+  grpcPort: number;
+  httpPort: number | null;
+  engine: Engine;
+  /** Stops accepting, finishes or aborts in-flight work, stops the listeners and services. */
+  shutdown(): Promise<void>;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const registryModule = options.registryModule ?? DEFAULT_REGISTRY_MODULE;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
+  const serviceSet = await createServices(options.config);
+  const executor =
+    options.workers > 0 ? new PoolExecutor(options.workers, registryModule) : new InlineExecutor(registry);
+  const metrics = new Metrics();
+  const engine = new Engine({
+    registry,
+    executor,
+    services: serviceSet.services,
+    observer: metrics,
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
+
+  let serving = true;
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort);
+  let http: HttpServer | null = null;
+  if (options.httpPort !== null) {
+    http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort);
+  }
+  const httpAddress = http?.address();
+
+  let stopping: Promise<void> | null = null;
+  return {
+    grpcPort: grpcServer.port,
+    httpPort: httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null,
+    engine,
+    shutdown() {
+      stopping ??= (async () => {
+        serving = false;
+        grpcServer.health.setStatus('', 'NOT_SERVING');
+        grpcServer.health.setStatus('verdict.v1.Scorer', 'NOT_SERVING');
+        // Refuse new batches at once; the listeners stay up so in-flight calls can still answer.
+        const drained = engine.close(options.drainMs ?? 10_000);
+        await drained;
+        await new Promise<void>((resolve) => grpcServer.server.tryShutdown(() => resolve()));
+        if (http) {
+          http.closeAllConnections();
+          await new Promise<void>((resolve) => http!.close(() => resolve()));
+        }
+        await serviceSet.close();
+      })();
+      return stopping;
+    },
+  };
+}
