@@ -1,3 +1,4 @@
+import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import { openJudges } from './judge';
@@ -8,18 +9,22 @@ export interface ServiceSet {
   close(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  /** Where services register their Prometheus metrics; prom-client's default registry when absent. */
+  metricsRegistry?: MetricsRegistry;
+}
+
 /**
  * Builds the I/O services a config asks for. Each service contributes one block here; services not
  * configured stay absent, and verifiers that need them answer ABORTED ("service_unavailable").
  */
-export async function createServices(config: VerdictConfig): Promise<ServiceSet> {
-  void config;
+export async function createServices(config: VerdictConfig, options: ServiceOptions = {}): Promise<ServiceSet> {
   const services: Services = {};
   const closers: Array<() => Promise<void>> = [];
   let closed = false;
 
   if (config.judge) {
-    const opened = openJudges(config.judge);
+    const opened = openJudges(config.judge, options.metricsRegistry ? { registry: options.metricsRegistry } : {});
     if (!opened.ok) throw new ConfigError(opened.error);
     services.judges = opened.value.judges;
     closers.push(async () => opened.value.close());
