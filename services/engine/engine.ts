@@ -101,8 +101,13 @@ export class Engine {
     }
   }
 
+  /** Rejects with RequestRefused when the batch cannot be admitted; otherwise resolves one result per sample. */
   score(samples: readonly Sample[], options: ScoreOptions = {}): Promise<ScoreResult[]> {
-    this.admit(samples.length);
+    try {
+      this.admit(samples.length);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     this.pending += samples.length;
     const run = this.run(samples, options).finally(() => {
       this.pending -= samples.length;

@@ -37,7 +37,7 @@ function callSignal(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWr
   const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
   if (Number.isFinite(at) && at > 0) {
     const budget = at - Date.now();
-    const margin = Math.min(250, Math.max(5, budget * 0.05));
+    const margin = Math.min(1000, Math.max(50, budget * 0.1));
     timer = setTimeout(() => controller.abort('deadline'), Math.max(0, budget - margin));
   }
   return {

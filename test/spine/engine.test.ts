@@ -1,0 +1,100 @@
+import { Engine, RequestRefused } from '../../services/engine/engine';
+import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
+import { createRegistry, TEST_REGISTRY_MODULE } from '../fixtures/test-registry';
+import { mixedQaBatch, sample } from '../fixtures/samples';
+import { summarizeGroups } from '../../core/groups';
+
+const registry = createRegistry();
+const spinSamples = (n: number, ops: number) =>
+  Array.from({ length: n }, (_, i) => sample({ id: `s${i}`, verifier: 'spin', label: { ops } }));
+
+describe('engine', () => {
+  let pool: Engine;
+  beforeAll(() => {
+    pool = new Engine({ registry, executor: new PoolExecutor(2, TEST_REGISTRY_MODULE) });
+  });
+  afterAll(() => pool.close());
+
+  it('gives every sample exactly one result, in input order, the same inline and on the pool', async () => {
+    const batch = mixedQaBatch();
+    const inline = new Engine({ registry, executor: new InlineExecutor(registry) });
+    const [a, b] = await Promise.all([pool.score(batch), inline.score(batch)]);
+    expect(a).toEqual(b);
+    expect(a.map((r) => r.index)).toEqual(batch.map((_, i) => i));
+    expect(a.map((r) => [r.id, r.status, r.reward, r.reason])).toEqual([
+      ['a', 'OK', 1, 'correct_choice'],
+      ['a', 'OK', 0, 'wrong_choice'],
+      ['b', 'OK', 1, 'exact_match'],
+      ['c', 'INVALID', undefined, 'label.answers[0]: expected string, received number'],
+      ['d', 'INVALID', undefined, 'verifier: unknown verifier "nope" (known: ' + registry.names().join(', ') + ')'],
+      ['e', 'OK', 0, 'no_answer'],
+      ['f', 'INVALID', undefined, 'verifier: required'],
+    ]);
+    for (const r of a) expect('reward' in r).toBe(r.status === 'OK');
+  });
+
+  it('summarizes groups over OK samples only', async () => {
+    const batch = mixedQaBatch();
+    const groups = summarizeGroups(batch.map((s) => s.groupId), await pool.score(batch));
+    expect(groups).toEqual([
+      { groupId: 'g1', size: 2, ok: 2, aborted: 0, invalid: 0, meanReward: 0.5, keep: true, keepReason: '' },
+      { groupId: 'g2', size: 3, ok: 1, aborted: 0, invalid: 2, meanReward: 1, keep: true, keepReason: '' },
+      { groupId: 'g3', size: 1, ok: 0, aborted: 0, invalid: 1, keep: true, keepReason: '' },
+    ]);
+  });
+
+  it('is deterministic across worker counts', async () => {
+    const batch = Array.from({ length: 300 }, (_, i) => mixedQaBatch()[i % 7]!);
+    const one = new Engine({ registry, executor: new PoolExecutor(1, TEST_REGISTRY_MODULE) });
+    try {
+      expect(await one.score(batch)).toEqual(await pool.score(batch));
+    } finally {
+      await one.close();
+    }
+  });
+
+  it('a cancelled batch comes back ABORTED at once and stops using the pool', async () => {
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = pool.score(spinSamples(40, 20_000_000), { signal: controller.signal });
+    setTimeout(() => controller.abort('cancelled'), 150);
+    const results = await pending;
+    expect(results).toHaveLength(40);
+    const aborted = results.filter((r) => r.status === 'ABORTED');
+    expect(aborted.length).toBeGreaterThan(30);
+    for (const r of aborted) expect(r).toMatchObject({ reason: 'cancelled' });
+    expect(results.every((r) => r.status === 'ABORTED' || r.reward === 1)).toBe(true);
+    // The queued chunks were dropped: the next batch is not stuck behind ~40 × 20M iterations.
+    const next = await pool.score(spinSamples(2, 10));
+    expect(next.map((r) => r.status)).toEqual(['OK', 'OK']);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('refuses a batch past the pending limit (back-pressure) and one larger than the batch limit', async () => {
+    const small = new Engine({
+      registry,
+      executor: new InlineExecutor(registry),
+      limits: { maxPendingSamples: 10, maxBatchSamples: 8 },
+    });
+    const first = small.score(spinSamples(8, 1_000_000));
+    await expect(small.score(spinSamples(5, 1))).rejects.toBeInstanceOf(RequestRefused);
+    await expect(small.score(spinSamples(5, 1))).rejects.toThrow(/queue full: 8 samples pending, limit 10/);
+    await expect(small.score(spinSamples(9, 1))).rejects.toThrow(/9 samples exceed the limit of 8/);
+    await first;
+    expect((await small.score(spinSamples(5, 1))).every((r) => r.status === 'OK')).toBe(true);
+    await small.close();
+  });
+
+  it('on close, refuses new work and aborts what outlives the grace period with reason "shutdown"', async () => {
+    const engine = new Engine({ registry, executor: new PoolExecutor(1, TEST_REGISTRY_MODULE) });
+    const running = engine.score(spinSamples(30, 20_000_000));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = engine.close(200);
+    await expect(engine.score(spinSamples(1, 1))).rejects.toThrow(/shutting down/);
+    const results = await running;
+    await closing;
+    expect(results).toHaveLength(30);
+    expect(results.filter((r) => r.status === 'ABORTED').every((r) => r.reason === 'shutdown')).toBe(true);
+    expect(results.filter((r) => r.status === 'ABORTED').length).toBeGreaterThan(20);
+  });
+});

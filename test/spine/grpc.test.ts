@@ -1,0 +1,104 @@
+import * as grpc from '@grpc/grpc-js';
+import * as protoLoader from '@grpc/proto-loader';
+import { ScorerClient } from '../../services/grpc/client';
+import type { RunningServer } from '../../services/server';
+import { mixedQaBatch, sample } from '../fixtures/samples';
+import { startTestServer } from '../fixtures/server';
+
+const spin = (n: number, ops: number) => Array.from({ length: n }, (_, i) => sample({ id: `s${i}`, verifier: 'spin', label: { ops } }));
+
+describe('gRPC Scorer over loopback', () => {
+  let server: RunningServer;
+  let client: ScorerClient;
+  beforeAll(async () => {
+    server = await startTestServer({ limits: { maxPendingSamples: 100 } });
+    client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+  });
+  afterAll(async () => {
+    client.close();
+    await server.shutdown();
+  });
+
+  it('Score answers a mixed batch in input order, reward absent unless OK, with group summaries', async () => {
+    const batch = mixedQaBatch();
+    const { results, groups } = await client.score(batch);
+    expect(results.map((r) => [r.id, r.status, r.reward])).toEqual([
+      ['a', 'OK', 1],
+      ['a', 'OK', 0],
+      ['b', 'OK', 1],
+      ['c', 'INVALID', undefined],
+      ['d', 'INVALID', undefined],
+      ['e', 'OK', 0],
+      ['f', 'INVALID', undefined],
+    ]);
+    expect(results[3]!.reason).toBe('label.answers[0]: expected string, received number');
+    expect(results[0]!.details).toEqual({ extracted: 'C', rule: 'boxed', letter: 'C', reference: 'C' });
+    expect(groups.map((g) => [g.groupId, g.size, g.ok, g.invalid, g.meanReward])).toEqual([
+      ['g1', 2, 2, 0, 0.5],
+      ['g2', 3, 1, 2, 1],
+      ['g3', 1, 0, 1, undefined],
+    ]);
+  });
+
+  it('ScoreStream sends every result once, with its input index', async () => {
+    const batch = mixedQaBatch();
+    const streamed = await client.scoreStreamAll(batch);
+    const { results } = await client.score(batch);
+    expect([...streamed].sort((a, b) => a.index - b.index)).toEqual(results);
+  });
+
+  it('ScoreStream past its deadline returns the samples not reached as ABORTED "deadline"', async () => {
+    const results = await client.scoreStreamAll(spin(40, 50_000_000), { deadlineMs: 3000 });
+    expect(results).toHaveLength(40);
+    const aborted = results.filter((r) => r.status === 'ABORTED');
+    expect(aborted.length).toBeGreaterThan(0);
+    for (const r of aborted) expect(r.reason).toBe('deadline');
+  });
+
+  it('refuses a batch past the queue limit with RESOURCE_EXHAUSTED', async () => {
+    const busy = client.score(spin(90, 2_000_000));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await expect(client.score(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    expect((await busy).results.every((r) => r.status === 'OK')).toBe(true);
+  });
+
+  it('ListVerifiers publishes each label schema as JSON Schema text', async () => {
+    const verifiers = await client.listVerifiers();
+    const qa = verifiers.find((v) => v.name === 'qa');
+    expect(qa?.version).toBe('1.0.0');
+    const schema = JSON.parse(qa!.labelSchema) as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['answers', 'choice', 'threshold']));
+  });
+
+  it('serves grpc.health.v1 and server reflection', async () => {
+    const { protoPath } = require('grpc-health-check') as { protoPath: string };
+    const def = grpc.loadPackageDefinition(protoLoader.loadSync(protoPath, { enums: String })) as unknown as {
+      grpc: { health: { v1: { Health: grpc.ServiceClientConstructor } } };
+    };
+    const health = new def.grpc.health.v1.Health(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
+      Check(req: unknown, cb: (e: Error | null, r: { status: string }) => void): void;
+    };
+    const reply = await new Promise<{ status: string }>((resolve, reject) =>
+      health.Check({ service: 'verdict.v1.Scorer' }, (e, r) => (e ? reject(e) : resolve(r))),
+    );
+    expect(reply.status).toBe('SERVING');
+    health.close();
+
+    const reflectionProto = require.resolve('@grpc/reflection/build/proto/grpc/reflection/v1/reflection.proto');
+    const rdef = grpc.loadPackageDefinition(protoLoader.loadSync(reflectionProto)) as unknown as {
+      grpc: { reflection: { v1: { ServerReflection: grpc.ServiceClientConstructor } } };
+    };
+    const reflection = new rdef.grpc.reflection.v1.ServerReflection(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure()) as unknown as grpc.Client & {
+      ServerReflectionInfo(): grpc.ClientDuplexStream<unknown, { listServicesResponse?: { service: Array<{ name: string }> } }>;
+    };
+    const call = reflection.ServerReflectionInfo();
+    const answer = new Promise<string[]>((resolve, reject) => {
+      call.on('data', (m) => resolve((m.listServicesResponse?.service ?? []).map((s: { name: string }) => s.name)));
+      call.on('error', reject);
+    });
+    call.write({ listServices: '' });
+    expect(await answer).toContain('verdict.v1.Scorer');
+    call.end();
+    reflection.close();
+  });
+});
