@@ -10,6 +10,7 @@ export { judgeConfigSection, resolveEndpoints, type EndpointSettings, type Judge
 export type { FailureKind } from './errors';
 export { judgeMetrics, type JudgeMetrics } from './metrics';
 export { judgeAborted, judgeMissing } from './outcome';
+export { IF_JUDGE_ENDPOINT, judgeRubric, judgeRubrics, rubricPrompt, rubricVerdictSchema, type RubricsJudgement, type RubricVerdict, type Turn } from './rubric';
 export { defineJudgeSchema, type JudgeSchema } from './schema';
 
 declare module '../../core/verifier' {
