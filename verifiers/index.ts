@@ -1,11 +1,13 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
+import { math } from './math';
 import { qa } from './qa';
 import { search } from './search';
 
 /** Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here. */
 export const VERIFIERS: readonly Verifier[] = [
   qa,
+  math,
   search,
 ];
 

@@ -1,0 +1,366 @@
+import { TooComplex } from '../budget';
+import { KNOWN_FUNCTIONS, type RelOp } from './ast';
+
+/**
+ * Tokens of the answer language. LaTeX and plain text share one token set: `\le` and `<=` are both
+ * `rel <=`, `\cdot`, `\times` and `*` are all `op *`, so the parser sees one grammar.
+ */
+export type Token =
+  | { t: 'num'; text: string }
+  | { t: 'id'; name: string }
+  | { t: 'cmd'; name: string }
+  | { t: 'text'; text: string }
+  | { t: 'op'; v: string }
+  | { t: 'rel'; v: RelOp }
+  | { t: 'sep' }
+  | { t: 'env'; begin: boolean; name: string };
+
+const FUNCTION_WORDS = new Set<string>(KNOWN_FUNCTIONS);
+
+const GREEK = new Set([
+  'alpha', 'beta', 'gamma', 'delta', 'epsilon', 'varepsilon', 'zeta', 'eta', 'theta', 'vartheta', 'iota',
+  'kappa', 'lambda', 'mu', 'nu', 'xi', 'rho', 'sigma', 'tau', 'upsilon', 'phi', 'varphi', 'chi', 'psi',
+  'omega', 'Gamma', 'Delta', 'Theta', 'Lambda', 'Xi', 'Sigma', 'Upsilon', 'Phi', 'Psi', 'Omega',
+]);
+
+/** Commands that only change spacing or style: dropped. */
+const IGNORED = new Set([
+  'left', 'right', 'big', 'Big', 'bigg', 'Bigg', 'bigl', 'bigr', 'Bigl', 'Bigr', 'biggl', 'biggr', 'middle',
+  'displaystyle', 'textstyle', 'scriptstyle', 'limits', 'nolimits', 'quad', 'qquad', 'enspace', 'thinspace',
+  'medspace', 'thickspace', 'negthinspace', 'hspace', 'boxed', 'fbox', 'dots', 'ldots', 'cdots', 'vdots',
+  'dotsc', 'dotsb', 'angle', 'measuredangle', 'triangle', 'phantom', 'cr', 'newline', 'noindent', 'dollar',
+  'mathstrut', 'strut', 'rm', 'bf', 'it', 'tiny', 'small', 'large', 'Large', 'huge',
+]);
+
+/** Commands whose braced argument is read verbatim as text (`\text{ cm}`, `\mathrm{e}`). */
+const TEXT_COMMANDS = new Set([
+  'text', 'textbf', 'textit', 'textrm', 'textnormal', 'textsf', 'texttt', 'textup', 'mbox', 'hbox', 'mathrm',
+  'mathit', 'mathsf', 'mathtt', 'operatorname', 'emph', 'mathbb', 'mathcal', 'mathfrak',
+]);
+
+const ALIASES: Record<string, Token> = {
+  dfrac: { t: 'cmd', name: 'frac' },
+  tfrac: { t: 'cmd', name: 'frac' },
+  cfrac: { t: 'cmd', name: 'frac' },
+  dbinom: { t: 'cmd', name: 'binom' },
+  tbinom: { t: 'cmd', name: 'binom' },
+  choose: { t: 'cmd', name: 'choose' },
+  le: { t: 'rel', v: '<=' },
+  leq: { t: 'rel', v: '<=' },
+  leqslant: { t: 'rel', v: '<=' },
+  ge: { t: 'rel', v: '>=' },
+  geq: { t: 'rel', v: '>=' },
+  geqslant: { t: 'rel', v: '>=' },
+  ne: { t: 'rel', v: '!=' },
+  neq: { t: 'rel', v: '!=' },
+  lt: { t: 'rel', v: '<' },
+  gt: { t: 'rel', v: '>' },
+  approx: { t: 'rel', v: '~=' },
+  simeq: { t: 'rel', v: '~=' },
+  approxeq: { t: 'rel', v: '~=' },
+  in: { t: 'rel', v: 'in' },
+  cdot: { t: 'op', v: '*' },
+  times: { t: 'op', v: '*' },
+  ast: { t: 'op', v: '*' },
+  div: { t: 'op', v: '/' },
+  pm: { t: 'op', v: 'pm' },
+  mp: { t: 'op', v: 'mp' },
+  cup: { t: 'op', v: 'cup' },
+  colon: { t: 'op', v: ':' },
+  vert: { t: 'op', v: '|' },
+  lvert: { t: 'op', v: '|' },
+  rvert: { t: 'op', v: '|' },
+  mid: { t: 'op', v: '|' },
+  Vert: { t: 'op', v: '|' },
+  lVert: { t: 'op', v: '|' },
+  rVert: { t: 'op', v: '|' },
+  langle: { t: 'op', v: '<(' },
+  rangle: { t: 'op', v: ')>' },
+  lfloor: { t: 'op', v: 'lfloor' },
+  rfloor: { t: 'op', v: 'rfloor' },
+  lceil: { t: 'op', v: 'lceil' },
+  rceil: { t: 'op', v: 'rceil' },
+  lbrace: { t: 'op', v: '\\{' },
+  rbrace: { t: 'op', v: '\\}' },
+  lbrack: { t: 'op', v: '[' },
+  rbrack: { t: 'op', v: ']' },
+  circ: { t: 'op', v: 'circ' },
+  degree: { t: 'op', v: 'degree' },
+  infty: { t: 'cmd', name: 'infty' },
+  infin: { t: 'cmd', name: 'infty' },
+  emptyset: { t: 'cmd', name: 'emptyset' },
+  varnothing: { t: 'cmd', name: 'emptyset' },
+  imath: { t: 'id', name: 'i' },
+  land: { t: 'sep' },
+  lor: { t: 'sep' },
+  wedge: { t: 'sep' },
+  vee: { t: 'sep' },
+  arcsec: { t: 'cmd', name: 'arcsec' },
+};
+
+/** Known commands an unknown one may start with (`\quadx` is `\quad x`, `\pir` is `\pi r`). */
+const SPLITTABLE = ['qquad', 'quad', 'cdot', 'times', 'pi', 'infty', 'sqrt', 'frac', 'dfrac', 'left', 'right'];
+
+const UNICODE: Record<string, Token[]> = {
+  '−': [{ t: 'op', v: '-' }],
+  '–': [{ t: 'op', v: '-' }],
+  '×': [{ t: 'op', v: '*' }],
+  '·': [{ t: 'op', v: '*' }],
+  '⋅': [{ t: 'op', v: '*' }],
+  '÷': [{ t: 'op', v: '/' }],
+  '≤': [{ t: 'rel', v: '<=' }],
+  '≥': [{ t: 'rel', v: '>=' }],
+  '≠': [{ t: 'rel', v: '!=' }],
+  '≈': [{ t: 'rel', v: '~=' }],
+  '∈': [{ t: 'rel', v: 'in' }],
+  '±': [{ t: 'op', v: 'pm' }],
+  '∪': [{ t: 'op', v: 'cup' }],
+  '°': [{ t: 'op', v: 'degree' }],
+  'π': [{ t: 'cmd', name: 'pi' }],
+  '∞': [{ t: 'cmd', name: 'infty' }],
+  '√': [{ t: 'cmd', name: 'sqrt' }],
+  '²': [{ t: 'op', v: '^' }, { t: 'num', text: '2' }],
+  '³': [{ t: 'op', v: '^' }, { t: 'num', text: '3' }],
+};
+
+const SINGLE_OPS = new Set(['+', '-', '*', '/', '^', '_', '(', ')', '[', ']', '{', '}', ',', ';', ':', '!', '&', '|', "'", '%']);
+/** Dropped wherever they appear: math delimiters, currency signs, quotes. */
+const SKIPPED_CHARS = new Set(['$', '€', '£', '¥', '₹', '"', '~', '\u00a0', '?']);
+
+function isLetter(c: string | undefined): boolean {
+  return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+}
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= '0' && c <= '9';
+}
+function isSpace(c: string | undefined): boolean {
+  return c === ' ' || c === '\n' || c === '\t' || c === '\r' || c === '\f' || c === '\v';
+}
+
+export class LexError extends Error {}
+
+/** Reads `{…}` starting at `open`, returning its content and the index after the closing brace. */
+function readGroup(src: string, open: number): { content: string; end: number } | null {
+  let depth = 0;
+  for (let i = open; i < src.length; i++) {
+    const c = src[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return { content: src.slice(open + 1, i), end: i + 1 };
+  }
+  return null;
+}
+
+/**
+ * Splits an answer into tokens. Thousands separators inside LaTeX (`14{,}916`, `11,\!111`,
+ * `1\,000`) are joined into the number here, because only the lexer still sees them.
+ */
+export function tokenize(src: string, maxTokens: number): Token[] {
+  const out: Token[] = [];
+  const push = (tok: Token): void => {
+    out.push(tok);
+    if (out.length > maxTokens) throw new TooComplex('maxTokens');
+  };
+  let i = 0;
+  const n = src.length;
+  while (i < n) {
+    const c = src[i] as string;
+    if (isSpace(c) || SKIPPED_CHARS.has(c)) {
+      i++;
+      continue;
+    }
+    if (isDigit(c) || (c === '.' && isDigit(src[i + 1]))) {
+      i = readNumber(src, i, push);
+      continue;
+    }
+    if (isLetter(c)) {
+      let j = i;
+      while (isLetter(src[j])) j++;
+      lexWord(src.slice(i, j), out, push);
+      i = j;
+      continue;
+    }
+    if (c === '\\') {
+      i = readCommand(src, i, push);
+      continue;
+    }
+    const two = src.slice(i, i + 2);
+    if (two === '<=' || two === '=<') {
+      push({ t: 'rel', v: '<=' });
+      i += 2;
+      continue;
+    }
+    if (two === '>=' || two === '=>') {
+      push({ t: 'rel', v: '>=' });
+      i += 2;
+      continue;
+    }
+    if (two === '!=') {
+      push({ t: 'rel', v: '!=' });
+      i += 2;
+      continue;
+    }
+    if (two === '==') {
+      push({ t: 'rel', v: '=' });
+      i += 2;
+      continue;
+    }
+    if (c === '=' || c === '<' || c === '>') {
+      push({ t: 'rel', v: c });
+      i++;
+      continue;
+    }
+    if (c === '*' && src[i + 1] === '*') {
+      // `**` is a power in plain text (`2**3`).
+      push({ t: 'op', v: '^' });
+      i += 2;
+      continue;
+    }
+    if (SINGLE_OPS.has(c)) {
+      push({ t: 'op', v: c });
+      i++;
+      continue;
+    }
+    if (c === '.') {
+      // A lone full stop ends a sentence; it is not part of the answer.
+      i++;
+      continue;
+    }
+    const mapped = UNICODE[c];
+    if (mapped) {
+      for (const tok of mapped) push(tok);
+      i++;
+      continue;
+    }
+    throw new LexError(`unexpected character ${JSON.stringify(c)}`);
+  }
+  return out;
+}
+
+function readNumber(src: string, start: number, push: (t: Token) => void): number {
+  let i = start;
+  let text = '';
+  while (isDigit(src[i])) text += src[i++];
+  const leading = text.length;
+  for (;;) {
+    // Thousands separators LaTeX writes between groups of three digits.
+    const sep = /^(?:\{,\}|,\\!\s*|\\,|\\!|\{\\,\})/.exec(src.slice(i, i + 6));
+    if (!sep || leading === 0 || leading > 3) break;
+    const after = i + sep[0].length;
+    const group = src.slice(after, after + 3);
+    if (!/^\d{3}$/.test(group) || isDigit(src[after + 3])) break;
+    text += group;
+    i = after + 3;
+  }
+  if (src[i] === '.' && isDigit(src[i + 1])) {
+    text += '.';
+    i++;
+    while (isDigit(src[i])) text += src[i++];
+  }
+  push({ t: 'num', text });
+  return i;
+}
+
+function lexWord(word: string, out: Token[], push: (t: Token) => void): void {
+  const prev = out[out.length - 1];
+  const afterValue = prev !== undefined && (prev.t === 'num' || (prev.t === 'op' && (prev.v === ')' || prev.v === '}')));
+  if (afterValue) {
+    // `(11,7)or(7,11)`, `1orW(x)`: a connective glued to the previous answer.
+    const glued = /^(or|and)(?=[A-Z]|$)/.exec(word);
+    if (glued?.[1]) {
+      push({ t: 'sep' });
+      if (word.length > glued[1].length) lexWord(word.slice(glued[1].length), out, push);
+      return;
+    }
+  }
+  if (word === 'and' || word === 'or') return push({ t: 'sep' });
+  if (word === 'percent' || word === 'pct' || word === 'percentage' || word === 'percents') return push({ t: 'op', v: '%' });
+  if (FUNCTION_WORDS.has(word)) return push({ t: 'cmd', name: word });
+  if (word === 'sqrt' || word === 'pi') return push({ t: 'cmd', name: word });
+  if (word === 'infinity' || word === 'inf' || word === 'oo') return push({ t: 'cmd', name: 'infty' });
+  for (const letter of word) push({ t: 'id', name: letter });
+}
+
+function readCommand(src: string, start: number, push: (t: Token) => void): number {
+  let i = start + 1;
+  // `\\frac` (a doubled backslash, as written in escaped strings) is the command `\frac`; `\\` alone
+  // is a matrix row break.
+  if (src[i] === '\\') {
+    if (isLetter(src[i + 1])) return readCommand(src, i, push);
+    push({ t: 'op', v: '\\\\' });
+    return i + 1;
+  }
+  const c = src[i];
+  if (!isLetter(c)) {
+    if (c === '{' || c === '}') push({ t: 'op', v: `\\${c}` });
+    else if (c === '%') push({ t: 'op', v: '%' });
+    else if (c === '|') push({ t: 'op', v: '|' });
+    // `\,` `\;` `\!` `\ ` `\$` `\(` `\)` `\[` `\]`: spacing and delimiters.
+    return i + 1;
+  }
+  let j = i;
+  while (isLetter(src[j])) j++;
+  const name = src.slice(i, j);
+  if (TEXT_COMMANDS.has(name)) {
+    let k = j;
+    while (isSpace(src[k])) k++;
+    if (src[k] === '{') {
+      const group = readGroup(src, k);
+      if (group) {
+        push({ t: 'text', text: group.content });
+        return group.end;
+      }
+    }
+    return j;
+  }
+  if (name === 'begin' || name === 'end') {
+    const group = src[j] === '{' ? readGroup(src, j) : null;
+    if (!group) throw new LexError(`\\${name} without an environment name`);
+    push({ t: 'env', begin: name === 'begin', name: group.content.replace(/\*$/, '') });
+    let end = group.end;
+    // `\begin{array}{cc}`: the column spec is layout, not content.
+    if (name === 'begin' && group.content === 'array' && src[end] === '{') end = readGroup(src, end)?.end ?? end;
+    return end;
+  }
+  if (IGNORED.has(name)) {
+    // `\left.` and `\right.` are invisible delimiters.
+    if ((name === 'left' || name === 'right') && src[j] === '.') return j + 1;
+    if (name === 'hspace' || name === 'phantom') return src[j] === '{' ? readGroup(src, j)?.end ?? j : j;
+    return j;
+  }
+  const alias = ALIASES[name];
+  if (alias) {
+    push(alias);
+    return j;
+  }
+  if (GREEK.has(name)) {
+    push({ t: 'id', name });
+    return j;
+  }
+  if (FUNCTION_WORDS.has(name) || KNOWN_COMMANDS.has(name)) {
+    push({ t: 'cmd', name });
+    return j;
+  }
+  for (const prefix of SPLITTABLE) {
+    if (name.length > prefix.length && name.startsWith(prefix)) return splitCommand(src, start, prefix, push);
+  }
+  // An unknown command is a name (`\zzz`), which keeps answers like `\alpha'` comparable.
+  push({ t: 'id', name });
+  return j;
+}
+
+function splitCommand(src: string, start: number, prefix: string, push: (t: Token) => void): number {
+  const rest = start + 1 + prefix.length;
+  readCommand(`\\${prefix}`, 0, push);
+  return rest;
+}
+
+const KNOWN_COMMANDS = new Set([
+  'frac', 'sqrt', 'binom', 'pi', 'overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'mathbf',
+  'boldsymbol', 'dot', 'sum', 'prod', 'int', 'lim', 'max', 'min', 'gcd', 'lcm', 'det', 'arcsec', 'pmod', 'bmod', 'mod',
+  'cap', 'setminus', 'perp', 'parallel', 'cong', 'sim', 'equiv', 'to', 'rightarrow', 'Rightarrow', 'implies',
+  'iff', 'Leftrightarrow', 'neg', 'forall', 'exists', 'partial', 'nabla', 'prime',
+]);
