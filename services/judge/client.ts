@@ -96,22 +96,30 @@ export class JudgeClient implements Judge {
       }
     }
 
+    const result = await this.shareOrCall(body, key, request.schema.zod, options.signal);
+    if (!result.ok) this.metrics.failures.inc({ endpoint: this.name, kind: result.kind });
+    return result;
+  }
+
+  private async shareOrCall<T>(
+    body: ChatCompletionCreateParamsNonStreaming,
+    key: string,
+    schema: z.ZodType<T>,
+    signal: AbortSignal | undefined,
+  ): Promise<JudgeResult<T>> {
     const leader = this.inFlight.get(key);
     if (leader) {
       const shared = await leader;
       // The leader's caller may have been cancelled while this one was not: then ask anew.
-      if (shared.ok || shared.failure.kind !== 'cancelled' || options.signal?.aborted) {
+      if (shared.ok || shared.failure.kind !== 'cancelled' || signal?.aborted) {
         if (shared.ok) this.metrics.cacheHits.inc({ endpoint: this.name, source: 'inflight' });
-        return this.typed(shared, request.schema.zod, 'shared');
+        return this.typed(shared, schema, 'shared');
       }
     }
-
-    const run = this.call(body, key, request.schema.zod, options.signal);
+    const run = this.call(body, key, schema, signal);
     this.inFlight.set(key, run);
     try {
-      const result = await run;
-      if (!result.ok) this.metrics.failures.inc({ endpoint: this.name, kind: result.failure.kind });
-      return this.typed(result, request.schema.zod, 'judge');
+      return this.typed(await run, schema, 'judge');
     } finally {
       if (this.inFlight.get(key) === run) this.inFlight.delete(key);
     }
@@ -154,6 +162,10 @@ export class JudgeClient implements Judge {
       // The deadline starts at the first send, not in the queue: a large batch waiting for slots
       // is the limit doing its job, not a slow judge.
       deadlineAt ??= performance.now() + deadlineMs;
+      if (performance.now() >= deadlineAt) {
+        release();
+        return { ok: false, failure: { kind: 'deadline', message: 'deadline passed while queued for a retry' }, attempts: attempts - 1 };
+      }
       let attempt: Attempt;
       try {
         attempt = await this.attempt(body, schema, signal, deadlineAt);
