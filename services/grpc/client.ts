@@ -29,6 +29,18 @@ export function resultFromProto(message: ProtoResult): ScoreResult {
   return result;
 }
 
+/**
+ * proto-loader marks each proto3 `optional` field with a synthetic oneof (`_meanReward: 'meanReward'`)
+ * and leaves unset ones null: drop both, so an absent value is absent.
+ */
+export function groupFromProto(message: Record<string, unknown>): GroupSummary {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(message)) {
+    if (!key.startsWith('_') && value !== null && value !== undefined) out[key] = value;
+  }
+  return out as unknown as GroupSummary;
+}
+
 interface RawClient extends grpc.Client {
   Score(request: unknown, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, response: unknown) => void): void;
   ScoreStream(request: unknown, options: grpc.CallOptions): grpc.ClientReadableStream<ProtoResult>;
@@ -52,11 +64,8 @@ export class ScorerClient {
     return new Promise((resolve, reject) =>
       this.raw.Score({ samples: samples.map(sampleToProto) }, callOptions, (error, response) => {
         if (error) return reject(error);
-        const body = response as { results: ProtoResult[]; groups: Array<GroupSummary & { meanReward?: number | null }> };
-        resolve({
-          results: body.results.map(resultFromProto),
-          groups: body.groups.map(({ meanReward, ...g }) => (meanReward === undefined || meanReward === null ? g : { ...g, meanReward })),
-        });
+        const body = response as { results: ProtoResult[]; groups: Array<Record<string, unknown>> };
+        resolve({ results: body.results.map(resultFromProto), groups: body.groups.map(groupFromProto) });
       }),
     );
   }

@@ -1,0 +1,86 @@
+import type { RunningServer } from '../../services/server';
+import { resultToJson } from '../../services/wire/json';
+import { ScorerClient } from '../../services/grpc/client';
+import { mixedQaBatch, sample } from '../fixtures/samples';
+import { startTestServer } from '../fixtures/server';
+
+describe('HTTP gateway', () => {
+  let server: RunningServer;
+  let base: string;
+  beforeAll(async () => {
+    server = await startTestServer({ limits: { maxPendingSamples: 100, maxBatchSamples: 1000 } });
+    base = `http://127.0.0.1:${server.httpPort}`;
+  });
+  afterAll(() => server.shutdown());
+
+  const post = (body: string) =>
+    fetch(`${base}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+  it('POST /v1/score answers exactly as the gRPC Score call', async () => {
+    const batch = mixedQaBatch();
+    const res = await post(JSON.stringify({ samples: batch }));
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { results: unknown[]; groups: unknown[] };
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    const viaGrpc = await client.score(batch);
+    client.close();
+    expect(body.results).toEqual(viaGrpc.results.map(resultToJson));
+    expect(body.groups).toEqual(viaGrpc.groups);
+    expect(body.results[3]).toEqual({
+      id: 'c',
+      index: 3,
+      status: 'STATUS_INVALID',
+      reason: 'label.answers[0]: expected string, received number',
+      verifier: 'qa',
+      verifierVersion: '1.0.0',
+      details: {},
+    });
+  });
+
+  it('accepts the proto field names (group_id, response_tokens) as proto3 JSON parsers do', async () => {
+    const res = await post(JSON.stringify({ samples: [{ id: 'x', verifier: 'qa', response: '\\boxed{A}', label: { choice: 'A' }, group_id: 'g', response_tokens: 12 }] }));
+    const body = (await res.json()) as { groups: Array<{ groupId: string }> };
+    expect(body.groups[0]!.groupId).toBe('g');
+  });
+
+  it.each([
+    ['not json', '{"samples": [', /^request: not valid JSON/],
+    ['not an object', '[1,2]', /^request: expected a JSON object/],
+    ['samples not an array', '{"samples": 3}', /^samples: expected an array/],
+    ['a field of the wrong type', '{"samples": [{"verifier": "qa", "response": 5}]}', /^samples\[0\]\.response: expected string, received number/],
+    ['a label that is not an object', '{"samples": [{"verifier": "qa", "label": "C"}]}', /^samples\[0\]\.label: /],
+    ['an unknown request field', '{"sample": []}', /^request\.sample: unknown field/],
+  ])('rejects a malformed request (%s) with 400 INVALID_ARGUMENT naming the field', async (_what, body, message) => {
+    const res = await post(body);
+    expect(res.status).toBe(400);
+    const error = ((await res.json()) as { error: { code: string; message: string } }).error;
+    expect(error.code).toBe('INVALID_ARGUMENT');
+    expect(error.message).toMatch(message);
+  });
+
+  it('answers 429 with Retry-After past the queue limit, and 413 past the batch limit', async () => {
+    const spin = (n: number, ops: number) => Array.from({ length: n }, () => sample({ verifier: 'spin', label: { ops } }));
+    const busy = post(JSON.stringify({ samples: spin(90, 2_000_000) }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const refused = await post(JSON.stringify({ samples: spin(20, 1) }));
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect((await busy).status).toBe(200);
+    const tooLarge = await post(JSON.stringify({ samples: spin(1001, 1) }));
+    expect(tooLarge.status).toBe(413);
+    expect(((await tooLarge.json()) as { error: { message: string } }).error.message).toMatch(/1001 samples exceed the limit of 1000/);
+  });
+
+  it('serves /healthz, /v1/verifiers and Prometheus /metrics', async () => {
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'SERVING' });
+    const verifiers = (await (await fetch(`${base}/v1/verifiers`)).json()) as { verifiers: Array<{ name: string }> };
+    expect(verifiers.verifiers.map((v) => v.name)).toContain('qa');
+    await post(JSON.stringify({ samples: mixedQaBatch() }));
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/verdict_samples_total\{verifier="qa",status="OK"\} \d+/);
+    expect(metrics).toMatch(/verdict_samples_total\{verifier="\(unknown\)",status="INVALID"\} \d+/);
+    expect(metrics).toMatch(/verdict_sample_seconds_bucket\{le="0.001",verifier="qa"\}/);
+    expect(metrics).toMatch(/verdict_pending_samples 0/);
+    expect(metrics).toMatch(/verdict_requests_refused_total\{reason="overloaded"\} 1/);
+  });
+});
