@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Json } from '../../core/json';
 import { checkAgainst } from '../../core/label';
 import type { Registry } from '../../core/registry';
@@ -54,7 +55,7 @@ function abortReason(signal: AbortSignal): string {
 }
 
 /** Most samples a pool task carries: large enough to amortize the thread hop, small enough to stream. */
-const MAX_CHUNK = 64;
+const MAX_CHUNK = 128;
 
 /**
  * Scores batches: every input sample gets exactly one result, in input order. Pure verifiers run on
@@ -132,11 +133,17 @@ export class Engine {
 
   private async run(samples: readonly Sample[], options: ScoreOptions): Promise<ScoreResult[]> {
     const controller = new AbortController();
-    const signals = [this.shutdown.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-    const stop = (signal: AbortSignal) => controller.abort(abortReason(signal));
-    for (const signal of signals) {
-      if (signal.aborted) stop(signal);
-      else signal.addEventListener('abort', () => stop(signal), { once: true });
+    // Every pool chunk of the batch listens on this signal.
+    setMaxListeners(0, controller.signal);
+    const parents = [this.shutdown.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+    const forward = new Map<AbortSignal, () => void>();
+    for (const parent of parents) {
+      const stop = () => controller.abort(abortReason(parent));
+      if (parent.aborted) stop();
+      else {
+        parent.addEventListener('abort', stop, { once: true });
+        forward.set(parent, stop);
+      }
     }
     const signal = controller.signal;
     const results: Array<ScoreResult | undefined> = new Array(samples.length);
@@ -191,6 +198,7 @@ export class Engine {
 
     await done;
     signal.removeEventListener('abort', abortRest);
+    for (const [parent, stop] of forward) parent.removeEventListener('abort', stop);
     return results as ScoreResult[];
   }
 

@@ -1,0 +1,19 @@
+// `npm run bench [-- NAME ...]`: every benchmark, or the named ones. Each prints its throughput and
+// its ratio against a baseline measured in the same run.
+import * as qa from './qa';
+
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa };
+
+async function main(): Promise<void> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((name) => !(name in BENCHES));
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}\n`);
+    process.exit(2);
+  }
+  for (const [name, bench] of Object.entries(BENCHES)) {
+    if (wanted.length === 0 || wanted.includes(name)) await bench.run();
+  }
+}
+
+void main();
