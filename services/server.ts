@@ -35,10 +35,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const registryModule = options.registryModule ?? DEFAULT_REGISTRY_MODULE;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
-  const serviceSet = await createServices(options.config);
+  const metrics = new Metrics();
+  const serviceSet = await createServices(options.config, { metricsRegistry: metrics.registry });
   const executor =
     options.workers > 0 ? new PoolExecutor(options.workers, registryModule) : new InlineExecutor(registry);
-  const metrics = new Metrics();
   const engine = new Engine({
     registry,
     executor,
