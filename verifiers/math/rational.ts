@@ -122,19 +122,20 @@ export function qToString(a: Q): string {
 export function exactRoot(x: bigint, k: number): bigint | null {
   if (x < 0n) return null;
   if (x < 2n) return x;
-  const approx = BigInt(Math.round(Math.pow(Number(x), 1 / k)));
-  for (const c of [approx - 1n, approx, approx + 1n]) if (c >= 0n && c ** BigInt(k) === x) return c;
-  if (x < 2n ** 50n) return null;
-  // Beyond float precision: Newton's method on integers.
-  let r = approx > 0n ? approx : 1n;
   const K = BigInt(k);
-  for (let i = 0; i < 200; i++) {
+  if (x < 2n ** 50n) {
+    const approx = BigInt(Math.round(Math.pow(Number(x), 1 / k)));
+    for (const c of [approx - 1n, approx, approx + 1n]) if (c >= 0n && c ** K === x) return c;
+    return null;
+  }
+  // Newton's method on integers from an overestimate: the iterates fall to floor(x^(1/k)).
+  let r = 1n << BigInt(Math.ceil(x.toString(2).length / k) + 1);
+  for (;;) {
     const next = ((K - 1n) * r + x / r ** (K - 1n)) / K;
-    if (next >= r && i > 0) break;
+    if (next >= r) break;
     r = next;
   }
-  for (const c of [r - 1n, r, r + 1n]) if (c >= 0n && c ** K === x) return c;
-  return null;
+  return r ** K === x ? r : null;
 }
 
 /** Parses a decimal literal such as "12.50" or ".4" into an exact rational. */

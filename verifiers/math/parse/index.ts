@@ -44,7 +44,7 @@ export function trimAnswer(text: string): string {
       .replace(/^\\[([]|\\[)\]]$/g, '')
       .replace(/^\$+|\$+$/g, '')
       .replace(/^\\\$|^[$€£¥]/, '')
-      .replace(/[.,;:!]+$/, '')
+      .replace(/[.,;:]+$/, '')
       .replace(/^\*\*|\*\*$/g, '')
       .trim();
     if (s === before) break;

@@ -228,6 +228,7 @@ export class Parser {
       if (t?.t === 'op' && t.v === '^') {
         this.pos++;
         if (this.isOp('circ') || this.isDegreeGroup()) {
+          if (this.isOp('circ')) this.pos++;
           node = { k: 'degree', arg: node };
           continue;
         }
@@ -273,7 +274,7 @@ export class Parser {
     const b = this.peek(1);
     const c = this.peek(2);
     if (a?.t === 'op' && a.v === '{' && b?.t === 'op' && b.v === 'circ' && c?.t === 'op' && c.v === '}') {
-      this.pos += 2;
+      this.pos += 3;
       return true;
     }
     return false;

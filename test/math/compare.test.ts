@@ -1,0 +1,128 @@
+import { Budget, DEFAULT_LIMITS } from '../../verifiers/math/budget';
+import { canonicalize } from '../../verifiers/math/canonical';
+import { Comparer } from '../../verifiers/math/compare';
+import { parseAnswer } from '../../verifiers/math/parse';
+
+function rule(gold: string, pred: string, precision = 6, strict = true): string | null {
+  const value = (text: string) => {
+    const r = parseAnswer(text, { plain: false }, DEFAULT_LIMITS);
+    if (!r.ok) throw new Error(`${text}: ${r.error}`);
+    return canonicalize(r.node, new Budget(), { strict });
+  };
+  return new Comparer({ precision }, new Budget()).compare(value(gold), value(pred));
+}
+const same = (gold: string, pred: string, precision = 6) => expect(rule(gold, pred, precision)).not.toBeNull();
+const differ = (gold: string, pred: string, precision = 6) => expect(rule(gold, pred, precision)).toBeNull();
+
+describe('math comparison: near-misses are false', () => {
+  it.each([
+    ['\\frac{1}{2}', '\\frac{1}{3}'],
+    ['(1,2)', '[1,2]'],
+    ['\\{1,2\\}', '(1,2)'],
+    ['x+1', 'x-1'],
+    ['(3,1)', '{1,3}'],
+    ['4', '4\\sqrt{2}'],
+    ['2', '\\frac{1+\\sqrt{5}}{2}'],
+    ['[0,1)', '(0,1)'],
+    ['\\pm 2021', '2021'],
+    ['12:00', '1:00'],
+    ['x > 5', 'x < 5'],
+    ['1 - \\frac{1}{e}', '1 + \\frac{1}{e}'],
+    ['\\frac{1}{3}', '0.3333'],
+  ])('%s vs %s', (gold, pred) => differ(gold, pred));
+});
+
+describe('math comparison: numbers', () => {
+  it('is exact for rationals and uses the precision for decimals', () => {
+    expect(rule('\\frac{64}{25}', '2.56')).toBe('exact');
+    same('\\frac{1}{12}', '0.0833333333333333');
+    same('\\frac{1}{3}', '0.3333', 4);
+    differ('\\frac{1}{3}', '0.3333', 6);
+    same('\\sqrt{17}', '4.123105625617661', 5);
+    differ('10^{20}', '10^{20}+1');
+  });
+
+  it('reads a percentage as its fraction or as the bare number', () => {
+    same('28\\%', '0.28');
+    expect(rule('20\\%', '20')).toBe('percent_as_number');
+    differ('20\\%', '0.2\\%');
+  });
+
+  it('reads degrees as the number or as radians', () => {
+    same('90^\\circ', '90');
+    expect(rule('90^\\circ', '\\frac{\\pi}{2}')).toBe('degrees_as_radians');
+  });
+});
+
+describe('math comparison: expressions', () => {
+  it('matches canonical forms first, then a deterministic randomized check', () => {
+    expect(rule('x^2 - 9', '(x-3)(x+3)')).toBe('canonical_form');
+    expect(rule('\\tan^2(y)+1', '\\sec^2(y)')).toBe('numeric_identity');
+    expect(rule('\\frac{1}{3\\sqrt[3]{x}^2}', '\\frac{1}{3x^{2/3}}')).toBe('numeric_identity');
+    same('\\frac{x^2-1}{x-1}', 'x+1');
+    differ('(a+5)(b+2)', '(+5)(b+2)');
+    differ('x+2n+1', 'x+1');
+  });
+
+  it('gives the same verdict on every run', () => {
+    const runs = Array.from({ length: 5 }, () => rule('\\sin(2x)', '2\\sin x \\cos x'));
+    expect(new Set(runs)).toEqual(new Set(['numeric_identity']));
+  });
+});
+
+describe('math comparison: structures', () => {
+  it('compares sets unordered, tuples ordered, lists as sets of answers', () => {
+    same('\\{12, 22, -2, 1\\}', '\\{12,1,-2,22\\}');
+    same('(7, 3)', '(7,3)');
+    differ('(7, 3)', '(3, 7)');
+    same('1, -2', '-2, 1');
+    same('(2,1),(1,2)', '(1, 2), (2, 1)');
+    differ('(37,3,3),(17,3,3,7)', '(17,3,3,7),(37,3,3,13)');
+  });
+
+  it('compares intervals with endpoint closedness, unions after merging', () => {
+    same('(-\\infty, 8)', '\\left(-\\infty,8\\right)');
+    same('[-1, -\\frac{1}{2}) \\cup (-\\frac{1}{2}, 0)', '[-1, -\\tfrac12) \\cup (-\\tfrac12, 0)');
+    same('[0, 2]', '[0,1) \\cup [1,2]');
+    differ('(0,9)', '[0,9)');
+    same('(\\frac{3}{5},\\frac{8}{3}]', '(0.6,2.6667]', 2);
+  });
+
+  it('compares matrices element-wise, after evaluating matrix arithmetic', () => {
+    same('\\begin{pmatrix}6 & 8 \\\\ 10 & 12\\end{pmatrix}', '\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix} + \\begin{pmatrix}5 & 6 \\\\ 7 & 8\\end{pmatrix}');
+    differ('\\begin{pmatrix}1 & 2 \\\\ 3 & 4\\end{pmatrix}', '\\begin{pmatrix}1 & 2 \\\\ 3 & 5\\end{pmatrix}');
+  });
+
+  it('compares words', () => {
+    same('\\text{Evelyn}', '\\text{Evelyn}');
+    same('\\text{C}', '\\text{(C)}');
+    same('\\text{odd}', 'odd');
+    differ('d', '\\text{E}');
+  });
+});
+
+describe('math comparison: equations and inequalities', () => {
+  it('reads x = 3 as 3 when its left side only names the answer', () => {
+    same('x = 3', '3');
+    same('3', 'k = 3');
+    same('\\frac{NO}{BO}=\\frac{1}{\\sqrt{6}}', '\\frac{1}{\\sqrt{6}}');
+    differ('7 = 11a+c', '11a+c');
+    differ('2x + z = 1', '1');
+  });
+
+  it('compares equations up to a constant factor on both sides', () => {
+    same('2x+4y-3=0', 'y=-\\frac{1}{2}x+\\frac{3}{4}');
+    same('x^2/4 + y^2/3 = 1', 'x^2/16 + y^2/12 = 1/4');
+    differ('x = 3', 'y = 3');
+  });
+
+  it('compares inequalities as the sets they describe', () => {
+    same('x < 1', '-x > -1');
+    differ('x < 1', 'x > -1');
+    same('x \\leq 5', '5 \\geq x');
+    same('-2 \\le x \\le 7', '[-2, 7]');
+    same('1\\leq|z|\\leq \\frac{3}{2}', '\\left[-\\frac{3}{2}, -1\\right] \\cup \\left[1, \\frac{3}{2}\\right]');
+    same('0<f(x)<1', '(0,1)');
+    differ('x \\ge 5', 'x > 5');
+  });
+});

@@ -1,0 +1,81 @@
+import type { JsonObject } from '../../core/json';
+import type { Sample } from '../../core/sample';
+import { scorePure } from '../../core/score';
+import type { PureVerifier } from '../../core/verifier';
+import { math } from '../../verifiers/math';
+import { createRegistry } from '../../verifiers';
+
+function sample(response: string, label: JsonObject): Sample {
+  return { id: 's', verifier: 'math', response, label, groupId: '', responseTokens: 0, metadata: {} };
+}
+const score = (response: string, label: JsonObject) => scorePure(math as PureVerifier, sample(response, label));
+
+describe('math verifier', () => {
+  it('is registered', () => {
+    expect(createRegistry().get('math')).toBe(math);
+  });
+
+  it('scores a boxed answer against a LaTeX gold, with details of every stage', () => {
+    const r = score('We simplify. Therefore, the answer is $\\boxed{\\dfrac{7}{4}}$.', { gold: '$\\frac{7}{4}$' });
+    expect(r).toEqual({
+      status: 'OK',
+      reward: 1,
+      reason: 'correct',
+      details: { extracted: '\\dfrac{7}{4}', extract_rule: 'boxed', gold_canonical: '7/4', answer_canonical: '7/4', match: 'exact' },
+    });
+    expect(score('Thus we get \\boxed{\\frac{11}{32}}.', { gold: '$\\frac{32}{11}$' })).toMatchObject({ reward: 0, reason: 'wrong_answer' });
+  });
+
+  it('grades only after the last </think>; an unclosed <think> has no answer', () => {
+    expect(score('<think>\\boxed{5}</think> so \\boxed{6}', { gold: '5' })).toMatchObject({ reward: 0 });
+    expect(score('<think>it is \\boxed{5}', { gold: '5' })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
+  });
+
+  it('honours label.extract', () => {
+    const response = 'The final answer is $5$. I hope it is correct.';
+    expect(score(response, { gold: '5' })).toMatchObject({ reward: 1 });
+    expect(score(response, { gold: '5', extract: 'boxed' })).toMatchObject({ reward: 0, reason: 'no_answer' });
+  });
+
+  it('honours label.precision and label.strict', () => {
+    expect(score('\\boxed{0.3333}', { gold: '$\\frac{1}{3}$' })).toMatchObject({ reward: 0 });
+    expect(score('\\boxed{0.3333}', { gold: '$\\frac{1}{3}$', precision: 4 })).toMatchObject({ reward: 1, details: { match: 'decimal_tolerance' } });
+    expect(score('\\boxed{f(y)}', { gold: '$f(x)$' })).toMatchObject({ reward: 0 });
+    expect(score('\\boxed{f(y)}', { gold: '$f(x)$', strict: false })).toMatchObject({ reward: 1 });
+  });
+
+  it('answers INVALID naming the field for a bad label', () => {
+    expect(score('\\boxed{1}', {})).toEqual({ status: 'INVALID', reason: 'label.gold: required', details: {} });
+    expect(score('\\boxed{1}', { gold: 3 })).toMatchObject({ status: 'INVALID', reason: 'label.gold: expected a string' });
+    expect(score('\\boxed{1}', { gold: '  ' })).toMatchObject({ status: 'INVALID', reason: 'label.gold: empty' });
+    expect(score('\\boxed{1}', { gold: '$\\frac{1}$' })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.gold: unparseable/) });
+    expect(score('\\boxed{1}', { gold: '1', extract: 'last' })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.extract: /) });
+    expect(score('\\boxed{1}', { gold: '1', precision: 40 })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.precision: /) });
+    expect(score('\\boxed{1}', { gold: '1', tolerance: 1 })).toMatchObject({ reason: 'label.tolerance: unknown field' });
+  });
+
+  it('gives 0 with reason unparseable_answer to an answer it cannot read', () => {
+    expect(score('\\boxed{(1, 2}', { gold: '1' })).toMatchObject({ status: 'OK', reward: 0, reason: 'unparseable_answer' });
+  });
+
+  it('gives 0 with reason too_complex to pathological answers, quickly and deterministically', () => {
+    const tooComplex = (response: string) =>
+      expect(score(response, { gold: '$5$' })).toMatchObject({ status: 'OK', reward: 0, reason: 'too_complex' });
+    tooComplex('\\boxed{10^{10^{10}}}');
+    tooComplex(`\\boxed{${'{'.repeat(3000)}1${'}'.repeat(3000)}}`);
+    tooComplex(`\\boxed{${Array.from({ length: 10_000 }, (_, i) => i).join('+')}}`);
+    tooComplex(`\\boxed{${'9'.repeat(20_000)}}`);
+    tooComplex('\\boxed{(x+1)^{5000}}');
+  });
+
+  it('finds the answer at the end of a megabyte response', () => {
+    expect(score(`${'lorem ipsum 12 '.repeat(70_000)} so \\boxed{5}`, { gold: '5' })).toMatchObject({ reward: 1 });
+  });
+
+  it('agrees with itself on repeated golds (the per-worker cache)', () => {
+    const a = score('\\boxed{2\\sqrt{21}}', { gold: '$\\sqrt{84}$' });
+    const b = score('\\boxed{2\\sqrt{21}}', { gold: '$\\sqrt{84}$' });
+    expect(a).toEqual(b);
+    expect(a).toMatchObject({ reward: 1 });
+  });
+});
