@@ -1,0 +1,254 @@
+import { punktParameters } from '../data';
+import { ASCII_WHITESPACE, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+
+/**
+ * NLTK's Punkt sentence tokenizer (`nltk.sent_tokenize`, English), run with the trained English
+ * parameters from rubrics/data. The IF references count sentences with it, so its decisions —
+ * abbreviations, initials, ordinals, the orthographic heuristic, boundary realignment — are part of
+ * what a constraint means and are reproduced step by step.
+ */
+
+const S = `[${PY_SPACE}]`;
+const NS = `[^${PY_SPACE}]`;
+const NON_WORD = `[)";}\\]*:@'({\\[!?]`;
+const MULTI_CHAR = `(?:-{2,}|\\.{2,}|(?:\\.${S}){2,}\\.)`;
+const WORD_START = `[^("\`{\\[:;&#*@)}\\]\\-,]`;
+
+const WORD_RE = new RegExp(
+  `${MULTI_CHAR}|(?=${WORD_START})${NS}+?(?=${S}|$|${NON_WORD}|${MULTI_CHAR}|,(?=$|${S}|${NON_WORD}|${MULTI_CHAR}))|${NS}`,
+  'gu',
+);
+/** A sentence-end character, the punctuation or whitespace-and-token after it (groups 1 and 2). */
+const PERIOD_CONTEXT_RE = new RegExp(`[.?!](?=(${NON_WORD}|${S}+(${NS}+)))`, 'gu');
+/** Python's MULTILINE `$` is before "\n" only; JavaScript's would also stop before "\r". */
+const REALIGN_RE = new RegExp(`^["')\\]}]+?(?:${S}+|(?=--)|(?=\\n|(?![\\s\\S])))`, 'u');
+
+const NUMERIC_RE = /^-?[.,]?\p{Nd}[\p{Nd},.-]*\.?$/u;
+const LETTER = `[${PY_WORD.replace('\\p{N}', '\\p{Nl}\\p{No}')}]`;
+const INITIAL_RE = new RegExp(`^${LETTER}\\.$`, 'u');
+const NON_PUNCT_RE = new RegExp(LETTER, 'u');
+const UPPER_RE = /^\p{Uppercase}/u;
+const LOWER_RE = /^\p{Lowercase}/u;
+
+const ORTHO_BEG_UC = 1 << 1;
+const ORTHO_MID_UC = 1 << 2;
+const ORTHO_UNK_UC = 1 << 3;
+const ORTHO_BEG_LC = 1 << 4;
+const ORTHO_MID_LC = 1 << 5;
+const ORTHO_UNK_LC = 1 << 6;
+const ORTHO_UC = ORTHO_BEG_UC | ORTHO_MID_UC | ORTHO_UNK_UC;
+const ORTHO_LC = ORTHO_BEG_LC | ORTHO_MID_LC | ORTHO_UNK_LC;
+
+interface Params {
+  abbrevTypes: ReadonlySet<string>;
+  collocations: ReadonlySet<string>;
+  sentStarters: ReadonlySet<string>;
+  orthoContext: ReadonlyMap<string, number>;
+}
+
+let params: Params | undefined;
+
+function loadParams(): Params {
+  if (params) return params;
+  const raw = punktParameters();
+  params = {
+    abbrevTypes: new Set(raw.abbrev_types),
+    collocations: new Set(raw.collocations.map(([a, b]) => `${a}\u0000${b}`)),
+    sentStarters: new Set(raw.sent_starters),
+    orthoContext: new Map(Object.entries(raw.ortho_context)),
+  };
+  return params;
+}
+
+class Token {
+  readonly type: string;
+  readonly periodFinal: boolean;
+  readonly firstUpper: boolean;
+  readonly firstLower: boolean;
+  sentbreak = false;
+  abbr = false;
+  ellipsis = false;
+
+  constructor(readonly tok: string) {
+    const lower = tok.toLowerCase();
+    this.type = NUMERIC_RE.test(lower) ? '##number##' : lower;
+    this.periodFinal = tok.endsWith('.');
+    this.firstUpper = UPPER_RE.test(tok);
+    this.firstLower = LOWER_RE.test(tok);
+  }
+
+  get typeNoPeriod(): string {
+    return this.type.length > 1 && this.type.endsWith('.') ? this.type.slice(0, -1) : this.type;
+  }
+
+  get typeNoSentperiod(): string {
+    return this.sentbreak ? this.typeNoPeriod : this.type;
+  }
+
+  get isInitial(): boolean {
+    return INITIAL_RE.test(this.tok);
+  }
+
+  get isEllipsis(): boolean {
+    return /^\.\.+$/.test(this.tok);
+  }
+}
+
+function tokenizeWords(text: string): Token[] {
+  const tokens: Token[] = [];
+  for (const line of text.split('\n')) {
+    if (pyStrip(line) === '') continue;
+    WORD_RE.lastIndex = 0;
+    for (const m of line.matchAll(WORD_RE)) tokens.push(new Token(m[0]));
+  }
+  return tokens;
+}
+
+function firstPass(token: Token, p: Params): void {
+  const tok = token.tok;
+  if (tok === '.' || tok === '?' || tok === '!') token.sentbreak = true;
+  else if (token.isEllipsis) token.ellipsis = true;
+  else if (token.periodFinal && !tok.endsWith('..')) {
+    const stem = tok.slice(0, -1).toLowerCase();
+    const lastPart = stem.split('-').pop() ?? stem;
+    if (p.abbrevTypes.has(stem) || p.abbrevTypes.has(lastPart)) token.abbr = true;
+    else token.sentbreak = true;
+  }
+}
+
+type Ortho = true | false | 'unknown';
+
+function orthoHeuristic(token: Token, p: Params): Ortho {
+  // Python's `tok in ";:,.!?"` is a substring test.
+  if (';:,.!?'.includes(token.tok)) return false;
+  const context = p.orthoContext.get(token.typeNoSentperiod) ?? 0;
+  if (token.firstUpper && context & ORTHO_LC && !(context & ORTHO_MID_UC)) return true;
+  if (token.firstLower && (context & ORTHO_UC || !(context & ORTHO_BEG_LC))) return false;
+  return 'unknown';
+}
+
+function secondPass(t1: Token, t2: Token, p: Params): void {
+  if (!t1.periodFinal) return;
+  const typ = t1.typeNoPeriod;
+  const nextTyp = t2.typeNoSentperiod;
+  const initial = t1.isInitial;
+
+  if (p.collocations.has(`${typ}\u0000${nextTyp}`)) {
+    t1.sentbreak = false;
+    t1.abbr = true;
+    return;
+  }
+  if ((t1.abbr || t1.ellipsis) && !initial) {
+    if (orthoHeuristic(t2, p) === true) {
+      t1.sentbreak = true;
+      return;
+    }
+    if (t2.firstUpper && p.sentStarters.has(nextTyp)) {
+      t1.sentbreak = true;
+      return;
+    }
+  }
+  if (initial || typ === '##number##') {
+    const ortho = orthoHeuristic(t2, p);
+    if (ortho === false) {
+      t1.sentbreak = false;
+      t1.abbr = true;
+      return;
+    }
+    if (ortho === 'unknown' && initial && t2.firstUpper && !((p.orthoContext.get(nextTyp) ?? 0) & ORTHO_LC)) {
+      t1.sentbreak = false;
+      t1.abbr = true;
+    }
+  }
+}
+
+/** True when the context has a sentence break that is not its last token. */
+function containsSentbreak(context: string, p: Params): boolean {
+  const tokens = tokenizeWords(context);
+  tokens.forEach((t) => firstPass(t, p));
+  for (let i = 0; i < tokens.length; i++) {
+    const t1 = tokens[i] as Token;
+    const t2 = tokens[i + 1];
+    if (t2) secondPass(t1, t2, p);
+    if (t1.sentbreak) return i < tokens.length - 1;
+  }
+  return false;
+}
+
+function lastAsciiWhitespace(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) if (ASCII_WHITESPACE.includes(text[i] as string)) return i;
+  return 0;
+}
+
+interface Candidate {
+  end: number;
+  /** Where the next sentence starts: the token after whitespace, or right after the match. */
+  nextStart: number;
+  context: string;
+}
+
+/** NLTK's `_match_potential_end_contexts`, including its overlap rule for adjacent candidates. */
+function candidates(text: string): Candidate[] {
+  const out: Candidate[] = [];
+  let prevStart = 0;
+  let prevStop = 0;
+  let prev: { index: number; afterTok: string; nextTok: string | undefined } | undefined;
+  const emit = (start: number, stop: number, m: NonNullable<typeof prev>): void => {
+    const nextStart = m.nextTok ? m.index + 1 + (m.afterTok.length - m.nextTok.length) : m.index + 1;
+    out.push({ end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok });
+  };
+  PERIOD_CONTEXT_RE.lastIndex = 0;
+  for (const match of text.matchAll(PERIOD_CONTEXT_RE)) {
+    const index = match.index ?? 0;
+    const before = text.slice(prevStop, index);
+    let wordStart = lastAsciiWhitespace(before);
+    wordStart = wordStart ? wordStart + prevStop + 1 : prevStart;
+    if (prev && prevStop <= wordStart) emit(prevStart, prevStop, prev);
+    prev = { index, afterTok: match[1] ?? '', nextTok: match[2] };
+    prevStart = wordStart;
+    prevStop = index;
+  }
+  if (prev) emit(prevStart, prevStop, prev);
+  return out;
+}
+
+function slices(text: string, p: Params): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let lastBreak = 0;
+  for (const c of candidates(text)) {
+    if (!containsSentbreak(c.context, p)) continue;
+    out.push([lastBreak, c.end]);
+    lastBreak = c.nextStart;
+  }
+  out.push([lastBreak, pyRstrip(text).length]);
+  return out;
+}
+
+function realign(text: string, spans: Array<[number, number]>): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let shift = 0;
+  for (let i = 0; i < spans.length; i++) {
+    const [start0, stop] = spans[i] as [number, number];
+    const start = start0 + shift;
+    const next = spans[i + 1];
+    if (!next) {
+      if (stop > start) out.push([start, stop]);
+      continue;
+    }
+    const m = REALIGN_RE.exec(text.slice(next[0], next[1]));
+    if (m) {
+      out.push([start, next[0] + pyRstrip(m[0]).length]);
+      shift = m[0].length;
+    } else {
+      shift = 0;
+      if (stop > start) out.push([start, stop]);
+    }
+  }
+  return out;
+}
+
+/** `nltk.sent_tokenize(text)` with the English model. */
+export function sentTokenize(text: string): string[] {
+  const p = loadParams();
+  return realign(text, slices(text, p)).map(([s, e]) => text.slice(s, e));
+}
