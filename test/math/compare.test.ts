@@ -123,6 +123,9 @@ describe('math comparison: equations and inequalities', () => {
     same('-2 \\le x \\le 7', '[-2, 7]');
     same('1\\leq|z|\\leq \\frac{3}{2}', '\\left[-\\frac{3}{2}, -1\\right] \\cup \\left[1, \\frac{3}{2}\\right]');
     same('0<f(x)<1', '(0,1)');
+    same('x < 3', '(-\\infty, 3)');
+    same('x \\ge -1', '[-1, \\infty)');
+    differ('x < 3', '(-\\infty, 3]');
     differ('x \\ge 5', 'x > 5');
   });
 });

@@ -41,6 +41,7 @@ describe('math parser', () => {
     expect(kind('1,22')).toBe('list');
     expect(parse('3\\frac{1}{2}')).toMatchObject({ k: 'add' });
     expect(parse('204_5')).toMatchObject({ k: 'num', value: { n: 54n } });
+    expect(parse('2.5e-3')).toMatchObject({ k: 'mul', factors: [{ k: 'num' }, { k: 'pow', exp: { k: 'neg' } }] });
   });
 
   it('reads fractions, roots, powers, malformed shorthands', () => {

@@ -56,6 +56,12 @@ describe('math verifier', () => {
 
   it('gives 0 with reason unparseable_answer to an answer it cannot read', () => {
     expect(score('\\boxed{(1, 2}', { gold: '1' })).toMatchObject({ status: 'OK', reward: 0, reason: 'unparseable_answer' });
+    expect(score('\\boxed{1/0}', { gold: '1' })).toMatchObject({ reward: 0, reason: 'unparseable_answer', details: { error: 'division by zero' } });
+    expect(score('\\boxed{0}', { gold: '$\\frac{0}{0}$' })).toMatchObject({ status: 'INVALID', reason: 'label.gold: unparseable (division by zero)' });
+  });
+
+  it('reads scientific notation in plain answers', () => {
+    expect(score('so it is 1e-3', { gold: '$0.001$' })).toMatchObject({ reward: 1, details: { match: 'exact' } });
   });
 
   it('gives 0 with reason too_complex to pathological answers, quickly and deterministically', () => {

@@ -491,7 +491,12 @@ function spell(node: Node): string | null {
 }
 
 export function canonicalize(node: Node, budget: Budget, options: CanonicalOptions): Value {
-  return new Canonicalizer(budget, options).item(node);
+  try {
+    return new Canonicalizer(budget, options).item(node);
+  } catch (error) {
+    if (error instanceof P.DivisionByZero) throw new NotAValue('division by zero');
+    throw error;
+  }
 }
 
 /** A readable rendering of a canonical value, for `details`. */

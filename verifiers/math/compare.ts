@@ -289,6 +289,8 @@ function isInfinite(s: Scalar): boolean {
 function realValue(p: P.Poly): number | null {
   const c = P.constantValue(p);
   if (c !== null) return qToNumber(c);
+  const [only] = p.terms;
+  if (p.terms.length === 1 && only && only.key === '∞') return only.coef.n > 0n ? Infinity : -Infinity;
   for (const a of P.atomsOf(p).values()) if (a.kind === 'sym' || a.kind === 'opaque' || a.kind === 'i') return null;
   const v = evalPoly(p, new Point(0));
   if (Math.abs(v.im) > 1e-12) return null;

@@ -35,7 +35,7 @@ const FINAL_ANSWER_IS = /final answer[^\n]{0,100}?\s+is\s*:?\s*/gi;
 const ANSWER_ANCHOR = /\banswer\s*(?:is\s*)?[:：]\s*/gi;
 const BOX_MACRO = /\\(?:boxed|fbox)\s*\{/g;
 const BARE_NUMBER =
-  /(?<![\w.\\])-?(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?|(?<![\w.\\])\.\d+/g;
+  /(?<![\w.\\-])-?(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:[eE][-+]?\d+(?![\w.]))?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?|(?<![\w.\\])\.\d+/g;
 /** Whatever separates math spans that together state one answer: `$1$ and $2$`, `$21,16$ or $11$`. */
 const SPAN_JOIN = /^\s*(?:,|;)?\s*(?:and|or)?\s*(?:,|;)?\s*$/i;
 

@@ -182,8 +182,10 @@ function invertTerm(t: Term): Term {
   return term(coef, t.rad, t.factors.map(([a, e]) => [a, -e] as const).filter(([a]) => a.kind !== 'i'));
 }
 
+export class DivisionByZero extends Error {}
+
 export function reciprocal(b: Poly, budget?: Budget): Poly {
-  if (b.terms.length === 0) return fromAtom(atom('opaque', 'undefined'));
+  if (b.terms.length === 0) throw new DivisionByZero('division by zero');
   if (b.terms.length === 1) {
     const t = b.terms[0] as Term;
     const inv = invertTerm(t);

@@ -260,6 +260,20 @@ function readNumber(src: string, start: number, push: (t: Token) => void): numbe
     i++;
     while (isDigit(src[i])) text += src[i++];
   }
+  // Scientific notation in plain text: `1e-3`, `2.5E10` (not `2e` or `3ex`).
+  const exponent = /^[eE]([-+]?\d+)(?![\w.])/.exec(src.slice(i, i + 12));
+  if (exponent) {
+    push({ t: 'num', text });
+    push({ t: 'op', v: '*' });
+    push({ t: 'num', text: '10' });
+    push({ t: 'op', v: '^' });
+    push({ t: 'op', v: '{' });
+    const e = exponent[1] as string;
+    if (e.startsWith('-') || e.startsWith('+')) push({ t: 'op', v: e[0] as string });
+    push({ t: 'num', text: e.replace(/^[-+]/, '') });
+    push({ t: 'op', v: '}' });
+    return i + exponent[0].length;
+  }
   push({ t: 'num', text });
   return i;
 }
