@@ -2,6 +2,7 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import { openJudges } from './judge';
+import { createRewardModels, RewardModelSetupError } from './reward-model';
 
 export interface ServiceSet {
   services: Services;
@@ -28,6 +29,13 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
     if (!opened.ok) throw new ConfigError(opened.error);
     services.judges = opened.value.judges;
     closers.push(async () => opened.value.close());
+  }
+  if (config.rewardModel) {
+    try {
+      services.rewardModels = createRewardModels(config.rewardModel);
+    } catch (error) {
+      throw error instanceof RewardModelSetupError ? new ConfigError(error.message) : error;
+    }
   }
   return {
     services,

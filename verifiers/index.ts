@@ -2,6 +2,7 @@ import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
 import { math } from './math';
 import { qa } from './qa';
+import { rlhf } from './rlhf';
 import { search } from './search';
 
 /** Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here. */
@@ -9,6 +10,7 @@ export const VERIFIERS: readonly Verifier[] = [
   qa,
   math,
   search,
+  rlhf,
 ];
 
 /** The pool's worker threads build their registry through this too (services/pool/worker.ts). */

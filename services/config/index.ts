@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
 import { judgeConfigSection } from '../judge/config';
+import { rewardModelConfigSchema } from '../reward-model/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -10,6 +11,7 @@ import { judgeConfigSection } from '../judge/config';
  */
 export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
+  rewardModel: rewardModelConfigSchema.optional(),
 });
 
 export type VerdictConfig = z.output<typeof configSchema>;

@@ -1,0 +1,153 @@
+import { Batcher } from './batcher';
+import type { ChatMessage, ChatTemplate } from './chat-template';
+import type { EndpointConfig } from './config';
+import { postJson } from './http';
+import { protocolFor, type RewardProtocol, type RmInput } from './protocol';
+import { describeAttempt, isRetryable, retryDelay } from './retry';
+
+/**
+ * The raw logit of one conversation, or why there is none. `reason` is the ABORTED reason:
+ * reward_model_unavailable (retries exhausted), reward_model_rejected (4xx), reward_model_malformed
+ * (an answer that is not a 1-label logit), reward_model_deadline, chat_template_error, or the
+ * caller's cancellation reason ("deadline", "shutdown", …).
+ */
+export type RmScore =
+  | { ok: true; score: number; attempts: number }
+  | { ok: false; reason: string; message: string; attempts: number };
+
+interface Job {
+  input: RmInput;
+  deadlineAt: number;
+  attempts: number;
+  settled: boolean;
+  settle(result: RmScore): void;
+  /** Set while the job is in an HTTP batch: lets the batch stop once nobody waits for it. */
+  onSettle?: () => void;
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function cancelReason(signal: AbortSignal): string {
+  return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
+}
+
+/**
+ * One configured reward-model server. `score` may be called for thousands of conversations at
+ * once; they are batched, sent with bounded concurrency, retried on transient failures and each
+ * answered exactly once — with the server's raw logit or a failure, never a made-up number.
+ */
+export class RewardModelEndpoint {
+  private readonly protocol: RewardProtocol;
+  private readonly batcher: Batcher<Job>;
+  private readonly url: string;
+
+  constructor(
+    readonly name: string,
+    readonly config: EndpointConfig,
+    private readonly template: ChatTemplate | undefined,
+  ) {
+    this.protocol = protocolFor(config);
+    this.url = config.url.replace(/\/+$/, '') + this.protocol.path;
+    this.batcher = new Batcher<Job>(
+      { maxBatch: config.maxBatch, concurrency: config.concurrency },
+      (batch) => this.runBatch(batch),
+    );
+  }
+
+  get stripThink(): boolean {
+    return this.config.stripThink;
+  }
+
+  /** What the server receives for a conversation: the messages, or the templated text. */
+  format(messages: readonly ChatMessage[]): RmInput {
+    if (this.config.server === 'vllm' && this.config.input === 'messages') return { messages: [...messages] };
+    if (!this.template) throw new Error(`endpoint ${this.name} has no chat template`);
+    const text = this.template.render(messages);
+    const bos = this.config.bosToken;
+    return { text: bos !== undefined && text.startsWith(bos) ? text.slice(bos.length) : text };
+  }
+
+  score(messages: readonly ChatMessage[], signal?: AbortSignal): Promise<RmScore> {
+    let input: RmInput;
+    try {
+      input = this.format(messages);
+    } catch (error) {
+      return Promise.resolve({ ok: false, reason: 'chat_template_error', message: (error as Error).message, attempts: 0 });
+    }
+    return new Promise<RmScore>((resolve) => {
+      const deadlineMs = this.config.deadlineMs;
+      const job: Job = {
+        input,
+        deadlineAt: Date.now() + deadlineMs,
+        attempts: 0,
+        settled: false,
+        settle(result) {
+          if (job.settled) return;
+          job.settled = true;
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(result);
+          job.onSettle?.();
+        },
+      };
+      const fail = (reason: string, message: string) => job.settle({ ok: false, reason, message, attempts: job.attempts });
+      const timer = setTimeout(() => fail('reward_model_deadline', `no score within ${deadlineMs} ms`), deadlineMs);
+      const onAbort = () => fail(cancelReason(signal!), 'cancelled by the caller');
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.batcher.push(job);
+    });
+  }
+
+  private async runBatch(jobs: Job[]): Promise<void> {
+    const stop = new AbortController();
+    for (const job of jobs) job.onSettle = () => jobs.every((j) => j.settled) && stop.abort();
+    const fail = (batch: Job[], reason: string, message: string) => {
+      for (const job of batch) job.settle({ ok: false, reason, message, attempts: job.attempts });
+    };
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const batch = jobs.filter((job) => !job.settled);
+        if (batch.length === 0) return;
+        for (const job of batch) job.attempts++;
+        const untilDeadline = Math.max(...batch.map((job) => job.deadlineAt)) - Date.now();
+        const timeout = Math.max(1, Math.min(this.config.timeoutMs, untilDeadline));
+        const body = this.protocol.body(batch.map((job) => job.input));
+        const result = await postJson(this.url, body, timeout, stop.signal);
+        if (result.kind === 'cancelled') return;
+        if (result.kind === 'ok') {
+          const parsed = this.protocol.parse(result.body, batch.length);
+          if (!parsed.ok) return fail(batch, 'reward_model_malformed', parsed.error);
+          batch.forEach((job, i) => job.settle({ ok: true, score: parsed.scores[i]!, attempts: job.attempts }));
+          return;
+        }
+        if (!isRetryable(result)) {
+          // One over-long or malformed conversation must not sink the others in its batch.
+          if (result.kind === 'status' && batch.length > 1) {
+            for (const job of batch) await this.runBatch([job]);
+            return;
+          }
+          const reason = result.kind === 'status' ? 'reward_model_rejected' : 'reward_model_malformed';
+          return fail(batch, reason, describeAttempt(result));
+        }
+        if (attempt >= this.config.retries) {
+          return fail(batch, 'reward_model_unavailable', `${describeAttempt(result)} (after ${attempt + 1} attempts)`);
+        }
+        await sleep(retryDelay(this.config, attempt, result), stop.signal);
+      }
+    } finally {
+      for (const job of jobs) job.onSettle = undefined;
+    }
+  }
+}

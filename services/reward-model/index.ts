@@ -1,0 +1,52 @@
+import { ChatTemplateError, loadChatTemplate, type ChatTemplate } from './chat-template';
+import { RewardModelEndpoint } from './client';
+import type { RewardModelConfig } from './config';
+
+export type { ChatMessage } from './chat-template';
+export type { RmScore } from './client';
+export { RewardModelEndpoint } from './client';
+
+/** The configured reward-model endpoints, by name; verifiers reach them as `env.services.rewardModels`. */
+export class RewardModels {
+  constructor(
+    private readonly endpoints: ReadonlyMap<string, RewardModelEndpoint>,
+    readonly defaultName: string,
+  ) {}
+
+  /** The named endpoint, or the default one when `name` is undefined. */
+  get(name?: string): RewardModelEndpoint | undefined {
+    return this.endpoints.get(name ?? this.defaultName);
+  }
+
+  names(): string[] {
+    return [...this.endpoints.keys()];
+  }
+}
+
+declare module '../../core/verifier' {
+  interface Services {
+    rewardModels?: RewardModels;
+  }
+}
+
+/** A start-up error that names the config key at fault (`rewardModel.endpoints.rm.chatTemplate: …`). */
+export class RewardModelSetupError extends Error {}
+
+/** Builds the endpoints, loading every chat template now so a bad path fails at start-up. */
+export function createRewardModels(config: RewardModelConfig, source = 'config'): RewardModels {
+  const endpoints = new Map<string, RewardModelEndpoint>();
+  for (const [name, endpoint] of Object.entries(config.endpoints)) {
+    let template: ChatTemplate | undefined;
+    if (endpoint.chatTemplate !== undefined) {
+      try {
+        template = loadChatTemplate(endpoint.chatTemplate);
+      } catch (error) {
+        const why = error instanceof ChatTemplateError ? error.message : `invalid template (${(error as Error).message})`;
+        throw new RewardModelSetupError(`${source}.rewardModel.endpoints.${name}.chatTemplate: ${why}`);
+      }
+    }
+    endpoints.set(name, new RewardModelEndpoint(name, endpoint, template));
+  }
+  const defaultName = config.default ?? [...endpoints.keys()][0]!;
+  return new RewardModels(endpoints, defaultName);
+}
