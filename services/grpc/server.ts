@@ -1,10 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
 import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
-import { summarizeGroups } from '../../core/groups';
+import { GroupStream, shapeGroups, type GroupOptions } from '../../core/groups';
 import type { ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import type { Metrics } from '../metrics';
+import { groupOptionsFromProto, type ProtoGroupOptions } from '../wire/group-options';
 import { resultToProto, sampleFromProto, type ProtoSample } from '../wire/proto';
 import { loadScoreProto } from './proto';
 
@@ -13,6 +14,7 @@ export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 interface ScoreRequestMessage {
   samples?: ProtoSample[];
+  groupOptions?: ProtoGroupOptions | null;
 }
 
 const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
@@ -61,6 +63,13 @@ function samplesOf(request: ScoreRequestMessage) {
   return (request.samples ?? []).map(sampleFromProto);
 }
 
+/** null when the request asks for no shaping; an INVALID_ARGUMENT status when its options are unusable. */
+function groupOptionsOf(request: ScoreRequestMessage): { options: GroupOptions | null } | { error: Partial<grpc.StatusObject> } {
+  if (!request.groupOptions) return { options: null };
+  const parsed = groupOptionsFromProto(request.groupOptions);
+  return parsed.ok ? { options: parsed.options } : { error: { code: grpc.status.INVALID_ARGUMENT, details: parsed.error } };
+}
+
 export interface GrpcServer {
   server: grpc.Server;
   port: number;
@@ -79,15 +88,15 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
     Score(call: grpc.ServerUnaryCall<ScoreRequestMessage, unknown>, callback: grpc.sendUnaryData<unknown>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
       const samples = samplesOf(call.request);
+      const groupOptions = groupOptionsOf(call.request);
+      if ('error' in groupOptions) return callback(groupOptions.error);
       const { signal, dispose } = callSignal(call);
       engine.score(samples, { signal }).then(
         (results: ScoreResult[]) => {
           dispose();
           timer();
-          callback(null, {
-            results: results.map(resultToProto),
-            groups: summarizeGroups(samples.map((s) => s.groupId), results),
-          });
+          const shaped = shapeGroups(samples, results, groupOptions.options);
+          callback(null, { results: shaped.results.map((r) => resultToProto(r)), groups: shaped.groups });
         },
         (error: unknown) => {
           dispose();
@@ -99,9 +108,15 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
     ScoreStream(call: grpc.ServerWritableStream<ScoreRequestMessage, unknown>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.ScoreStream' });
       const samples = samplesOf(call.request);
+      const groupOptions = groupOptionsOf(call.request);
+      if ('error' in groupOptions) return call.emit('error', groupOptions.error);
+      const groups = new GroupStream(samples, groupOptions.options);
+      const send = (result: ScoreResult) => {
+        for (const item of groups.push(result)) if (!call.cancelled) call.write(resultToProto(item.result, item.group));
+      };
       const { signal, dispose } = callSignal(call);
       engine
-        .score(samples, { signal, onResult: (result) => call.cancelled || call.write(resultToProto(result)) })
+        .score(samples, { signal, onResult: send })
         .then(
           () => {
             dispose();

@@ -1,10 +1,15 @@
 import type { Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { summarizeGroups } from '../../core/groups';
+import { shapeGroups } from '../../core/groups';
+import type { Sample, ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import type { Metrics } from '../metrics';
-import { resultToJson } from '../wire/json';
+import { groupToJson, resultToJson } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
+import { trainerRoutes } from './trainers';
+
+/** Scores the samples of one HTTP request; null once a refusal or failure has been answered. */
+export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
 
 export const MAX_BODY = '256mb';
 
@@ -36,31 +41,43 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     res.json({ verifiers: engine.registry.list() });
   });
 
-  app.post('/v1/score', express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
-    const timer = metrics.requestSeconds.startTimer({ api: 'http.score' });
-    const parsed = scoreRequestFromJson(req.body);
-    if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
+  /**
+   * Scores for one HTTP request: cancelled when the client goes away; a refusal is answered here and
+   * gives null, so each route only shapes a successful answer.
+   */
+  const scoreFor: ScoreFor = async (req, res, samples, api) => {
+    const timer = metrics.requestSeconds.startTimer({ api });
     const controller = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) controller.abort('cancelled');
     };
     res.on('close', onClose);
     try {
-      const results = await engine.score(parsed.samples, { signal: controller.signal });
+      const results = await engine.score(samples, { signal: controller.signal });
       timer();
-      res.json({
-        results: results.map(resultToJson),
-        groups: summarizeGroups(parsed.samples.map((s) => s.groupId), results),
-      });
+      return results;
     } catch (error) {
       if (error instanceof RequestRefused) {
         metrics.refused.inc({ reason: error.kind });
         if (error.kind === 'overloaded') res.setHeader('Retry-After', '1');
-        return sendError(res, REFUSAL_STATUS[error.kind], error.kind.toUpperCase(), error.message);
+        sendError(res, REFUSAL_STATUS[error.kind], error.kind.toUpperCase(), error.message);
+      } else {
+        sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error));
       }
-      return sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error));
+      return null;
     }
+  };
+
+  app.post('/v1/score', express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
+    const parsed = scoreRequestFromJson(req.body);
+    if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
+    const results = await scoreFor(req, res, parsed.samples, 'http.score');
+    if (!results) return;
+    const shaped = shapeGroups(parsed.samples, results, parsed.groupOptions);
+    res.json({ results: shaped.results.map(resultToJson), groups: shaped.groups.map(groupToJson) });
   });
+
+  app.use(trainerRoutes(scoreFor, MAX_BODY));
 
   // express.json's own errors: a body that is not JSON, or too large.
   app.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {

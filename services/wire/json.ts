@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
 import type { Json, JsonObject } from '../../core/json';
 import type { Sample, ScoreResult, Status } from '../../core/sample';
-import type { GroupSummary } from '../../core/groups';
+import type { GroupSummary, ShapedResult } from '../../core/groups';
 
 // The proto3 JSON mapping of `Sample`: lowerCamelCase names, the proto's own names accepted too.
 const jsonValue: z.ZodType<Json> = z.lazy(() =>
@@ -55,13 +55,14 @@ export const STATUS_NAMES: Record<Status, string> = {
 };
 
 /** A result in its proto3 JSON form, every field present except `reward` when not OK. */
-export function resultToJson(result: ScoreResult): JsonObject {
+export function resultToJson(result: ShapedResult): JsonObject {
   const out: JsonObject = { id: result.id, index: result.index, status: STATUS_NAMES[result.status] };
   if (result.reward !== undefined) out.reward = result.reward;
   out.reason = result.reason;
   out.verifier = result.verifier;
   out.verifierVersion = result.verifierVersion;
   out.details = result.details;
+  if (result.advantage !== undefined) out.advantage = result.advantage;
   return out;
 }
 

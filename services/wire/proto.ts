@@ -1,4 +1,5 @@
-import type { Sample, ScoreResult } from '../../core/sample';
+import type { GroupSummary, ShapedResult } from '../../core/groups';
+import type { Sample } from '../../core/sample';
 import { STATUS_NAMES } from './json';
 import { jsonToStruct, structToJson, type ProtoStruct } from './struct';
 
@@ -38,9 +39,11 @@ export interface ProtoResult {
   verifier: string;
   verifierVersion: string;
   details: ProtoStruct;
+  advantage?: number;
+  group?: GroupSummary;
 }
 
-export function resultToProto(result: ScoreResult): ProtoResult {
+export function resultToProto(result: ShapedResult, group?: GroupSummary): ProtoResult {
   const out: ProtoResult = {
     id: result.id,
     index: result.index,
@@ -51,5 +54,7 @@ export function resultToProto(result: ScoreResult): ProtoResult {
     details: jsonToStruct(result.details),
   };
   if (result.reward !== undefined) out.reward = result.reward;
+  if (result.advantage !== undefined) out.advantage = result.advantage;
+  if (group) out.group = group;
   return out;
 }

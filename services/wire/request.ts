@@ -1,8 +1,11 @@
 import { isJsonObject } from '../../core/json';
+import { groupOptionsFromJson } from './group-options';
+import type { GroupOptions } from '../../core/groups';
 import type { Sample } from '../../core/sample';
 import { sampleFromJson } from './json';
 
-export type RequestParse = { ok: true; samples: Sample[] } | { ok: false; error: string };
+/** `groupOptions` is null when the request does not ask for group shaping. */
+export type RequestParse = { ok: true; samples: Sample[]; groupOptions: GroupOptions | null } | { ok: false; error: string };
 
 /**
  * A ScoreRequest in its proto3 JSON form (`{"samples": [...]}`). Wrong types anywhere make the
@@ -21,5 +24,9 @@ export function scoreRequestFromJson(body: unknown): RequestParse {
     if (!parsed.ok) return { ok: false, error: parsed.error };
     samples.push(parsed.sample);
   }
-  return { ok: true, samples };
+  const rawOptions = body.groupOptions ?? body.group_options;
+  if (rawOptions === undefined || rawOptions === null) return { ok: true, samples, groupOptions: null };
+  const options = groupOptionsFromJson(rawOptions);
+  if (!options.ok) return { ok: false, error: options.error };
+  return { ok: true, samples, groupOptions: options.options };
 }

@@ -1,0 +1,187 @@
+import express, { type Request, type Response, type Router } from 'express';
+import { isJsonObject, type Json, type JsonObject } from '../../core/json';
+import { invalid, type Sample, type ScoreResult } from '../../core/sample';
+import type { ScoreFor } from './gateway';
+
+/**
+ * Trainers' own remote-reward protocols, so that adopting Verdict is a URL in the trainer's config:
+ *
+ *   OpenRLHF  --remote_rm_url  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
+ *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare number
+ *
+ * Neither protocol has a way to say "this sample could not be scored", and both treat a non-2xx answer
+ * as a failed attempt that they retry (OpenRLHF 5×, slime 10× with backoff) before giving up loudly
+ * (OpenRLHF leaves the reward unset, slime fails the rollout). A stand-in number would be a silently
+ * wrong reward, so an ABORTED sample answers 503 (retrying is the right cure for infrastructure
+ * noise) and an INVALID one 422, both with the per-sample reasons in the body.
+ */
+
+/** Where a trainer's label finds its verifier and, for a plain value, the label field it fills. */
+export interface LabelRoute {
+  /** From the URL path; a label object's own `verifier` field wins. */
+  verifier: string;
+  /** `?label_field=gold` turns the plain label "42" into {"gold": "42"}; `answers[]` wraps it in a list. */
+  labelField: string | null;
+}
+
+export type TrainerLabel = { ok: true; verifier: string; label: JsonObject } | { ok: false; error: string };
+
+/**
+ * A trainer's label → (verifier, Verdict label). Labels are dataset cells: a JSON object (or a string
+ * holding one) is the label itself, its `verifier` key choosing the verifier; any other value fills
+ * the route's label field; null is an empty label, for the verifier's schema to judge.
+ */
+export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: string): TrainerLabel {
+  let value: Json = raw ?? null;
+  if (typeof value === 'string' && value.trimStart().startsWith('{')) {
+    try {
+      value = JSON.parse(value) as Json;
+    } catch {
+      return { ok: false, error: `${path}: looks like a JSON object but does not parse` };
+    }
+  }
+  if (value === null) return { ok: true, verifier: route.verifier, label: {} };
+  if (isJsonObject(value)) {
+    const { verifier, ...label } = value;
+    if (verifier !== undefined && typeof verifier !== 'string') return { ok: false, error: `${path}.verifier: expected string` };
+    return { ok: true, verifier: verifier ?? route.verifier, label };
+  }
+  if (route.labelField === null) {
+    return { ok: false, error: `${path}: a plain label needs ?label_field=<field> on the URL, or send a JSON object label` };
+  }
+  const list = route.labelField.endsWith('[]');
+  const field = list ? route.labelField.slice(0, -2) : route.labelField;
+  return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
+}
+
+// Special tokens a decode with skip_special_tokens=False leaves at the end: <|im_end|>, <|endoftext|>, </s>, …
+const TRAILING_SPECIAL_TOKENS = /(?:\s*(?:<\|[^|<>\s]+\|>|<\/s>))+\s*$/;
+
+/**
+ * OpenRLHF's `query` is prompt + response decoded with special tokens. The response is what follows
+ * the prompt when the query starts with it (else the whole query), without trailing special tokens.
+ */
+export function responseFromQuery(query: string, prompt: string | undefined): string {
+  const body = prompt !== undefined && prompt !== '' && query.startsWith(prompt) ? query.slice(prompt.length) : query;
+  return body.replace(TRAILING_SPECIAL_TOKENS, '');
+}
+
+function routeOf(req: Request): LabelRoute {
+  const field = req.query['label_field'];
+  return {
+    verifier: typeof req.params['verifier'] === 'string' ? req.params['verifier'] : '',
+    labelField: typeof field === 'string' && field !== '' ? field : null,
+  };
+}
+
+/** A sample, or the INVALID result its trainer fields already decide. */
+type Mapped = { sample: Sample } | { error: string; verifier: string };
+
+/** Scores the mapped samples; the ones that could not be mapped get their INVALID result in place. */
+async function scoreMapped(scoreFor: ScoreFor, req: Request, res: Response, mapped: readonly Mapped[], api: string): Promise<ScoreResult[] | null> {
+  const samples = mapped.flatMap((m) => ('sample' in m ? [m.sample] : []));
+  const scored = await scoreFor(req, res, samples, api);
+  if (!scored) return null;
+  let next = 0;
+  return mapped.map((m, index) => {
+    if ('sample' in m) return { ...scored[next++]!, index };
+    const outcome = invalid(m.error);
+    return { id: '', index, status: outcome.status, reason: outcome.reason, verifier: m.verifier, verifierVersion: '', details: {} };
+  });
+}
+
+/**
+ * The answer when some sample has no reward: 503 if any is ABORTED (the trainer's retry may well
+ * succeed), else 422 for INVALID ones (a data bug that needs a human). null when all are OK.
+ */
+function failureOf(results: readonly ScoreResult[]): { status: number; body: JsonObject } | null {
+  const failed = results.filter((r) => r.status !== 'OK');
+  if (failed.length === 0) return null;
+  const aborted = failed.some((r) => r.status === 'ABORTED');
+  const message = failed.map((r) => `[${r.index}] ${r.status}: ${r.reason}`).join('; ');
+  const samples = failed.map((r): JsonObject => ({ index: r.index, status: r.status, reason: r.reason, verifier: r.verifier }));
+  return {
+    status: aborted ? 503 : 422,
+    body: { error: { code: aborted ? 'ABORTED' : 'INVALID', message, samples } },
+  };
+}
+
+function sendFailure(res: Response, failure: { status: number; body: JsonObject }): void {
+  if (failure.status === 503) res.setHeader('Retry-After', '1');
+  res.status(failure.status).json(failure.body);
+}
+
+function badRequest(res: Response, message: string): void {
+  res.status(400).json({ error: { code: 'INVALID_ARGUMENT', message } });
+}
+
+function stringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+function sample(id: string, verifier: string, response: string, label: JsonObject, metadata: JsonObject): Sample {
+  return { id, verifier, response, label, groupId: '', responseTokens: 0, metadata };
+}
+
+/** OpenRLHF `--remote_rm_url`: parallel lists in, `rewards` (and the same values as `scores`) out. */
+function openrlhf(scoreFor: ScoreFor) {
+  return async (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    if (!isJsonObject(body)) return badRequest(res, 'request: expected a JSON object with "query"');
+    const { query, prompts, labels } = body;
+    if (!stringList(query)) return badRequest(res, 'query: expected a list of strings');
+    if (prompts !== undefined && !(stringList(prompts) && prompts.length === query.length)) {
+      return badRequest(res, `prompts: expected a list of ${query.length} strings, one per query`);
+    }
+    if (labels !== undefined && !(Array.isArray(labels) && labels.length === query.length)) {
+      return badRequest(res, `labels: expected a list of ${query.length} labels, one per query`);
+    }
+    const route = routeOf(req);
+    const mapped = query.map((q, i): Mapped => {
+      const label = trainerLabel(labels?.[i], route, `labels[${i}]`);
+      if (!label.ok) return { error: label.error, verifier: route.verifier };
+      const prompt = prompts?.[i];
+      return { sample: sample(String(i), label.verifier, responseFromQuery(q, prompt), label.label, prompt === undefined ? {} : { prompt }) };
+    });
+    const results = await scoreMapped(scoreFor, req, res, mapped, 'http.openrlhf');
+    if (!results) return;
+    const failure = failureOf(results);
+    if (failure) return sendFailure(res, failure);
+    const rewards = results.map((r) => r.reward!);
+    res.json({ rewards, scores: rewards, extra_logs: {} });
+  };
+}
+
+/** slime `--rm-type remote_rm`: one sample per request, the bare reward back. */
+function slime(scoreFor: ScoreFor) {
+  return async (req: Request, res: Response) => {
+    const body: unknown = req.body;
+    if (!isJsonObject(body)) return badRequest(res, 'request: expected a JSON object with "prompt", "response" and "label"');
+    const { prompt, response, label: rawLabel } = body;
+    if (typeof response !== 'string') return badRequest(res, 'response: expected a string');
+    if (prompt !== undefined && prompt !== null && typeof prompt !== 'string' && !Array.isArray(prompt)) {
+      return badRequest(res, 'prompt: expected a string or a list of chat messages');
+    }
+    const route = routeOf(req);
+    const label = trainerLabel(rawLabel, route, 'label');
+    // A chat prompt is the conversation before the response, as verifiers read metadata.messages.
+    const metadata: JsonObject = Array.isArray(prompt) ? { messages: prompt } : typeof prompt === 'string' ? { prompt } : {};
+    const mapped: Mapped = label.ok
+      ? { sample: sample('0', label.verifier, response, label.label, metadata) }
+      : { error: label.error, verifier: route.verifier };
+    const results = await scoreMapped(scoreFor, req, res, [mapped], 'http.slime');
+    if (!results) return;
+    const failure = failureOf(results);
+    if (failure) return sendFailure(res, failure);
+    res.json(results[0]!.reward!);
+  };
+}
+
+/** The trainer routes, mounted by the gateway. The verifier in the path is optional. */
+export function trainerRoutes(scoreFor: ScoreFor, maxBody: string): Router {
+  const router = express.Router();
+  const json = express.json({ limit: maxBody, strict: false });
+  router.post('/openrlhf{/:verifier}', json, openrlhf(scoreFor));
+  router.post('/slime{/:verifier}', json, slime(scoreFor));
+  return router;
+}
