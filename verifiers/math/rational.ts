@@ -37,8 +37,6 @@ export function qInt(n: number | bigint): Q {
 
 export const isZero = (a: Q): boolean => a.n === 0n;
 export const isOne = (a: Q): boolean => a.n === 1n && a.d === 1n;
-export const isInteger = (a: Q): boolean => a.d === 1n;
-export const qEq = (a: Q, b: Q): boolean => a.n === b.n && a.d === b.d;
 
 /** Bits of the larger of numerator and denominator: the size every budget check counts. */
 export function qBits(a: Q): number {
@@ -77,10 +75,6 @@ export function qMul(a: Q, b: Q, budget?: Budget): Q {
 
 export function qInv(a: Q): Q {
   return q(a.d, a.n);
-}
-
-export function qDiv(a: Q, b: Q, budget?: Budget): Q {
-  return qMul(a, qInv(b), budget);
 }
 
 export function qCmp(a: Q, b: Q): number {

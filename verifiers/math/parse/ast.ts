@@ -63,7 +63,7 @@ export function isNameLike(node: Node): boolean {
       return isNameLike(node.num) && isNameLike(node.den);
     case 'ratio':
     case 'tuple':
-      return node.k === 'ratio' ? node.items.every(isNameLike) : node.items.every(isNameLike);
+      return node.items.every(isNameLike);
     case 'pow':
       return isNameLike(node.base) && node.exp.k === 'sym';
     default:

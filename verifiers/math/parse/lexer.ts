@@ -359,17 +359,14 @@ function readCommand(src: string, start: number, push: (t: Token) => void): numb
     return j;
   }
   for (const prefix of SPLITTABLE) {
-    if (name.length > prefix.length && name.startsWith(prefix)) return splitCommand(src, start, prefix, push);
+    if (name.length > prefix.length && name.startsWith(prefix)) {
+      readCommand(`\\${prefix}`, 0, push);
+      return start + 1 + prefix.length;
+    }
   }
   // An unknown command is a name (`\zzz`), which keeps answers like `\alpha'` comparable.
   push({ t: 'id', name });
   return j;
-}
-
-function splitCommand(src: string, start: number, prefix: string, push: (t: Token) => void): number {
-  const rest = start + 1 + prefix.length;
-  readCommand(`\\${prefix}`, 0, push);
-  return rest;
 }
 
 const KNOWN_COMMANDS = new Set([
