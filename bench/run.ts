@@ -1,8 +1,9 @@
 // `npm run bench [-- NAME ...]`: every benchmark, or the named ones. Each prints its throughput and
 // its ratio against a baseline measured in the same run.
+import * as math from './math';
 import * as qa from './qa';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
