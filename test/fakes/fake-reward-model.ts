@@ -50,8 +50,11 @@ export class FakeHttpServer {
   readonly requests: RecordedRequest[] = [];
   private readonly faults: Fault[] = [];
   private readonly server: http.Server;
-  /** Added to every answer, to model the time a forward pass takes (benchmarks). */
+  /** Added to every answer, to model the time a forward pass takes. */
   latencyMs = 0;
+  /** Most requests this server held open at the same time. */
+  maxInFlight = 0;
+  private inFlight = 0;
 
   constructor(handler: Handler) {
     this.server = http.createServer((req, res) => {
@@ -67,6 +70,8 @@ export class FakeHttpServer {
         }
         const path = (req.url ?? '/').split('?')[0]!;
         this.requests.push({ method: req.method ?? 'GET', path, body });
+        this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+        res.on('close', () => this.inFlight--);
         const fault = this.faults.shift();
         if (fault?.kind === 'stall') return;
         if (fault?.kind === 'drop') return void req.socket.destroy();
