@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createRegistry } from '../verifiers';
 import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../services/config';
 import { startServer } from '../services/server';
+import { formatPairsReport, runPairs } from './pairs';
 import { scoreFile } from './score';
 
 function integer(name: string, min: number) {
@@ -71,7 +72,14 @@ export function program(): Command {
     .option('--config <file>', 'service config (YAML or JSON)')
     .addOption(new Option('--batch-size <n>', 'lines scored together').argParser(integer('--batch-size', 1)).default(4096))
     .option('--no-progress', 'no progress bar (none is shown unless stderr is a terminal)')
-    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean }) => {
+    .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
+    .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
+    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean; pairs?: boolean; endpoint?: string }) => {
+      if (opts.pairs) {
+        const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
+        process.stdout.write(formatPairsReport(report) + '\n');
+        return;
+      }
       const summary = await scoreFile({
         input,
         output: opts.output,

@@ -1,8 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Template } from '@huggingface/jinja';
 import type { Json, JsonObject } from '../../core/json';
 import { isJsonObject } from '../../core/json';
+import { packageRoot } from '../paths';
 
 /** An OpenAI-format chat message; extra fields (tool_calls, reasoning_content) reach the template. */
 export interface ChatMessage extends JsonObject {
@@ -41,20 +42,12 @@ export class ChatTemplate {
 
 export class ChatTemplateError extends Error {}
 
-/** The directory holding package.json: built-in templates live under it, not under dist/. */
-function packageRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new ChatTemplateError('cannot find the package root for built-in templates');
-    dir = parent;
-  }
-  return dir;
-}
-
 const BUILT_IN = /^[a-z0-9][a-z0-9_-]*$/;
 
-/** Where a config's `chatTemplate` points: a built-in name (`qwen3`) or a file path. */
+/**
+ * Where a config's `chatTemplate` points: a built-in name (`qwen3`, under the package root because
+ * tsc does not copy .jinja files into dist/) or a file path.
+ */
 export function resolveTemplatePath(spec: string): string {
   if (BUILT_IN.test(spec)) return path.join(packageRoot(), 'services', 'reward-model', 'templates', `${spec}.jinja`);
   return path.resolve(spec);
