@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createRegistry } from '../verifiers';
 import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../services/config';
 import { startServer } from '../services/server';
+import { checkCases, renderReports } from './check';
 import { formatPairsReport, runPairs } from './pairs';
 import { scoreFile } from './score';
 
@@ -89,6 +90,19 @@ export function program(): Command {
         progress: opts.progress && process.stderr.isTTY === true,
       });
       (opts.output === '-' ? process.stderr : process.stdout).write(summary.render() + '\n');
+    });
+
+  cli
+    .command('check')
+    .description('verifier unit tests: score a JSONL of cases (a sample plus "expect") and report each mismatch')
+    .argument('<cases>', 'JSONL file: one sample per line with "expect": {status?, reward?, reason?, reasonMatches?}')
+    .addOption(workersOption().default(0, 'main thread'))
+    .option('--config <file>', 'service config (YAML or JSON)')
+    .option('-v, --verbose', 'list passing cases too')
+    .action(async (file: string, opts: { workers: number; config?: string; verbose?: boolean }) => {
+      const reports = await checkCases(file, opts.workers, config(opts.config));
+      process.stdout.write(renderReports(reports, opts.verbose === true) + '\n');
+      if (reports.some((r) => !r.passed)) process.exitCode = 1;
     });
 
   cli

@@ -4,11 +4,8 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { SingleBar } from 'cli-progress';
 import type { ScoreResult } from '../core/sample';
-import { createRegistry } from '../verifiers';
-import { createServices } from '../services/bootstrap';
 import type { VerdictConfig } from '../services/config';
-import { Engine } from '../services/engine/engine';
-import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
+import { openRuntime } from '../services/runtime';
 import { resultToJson } from '../services/wire/json';
 import { parseLine, type LineItem } from './jsonl';
 import { Summary } from './summary';
@@ -37,10 +34,8 @@ async function write(out: Writable, text: string): Promise<void> {
 
 /** Scores a rollout file in-process: one result line per input line, in order, then a summary. */
 export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
-  const registry = createRegistry();
-  const services = await createServices(options.config);
-  const executor = options.workers > 0 ? new PoolExecutor(options.workers) : new InlineExecutor(registry);
-  const engine = new Engine({ registry, executor, services: services.services, limits: { maxBatchSamples: options.batchSize } });
+  const runtime = await openRuntime({ workers: options.workers, config: options.config, limits: { maxBatchSamples: options.batchSize } });
+  const { engine } = runtime;
   const input = options.input === '-' ? process.stdin : createReadStream(options.input);
   const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
   const summary = new Summary();
@@ -87,8 +82,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
   } finally {
     bar?.stop();
     if (out !== process.stdout) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
-    await engine.close();
-    await services.close();
+    await runtime.close();
   }
   return summary;
 }

@@ -1,9 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
-import type { Registry } from '../core/registry';
-import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
-import { Engine, type EngineLimits } from './engine/engine';
-import { DEFAULT_REGISTRY_MODULE, InlineExecutor, PoolExecutor } from './pool/executor';
+import type { Engine, EngineLimits } from './engine/engine';
+import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen } from './http/gateway';
 import { Metrics } from './metrics';
@@ -32,20 +30,16 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const registryModule = options.registryModule ?? DEFAULT_REGISTRY_MODULE;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
   const metrics = new Metrics();
-  const serviceSet = await createServices(options.config, { metricsRegistry: metrics.registry });
-  const executor =
-    options.workers > 0 ? new PoolExecutor(options.workers, registryModule) : new InlineExecutor(registry);
-  const engine = new Engine({
-    registry,
-    executor,
-    services: serviceSet.services,
+  const runtime = await openRuntime({
+    workers: options.workers,
+    config: options.config,
     observer: metrics,
+    metricsRegistry: metrics.registry,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.registryModule ? { registryModule: options.registryModule } : {}),
   });
+  const { engine } = runtime;
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
@@ -67,14 +61,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         grpcServer.health.setStatus('', 'NOT_SERVING');
         grpcServer.health.setStatus('verdict.v1.Scorer', 'NOT_SERVING');
         // Refuse new batches at once; the listeners stay up so in-flight calls can still answer.
-        const drained = engine.close(options.drainMs ?? 10_000);
-        await drained;
+        await engine.close(options.drainMs ?? 10_000);
         await new Promise<void>((resolve) => grpcServer.server.tryShutdown(() => resolve()));
         if (http) {
           http.closeAllConnections();
           await new Promise<void>((resolve) => http!.close(() => resolve()));
         }
-        await serviceSet.close();
+        await runtime.close();
       })();
       return stopping;
     },

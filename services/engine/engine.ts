@@ -67,6 +67,7 @@ export class Engine {
   private accepting = true;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
+  private closing: Promise<void> | null = null;
 
   constructor(private readonly options: EngineOptions) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -120,15 +121,18 @@ export class Engine {
 
   /**
    * Stops accepting, lets in-flight batches finish for up to `graceMs`, then aborts what is left
-   * (reason "shutdown") and closes the executor.
+   * (reason "shutdown") and closes the executor. Later calls return the same promise.
    */
-  async close(graceMs = 10_000): Promise<void> {
-    this.accepting = false;
-    const all = Promise.allSettled([...this.inFlight]);
-    const timer = setTimeout(() => this.shutdown.abort('shutdown'), graceMs);
-    await all;
-    clearTimeout(timer);
-    await this.options.executor.close();
+  close(graceMs = 10_000): Promise<void> {
+    this.closing ??= (async () => {
+      this.accepting = false;
+      const all = Promise.allSettled([...this.inFlight]);
+      const timer = setTimeout(() => this.shutdown.abort('shutdown'), graceMs);
+      await all;
+      clearTimeout(timer);
+      await this.options.executor.close();
+    })();
+    return this.closing;
   }
 
   private async run(samples: readonly Sample[], options: ScoreOptions): Promise<ScoreResult[]> {

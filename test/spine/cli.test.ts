@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ScorerClient } from '../../services/grpc/client';
 import { resultToJson } from '../../services/wire/json';
 import { runCli, serveCli } from '../fixtures/cli';
+import { packageRoot } from '../../services/paths';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'verdict-cli-'));
@@ -69,7 +70,7 @@ describe('verdict CLI (child process)', () => {
   });
 
   it('--help on every command, and verifiers lists the registry', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['verifiers', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['check', '--help'], ['verifiers', '--help']]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: verdict/);
@@ -77,6 +78,28 @@ describe('verdict CLI (child process)', () => {
     const list = await runCli(['verifiers', '--json']);
     const parsed = JSON.parse(list.stdout) as Array<{ name: string; labelSchema: { type: string } }>;
     expect(parsed.find((v) => v.name === 'qa')?.labelSchema.type).toBe('object');
+  });
+
+  it('check: the verifier unit-test harness reports each mismatch and exits 1', async () => {
+    const cases = path.join(dir, 'cases.jsonl');
+    writeFileSync(
+      cases,
+      [
+        { id: 'right', verifier: 'qa', response: '\\boxed{C}', label: { choice: 'C' }, expect: { status: 'STATUS_OK', reward: 1 } },
+        { id: 'wrong-expectation', verifier: 'qa', response: '\\boxed{B}', label: { choice: 'C' }, expect: { reward: 1, reason: 'correct_choice' } },
+        { id: 'bad-expect', verifier: 'qa', response: 'x', label: { choice: 'C' }, expect: { rewrd: 1 } },
+      ]
+        .map((c) => JSON.stringify(c))
+        .join('\n'),
+    );
+    const run = await runCli(['check', cases]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/FAIL line 2 \(wrong-expectation\): reward 0, expected 1; reason "wrong_choice", expected "correct_choice"/);
+    expect(run.stdout).toMatch(/FAIL line 3 \(bad-expect\): expect\.rewrd: unknown field/);
+    expect(run.stdout).toMatch(/^1 passed, 2 failed$/m);
+    const bundled = await runCli(['check', path.join(packageRoot(), 'examples', 'cases.jsonl')]);
+    expect(bundled.stdout).toMatch(/^5 passed, 0 failed$/m);
+    expect(bundled.code).toBe(0);
   });
 
   it('a bad flag or config fails with a clear message', async () => {
