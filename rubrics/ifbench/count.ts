@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyIsDigit, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { countWords, wordTokenize } from '../text/words';
+
+export const wordCountRange = defineConstraint({
+  id: 'count:word_count_range',
+  source: 'ifbench',
+  kwargs: z.strictObject({ min_words: kw.count(), max_words: kw.count() }),
+  check(response, { min_words, max_words }) {
+    const n = countWords(response);
+    return verdict(min_words <= n && n <= max_words, `found ${plural(n, 'word')}, expected between ${min_words} and ${max_words}`);
+  },
+  examples: [
+    { response: 'one two three four', kwargs: { min_words: 3, max_words: 5 }, pass: true },
+    { response: 'one two', kwargs: { min_words: 3, max_words: 5 }, pass: false },
+  ],
+});
+
+export const uniqueWordCount = defineConstraint({
+  id: 'count:unique_word_count',
+  source: 'ifbench',
+  kwargs: z.strictObject({ N: kw.count() }),
+  check(response, { N }) {
+    const unique = new Set(pySplit(response.toLowerCase()).map((w) => pyStrip(w, PUNCT_AND_SPACE)));
+    return verdict(unique.size >= N, `found ${plural(unique.size, 'unique word')}, expected at least ${N}`);
+  },
+  examples: [
+    { response: 'Alpha beta, gamma delta!', kwargs: { N: 4 }, pass: true },
+    { response: 'Alpha alpha ALPHA.', kwargs: { N: 2 }, pass: false },
+  ],
+});
+
+const CONJUNCTIONS = new Set(['and', 'but', 'for', 'nor', 'or', 'so', 'yet']);
+
+export const conjunctions = defineConstraint({
+  id: 'count:conjunctions',
+  source: 'ifbench',
+  kwargs: z.strictObject({ small_n: kw.count() }),
+  check(response, { small_n }) {
+    // The reference keeps the words as written, so "and" and "And," count as two.
+    const found = new Set(pySplit(response).filter((w) => CONJUNCTIONS.has(pyStrip(w, PUNCT_AND_SPACE).toLowerCase())));
+    return verdict(found.size >= small_n, `found ${plural(found.size, 'different coordinating conjunction')}, expected at least ${small_n}`);
+  },
+  examples: [
+    { response: 'Cats and dogs, but not birds, or fish.', kwargs: { small_n: 3 }, pass: true },
+    { response: 'Cats and dogs and birds.', kwargs: { small_n: 2 }, pass: false },
+  ],
+});
+
+const PERSON_NAMES = (
+  'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
+  'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
+  'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
+).split(' ');
+const NAME_RES = PERSON_NAMES.map((name) => new RegExp(`${PY_B}${escapeRegExp(name)}${PY_B}`, 'u'));
+
+export const personNames = defineConstraint({
+  id: 'count:person_names',
+  source: 'ifbench',
+  kwargs: z.strictObject({ N: kw.count() }),
+  check(response, { N }) {
+    const n = NAME_RES.filter((re) => re.test(response)).length;
+    return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
+  },
+  examples: [
+    { response: 'Emma met Liam and Noah.', kwargs: { N: 3 }, pass: true },
+    { response: 'Emmanuel met EMMA.', kwargs: { N: 1 }, pass: false },
+  ],
+});
+
+export const numbers = defineConstraint({
+  id: 'count:numbers',
+  source: 'ifbench',
+  kwargs: z.strictObject({ N: kw.count() }),
+  check(response, { N }) {
+    // Punctuation goes first, so "3.14" and "1,000" are one number each.
+    const n = removePunctuation(response).match(/\p{Nd}+/gu)?.length ?? 0;
+    return verdict(n === N, `found ${plural(n, 'number')}, expected exactly ${N}`);
+  },
+  examples: [
+    { response: 'Pi is 3.14 and a thousand is 1,000.', kwargs: { N: 2 }, pass: true },
+    { response: '1 2 3', kwargs: { N: 2 }, pass: false },
+  ],
+});
+
+const PRONOUNS = new Set(
+  (
+    'i me we us you he him she her it they them my mine our ours your yours his hers its their theirs myself ourselves ' +
+    'yourself yourselves himself herself itself themselves this that these those who whom whose which what whoever ' +
+    'whomever whatever whichever anybody anyone anything everybody everyone everything nobody nothing somebody someone ' +
+    'something each either neither both all some any none'
+  ).split(' '),
+);
+
+export const pronouns = defineConstraint({
+  id: 'count:pronouns',
+  source: 'ifbench',
+  kwargs: z.strictObject({ N: kw.count() }),
+  check(response, { N }) {
+    const n = wordTokenize(response.replace(/\//g, ' ').toLowerCase()).filter((w) => PRONOUNS.has(w)).length;
+    return verdict(n >= N, `found ${plural(n, 'pronoun')}, expected at least ${N}`);
+  },
+  examples: [
+    { response: 'She told him that they would help us.', kwargs: { N: 5 }, pass: true },
+    { response: 'The cat sat.', kwargs: { N: 1 }, pass: false },
+  ],
+});
+
+export const punctuationCover = defineConstraint({
+  id: 'count:punctuation',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    if (!(response.includes('!?') || response.includes('?!') || response.includes('‽'))) return fail('no interrobang (?! or !? or ‽)');
+    let rest = response.replace('?!', '');
+    if (rest.length === response.length) rest = response.replace('!?', '');
+    const missing = ['.', ',', '!', '?', ';', ':'].filter((p) => !rest.includes(p));
+    return verdict(missing.length === 0, `missing punctuation ${missing.map((p) => `"${p}"`).join(', ')}`);
+  },
+  examples: [
+    { response: 'Wait, what?! Yes: this; that. Really? Wow!', pass: true },
+    { response: 'Wait, what?! Yes.', pass: false },
+  ],
+});
+
+function isJapanese(word: string): boolean {
+  return /[\u3040-\u30ff\u4e00-\u9fff]/u.test(word);
+}
+
+export const wordsJapanese = defineConstraint({
+  id: 'count:words_japanese',
+  source: 'ifbench',
+  kwargs: z.strictObject({ N: kw.count().positive() }),
+  check(response, { N }) {
+    for (const [i, raw] of pySplit(response).entries()) {
+      const word = pyStrip(raw, PUNCT_AND_SPACE);
+      if ((i + 1) % N === 0 && word !== '' && !pyIsDigit(word) && !isJapanese(word)) {
+        return fail(`word ${i + 1} ("${word}") is not Japanese`);
+      }
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'I like 寿司 very much 本当に', kwargs: { N: 3 }, pass: true },
+    { response: 'I like sushi very much', kwargs: { N: 3 }, pass: false },
+  ],
+});
+
+export const keywordsMultiple = defineConstraint({
+  id: 'count:keywords_multiple',
+  source: 'ifbench',
+  kwargs: z.strictObject({
+    keyword1: kw.nonEmptyStr(),
+    keyword2: kw.nonEmptyStr(),
+    keyword3: kw.nonEmptyStr(),
+    keyword4: kw.nonEmptyStr(),
+    keyword5: kw.nonEmptyStr(),
+  }),
+  check(response, k) {
+    const text = response.toLowerCase();
+    const wanted: Array<[string, number]> = [
+      [k.keyword1, 1],
+      [k.keyword2, 2],
+      [k.keyword3, 3],
+      [k.keyword4, 5],
+      [k.keyword5, 7],
+    ];
+    for (const [keyword, times] of wanted) {
+      // A substring count, as the reference's `str.count`: "art" is counted in "start".
+      const needle = keyword.trim().toLowerCase();
+      const n = needle === '' ? text.length + 1 : text.split(needle).length - 1;
+      if (n !== times) return fail(`"${keyword.trim()}" appears ${plural(n, 'time')}, expected exactly ${times}`);
+    }
+    return PASS;
+  },
+  examples: [
+    {
+      response: 'a b b c c c d d d d d e e e e e e e',
+      kwargs: { keyword1: 'a', keyword2: 'b', keyword3: 'c', keyword4: 'd', keyword5: 'e' },
+      pass: true,
+    },
+    { response: 'a b c d e', kwargs: { keyword1: 'a', keyword2: 'b', keyword3: 'c', keyword4: 'd', keyword5: 'e' }, pass: false },
+  ],
+});
+
+export const COUNT_CONSTRAINTS = [
+  wordCountRange,
+  uniqueWordCount,
+  conjunctions,
+  personNames,
+  numbers,
+  pronouns,
+  punctuationCover,
+  wordsJapanese,
+  keywordsMultiple,
+];

@@ -1,0 +1,296 @@
+import { z } from 'zod';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { sentTokenize } from '../text/punkt';
+import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { wordTokenize } from '../text/words';
+
+export const parentheses = defineConstraint({
+  id: 'format:parentheses',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const open: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+    let stack: string[] = [];
+    let maxDepth = 0;
+    for (const ch of response) {
+      if ('([{'.includes(ch)) {
+        stack.push(ch);
+        maxDepth = Math.max(maxDepth, stack.length);
+      } else if (ch in open) {
+        if (stack.length > 0 && stack[stack.length - 1] === open[ch]) {
+          stack.pop();
+          if (maxDepth >= 5 && stack.length < maxDepth) return PASS;
+        } else {
+          stack = [];
+          maxDepth = 0;
+        }
+      }
+    }
+    return fail('no correctly closed brackets nested 5 levels deep');
+  },
+  examples: [
+    { response: 'a (b [c {d (e [f] e) d} c] b) a', pass: true },
+    { response: 'a (b [c] b) a', pass: false },
+  ],
+});
+
+export const quotes = defineConstraint({
+  id: 'format:quotes',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const stack: string[] = [];
+    let reached = 0;
+    for (const ch of response) {
+      if (stack.length > 0 && ch === stack[stack.length - 1]) {
+        stack.pop();
+        if (reached - stack.length >= 3) return PASS;
+      } else if (ch === '"' || ch === "'") {
+        stack.push(ch);
+        reached = Math.max(reached, stack.length);
+      }
+    }
+    return fail('no quotes nested 3 levels deep, alternating " and \'');
+  },
+  examples: [
+    { response: `He said "she said 'they said "go" now' then" done`, pass: true },
+    { response: `He said "she said 'hi' then" done`, pass: false },
+  ],
+});
+
+function optionsOf(options: string): { strict: boolean; list: string[] } {
+  // Letter options (a), b), c)) must be answered exactly; word options loosely.
+  const strict = /^[^\p{L}\p{N}_]*[aA][^\p{L}\p{N}_]*[bB][^\p{L}\p{N}_]*[cC]/u.test(options);
+  const separator = options.includes('/') ? '/' : options.includes('or') ? 'or' : ',';
+  return { strict, list: options.split(separator).map((o) => pyStrip(o)) };
+}
+
+export const options = defineConstraint({
+  id: 'format:options',
+  source: 'ifbench',
+  kwargs: z.strictObject({ options: kw.str() }),
+  check(response, { options: text }) {
+    const { strict, list } = optionsOf(text);
+    const ok = strict
+      ? list.includes(response)
+      : list.some((o) => pyStrip(o, PUNCT_AND_SPACE).toLowerCase() === pyStrip(response, PUNCT_AND_SPACE).toLowerCase());
+    return verdict(ok, `the response is not exactly one of the options: ${text}`);
+  },
+  examples: [
+    { response: 'Yes.', kwargs: { options: 'yes/no/maybe' }, pass: true },
+    { response: 'Yes, because it is.', kwargs: { options: 'yes/no/maybe' }, pass: false },
+  ],
+});
+
+export const newline = defineConstraint({
+  id: 'format:newline',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const text = removePunctuation(response);
+    const lines = pyStrip(text)
+      .split('\n')
+      .filter((l) => l !== '');
+    const words = pySplit(pyStrip(text)).length;
+    return verdict(lines.length === words, `found ${plural(words, 'word')} on ${plural(lines.length, 'line')}, expected one word per line`);
+  },
+  examples: [
+    { response: 'One\nword\nper\nline.', pass: true },
+    { response: 'Two words\nhere', pass: false },
+  ],
+});
+
+function indentation(line: string): number {
+  return line.length - pyLstrip(line, ' ').length;
+}
+
+export const lineIndent = defineConstraint({
+  id: 'format:line_indent',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const lines = response.split('\n');
+    // The reference removes blank lines from the list it is iterating, so a blank line right after
+    // a removed one survives; removal takes the first equal line. Both are reproduced.
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i] as string;
+      if (pyStrip(line) === '') lines.splice(lines.indexOf(line), 1);
+    }
+    for (let i = 0; i + 1 < lines.length; i++) {
+      if (indentation(lines[i + 1] as string) <= indentation(lines[i] as string)) {
+        return fail(`line ${i + 2} is not indented further than line ${i + 1}`);
+      }
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'a\n b\n  c', pass: true },
+    { response: 'a\n\n\n b\n  c', pass: false },
+  ],
+});
+
+export const quoteUnquote = defineConstraint({
+  id: 'format:quote_unquote',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const text = pySplit(response.replace(/'"'/g, '')).join('');
+    if (text.includes('""')) return fail('a quotation directly follows another without an explanation');
+    const stripped = pyStrip(text, '0123456789' + PUNCTUATION.replace('"', ''));
+    return verdict(!(stripped !== '' && stripped.endsWith('"')), 'the response ends with a quotation and no explanation after it');
+  },
+  examples: [
+    { response: '"To be" means to exist.', pass: true },
+    { response: 'He said "to be".', pass: false },
+  ],
+});
+
+export const list = defineConstraint({
+  id: 'format:list',
+  source: 'ifbench',
+  kwargs: z.strictObject({ sep: kw.nonEmptyStr() }),
+  check(response, { sep }) {
+    const n = response.split(sep).length - 1;
+    return verdict(n >= 2, `found ${plural(n, `"${sep}" marker`)}, expected at least 2`);
+  },
+  examples: [
+    { response: 'SEPARATOR apples\nSEPARATOR pears', kwargs: { sep: 'SEPARATOR' }, pass: true },
+    { response: '* apples\n* pears', kwargs: { sep: 'SEPARATOR' }, pass: false },
+  ],
+});
+
+export const thesis = defineConstraint({
+  id: 'format:thesis',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    let index = response.indexOf('<i>');
+    if (index === -1) index = response.indexOf('<em>');
+    if (index === -1) return fail('no thesis in <i> or <em> italics');
+    const text = response.slice(index);
+    let end = text.indexOf('</i>');
+    if (end === -1) end = text.indexOf('</em>');
+    if (end === -1) return fail('the italic thesis is never closed');
+    // The reference slices as if both tags were <i>…</i>, and so does this.
+    if (pyStrip(text.slice(3, end)) === '') return fail('the italic thesis is empty');
+    return verdict(pyStrip(text.slice(end + 4)) !== '', 'nothing follows the italic thesis');
+  },
+  examples: [
+    { response: '<i>Cats rule.</i>\nThey nap all day.', pass: true },
+    { response: 'Cats rule. They nap all day.', pass: false },
+  ],
+});
+
+export const subBullets = defineConstraint({
+  id: 'format:sub-bullets',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const bullets = response.split('*');
+    for (const [i, bullet] of bullets.slice(1).entries()) {
+      if (!bullet.includes('-')) return fail(`bullet ${i + 1} has no "-" sub-bullet`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: '* Fruit\n  - apple\n* Veg\n  - kale', pass: true },
+    { response: '* Fruit\n* Veg\n  - kale', pass: false },
+  ],
+});
+
+export const noBulletsBullets = defineConstraint({
+  id: 'format:no_bullets_bullets',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    // The reference reuses its "still in the prose" flag for the sentences of the last line, so a
+    // blank line ends the prose part; that is reproduced.
+    let inProse = true;
+    let sentences = 0;
+    let bullets = 0;
+    for (const line of response.split('\n')) {
+      if (pyStrip(line).startsWith('*')) {
+        inProse = false;
+        if (sentences < 2) return fail(`found ${plural(sentences, 'sentence')} before the bullet points, expected at least 2`);
+        bullets++;
+      } else if (inProse) {
+        const found = sentTokenize(pyStrip(line));
+        sentences += found.length;
+        inProse = found.length > 0;
+      } else return fail('text other than bullet points follows the bullet points (or a blank line)');
+    }
+    return verdict(bullets >= 2, `found ${plural(bullets, 'bullet point')}, expected at least 2`);
+  },
+  examples: [
+    { response: 'First sentence. Second sentence.\n* one\n* two', pass: true },
+    { response: 'Only one sentence.\n* one\n* two', pass: false },
+  ],
+});
+
+export const titleCase = defineConstraint({
+  id: 'format:title_case',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    for (const word of wordTokenize(response)) {
+      const chars = Array.from(word);
+      const head = chars[0];
+      if (head === undefined || !pyIsAlpha(head)) continue;
+      const tail = chars.slice(1).join('');
+      if (chars.length === 1) {
+        if (pyIsLower(head)) return fail(`"${word}" is not capitalized`);
+        continue;
+      }
+      if (pyIsUpper(head) && pyIsLower(tail)) continue;
+      if (pyIsLower(head) && (pyIsUpper(tail) || pyIsLower(tail))) return fail(`"${word}" is not capitalized`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'The Quick Brown Fox Jumps Over The Lazy Dog', pass: true },
+    { response: 'The quick Brown Fox', pass: false },
+  ],
+});
+
+export const outputTemplate = defineConstraint({
+  id: 'format:output_template',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const missing = ['My Answer:', 'My Conclusion:', 'Future Outlook:'].filter((h) => !response.includes(h));
+    return verdict(missing.length === 0, `missing ${missing.map((h) => `"${h}"`).join(', ')}`);
+  },
+  examples: [
+    { response: 'My Answer: yes My Conclusion: good Future Outlook: bright', pass: true },
+    { response: 'My Answer: yes', pass: false },
+  ],
+});
+
+export const noWhitespace = defineConstraint({
+  id: 'format:no_whitespace',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    return verdict(!Array.from(response).some(isSpace), 'the response contains whitespace');
+  },
+  examples: [
+    { response: 'NoSpacesAtAll.', pass: true },
+    { response: 'Has a space', pass: false },
+  ],
+});
+
+export const FORMAT_CONSTRAINTS = [
+  parentheses,
+  quotes,
+  options,
+  newline,
+  lineIndent,
+  quoteUnquote,
+  list,
+  thesis,
+  subBullets,
+  noBulletsBullets,
+  titleCase,
+  outputTemplate,
+  noWhitespace,
+];

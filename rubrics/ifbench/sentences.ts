@@ -1,0 +1,245 @@
+import { z } from 'zod';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { isEmojiChar } from '../text/emoji';
+import { sentTokenize } from '../text/punkt';
+import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { countStopwords, countWords } from '../text/words';
+
+export const stopWords = defineConstraint({
+  id: 'ratio:stop_words',
+  source: 'ifbench',
+  kwargs: z.strictObject({ percentage: kw.count() }),
+  check(response, { percentage }) {
+    const words = countWords(response);
+    if (words === 0) return fail('the response has no words');
+    const share = (countStopwords(response) / words) * 100;
+    return verdict(share <= percentage, `stop words are ${share.toFixed(1)}% of the words, expected at most ${percentage}%`);
+  },
+  examples: [
+    { response: 'Quantum chromodynamics describes strong interactions.', kwargs: { percentage: 20 }, pass: true },
+    { response: 'It is what it is and that is that.', kwargs: { percentage: 50 }, pass: false },
+  ],
+});
+
+function sentenceTypes(response: string): { declarative: number; interrogative: number; exclamatory: number } {
+  const sentences = sentTokenize(response);
+  return {
+    declarative: sentences.filter((s) => s.endsWith('.')).length,
+    interrogative: sentences.filter((s) => s.endsWith('?')).length,
+    exclamatory: sentences.filter((s) => s.endsWith('!')).length,
+  };
+}
+
+export const sentenceType = defineConstraint({
+  id: 'ratio:sentence_type',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const { declarative, interrogative } = sentenceTypes(response);
+    return verdict(
+      declarative === 2 * interrogative,
+      `found ${plural(declarative, 'declarative sentence')} and ${plural(interrogative, 'question')}, expected a 2:1 ratio`,
+    );
+  },
+  examples: [
+    { response: 'I went out. It rained. Why?', pass: true },
+    { response: 'I went out. Why? How?', pass: false },
+  ],
+});
+
+export const sentenceBalance = defineConstraint({
+  id: 'ratio:sentence_balance',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const { declarative, interrogative, exclamatory } = sentenceTypes(response);
+    return verdict(
+      declarative === interrogative && interrogative === exclamatory,
+      `found ${declarative} declarative, ${interrogative} interrogative and ${exclamatory} exclamatory sentences, expected equal numbers`,
+    );
+  },
+  examples: [
+    { response: 'It rained. Why? Wow!', pass: true },
+    { response: 'It rained. It poured. Wow!', pass: false },
+  ],
+});
+
+export const sentenceWords = defineConstraint({
+  id: 'ratio:sentence_words',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const sentences = sentTokenize(response);
+    if (sentences.length !== 3) return fail(`found ${plural(sentences.length, 'sentence')}, expected 3`);
+    const lengths = sentences.map((s) => pyLen(pyStrip(s)));
+    return verdict(
+      lengths.every((n) => n === lengths[0]),
+      `the sentences have ${lengths.join(', ')} characters, expected the same number`,
+    );
+  },
+  examples: [
+    { response: 'Cats nap. Dogs run. Owls fly.', pass: true },
+    { response: 'Cats nap. Dogs run fast. Owls fly.', pass: false },
+  ],
+});
+
+export const overlap = defineConstraint({
+  id: 'ratio:overlap',
+  source: 'ifbench',
+  kwargs: z.strictObject({ reference_text: kw.str(), percentage: kw.count() }),
+  check(response, { reference_text, percentage }) {
+    // Character trigrams, as the reference computes them, although the prompt says "trigram".
+    const trigrams = (text: string): Set<string> => {
+      const chars = Array.from(text);
+      const out = new Set<string>();
+      for (let i = 0; i + 3 <= chars.length; i++) out.add(`${chars[i]}${chars[i + 1]}${chars[i + 2]}`);
+      return out;
+    };
+    const mine = trigrams(response);
+    if (mine.size === 0) return fail('the response is shorter than three characters');
+    const theirs = trigrams(reference_text);
+    let shared = 0;
+    for (const t of mine) if (theirs.has(t)) shared++;
+    const share = (shared / mine.size) * 100;
+    return verdict(
+      percentage - 2 <= share && share <= percentage + 2,
+      `character-trigram overlap with the reference is ${share.toFixed(1)}%, expected ${percentage}% ± 2%`,
+    );
+  },
+  examples: [
+    { response: 'abcdef', kwargs: { reference_text: 'abcdef', percentage: 100 }, pass: true },
+    { response: 'abcdef', kwargs: { reference_text: 'xyz', percentage: 50 }, pass: false },
+  ],
+});
+
+function lastEmojiIsEmoji(chars: readonly string[]): boolean {
+  const last = chars[chars.length - 1] as string;
+  const secondLast = chars.length > 1 ? (chars[chars.length - 2] as string) : last;
+  return isEmojiChar(last) || isEmojiChar(secondLast);
+}
+
+export const emojiSentences = defineConstraint({
+  id: 'format:emoji',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const sentences = sentTokenize(response);
+    for (const [i, sentence] of sentences.entries()) {
+      const chars = Array.from(pyStrip(removePunctuation(sentence)));
+      if (chars.length === 0) return fail(`sentence ${i + 1} is empty once punctuation is removed`);
+      if (lastEmojiIsEmoji(chars)) continue;
+      // An emoji that Punkt attached to the start of the next sentence also counts.
+      const next = sentences[i + 1];
+      if (next === undefined) return fail(`sentence ${i + 1} does not end with an emoji`);
+      const nextChars = Array.from(pyStrip(removePunctuation(next)));
+      if (nextChars.length === 0 || !isEmojiChar(nextChars[0] as string)) return fail(`sentence ${i + 1} does not end with an emoji`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'I love rockets 🚀. They fly high 🌙.', pass: true },
+    { response: 'I love rockets. They fly high 🌙.', pass: false },
+  ],
+});
+
+export const keywordSentence = defineConstraint({
+  id: 'sentence:keyword',
+  source: 'ifbench',
+  kwargs: z.strictObject({ word: kw.nonEmptyStr(), N: kw.count() }),
+  check(response, { word, N }) {
+    const sentences = sentTokenize(response);
+    if (sentences.length < N) return fail(`found ${plural(sentences.length, 'sentence')}, so there is no sentence ${N}`);
+    // Python's `sentences[int(N - 1)]`: N = 0 reads the last sentence.
+    const index = Math.trunc(N - 1);
+    const sentence = sentences[index < 0 ? sentences.length + index : index] ?? '';
+    const re = new RegExp(`${PY_B}${escapeRegExp(word)}${PY_B}`, 'iu');
+    return verdict(re.test(sentence), `sentence ${N} does not contain "${word}"`);
+  },
+  examples: [
+    { response: 'First one. The giraffe is tall.', kwargs: { word: 'giraffe', N: 2 }, pass: true },
+    { response: 'The giraffe is first. Second one.', kwargs: { word: 'giraffe', N: 2 }, pass: false },
+  ],
+});
+
+export const alliterationIncrement = defineConstraint({
+  id: 'sentence:alliteration_increment',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    let previous = -1;
+    for (const [i, sentence] of sentTokenize(response).entries()) {
+      const words = pySplit(sentence.toLowerCase())
+        .map((w) => pyLstrip(w, PUNCT_AND_SPACE))
+        .filter((w) => w !== '');
+      let run = 0;
+      let inRun = false;
+      for (let j = 0; j + 1 < words.length; j++) {
+        if (Array.from(words[j] as string)[0] === Array.from(words[j + 1] as string)[0]) {
+          run += inRun ? 1 : 2;
+          inRun = true;
+        } else inRun = false;
+      }
+      if (run <= previous) return fail(`sentence ${i + 1} has ${run} alliterative words, no more than the sentence before (${previous})`);
+      previous = run;
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'A cat sat. Big bold bears. Silly snakes slither slowly.', pass: true },
+    { response: 'Big bold bears. A cat sat.', pass: false },
+  ],
+});
+
+export const incrementWords = defineConstraint({
+  id: 'sentence:increment',
+  source: 'ifbench',
+  kwargs: z.strictObject({ small_n: kw.count() }),
+  check(response, { small_n }) {
+    const sentences = sentTokenize(response);
+    const counts = sentences.map((s) => pySplit(pyStrip(removePunctuation(s))).length);
+    for (let i = 1; i < counts.length; i++) {
+      const expected = (counts[i - 1] as number) + small_n;
+      if (counts[i] !== expected) return fail(`sentence ${i + 1} has ${plural(counts[i] as number, 'word')}, expected ${expected}`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'One. One two. One two three.', kwargs: { small_n: 1 }, pass: true },
+    { response: 'One two. One.', kwargs: { small_n: 1 }, pass: false },
+  ],
+});
+
+export const lastFirst = defineConstraint({
+  id: 'words:last_first',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const sentences = sentTokenize(response);
+    for (let i = 0; i + 1 < sentences.length; i++) {
+      const last = pySplit(pyRstrip(sentences[i] as string, PUNCT_AND_SPACE)).pop();
+      const first = pySplit(pyLstrip(sentences[i + 1] as string, PUNCT_AND_SPACE))[0];
+      if (last === undefined || first === undefined) return fail(`sentence ${i + 1} or ${i + 2} has no words`);
+      if (last.toLowerCase() !== first.toLowerCase()) {
+        return fail(`sentence ${i + 1} ends with "${last}" but sentence ${i + 2} starts with "${first}"`);
+      }
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'I like the sea. Sea air is fresh.', pass: true },
+    { response: 'I like the sea. Air is fresh.', pass: false },
+  ],
+});
+
+export const SENTENCE_CONSTRAINTS = [
+  stopWords,
+  sentenceType,
+  sentenceBalance,
+  sentenceWords,
+  overlap,
+  emojiSentences,
+  keywordSentence,
+  alliterationIncrement,
+  incrementWords,
+  lastFirst,
+];

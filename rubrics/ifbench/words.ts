@@ -1,0 +1,256 @@
+import { z } from 'zod';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { sentTokenize } from '../text/punkt';
+import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { countSyllables } from '../text/syllables';
+import { startsWithVerb } from '../text/verbs';
+import { wordTokenize } from '../text/words';
+
+const first = (s: string): string => Array.from(s)[0] ?? '';
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
+
+export const alphabet = defineConstraint({
+  id: 'words:alphabet',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const words = pySplit(pyStrip(removePunctuation(response), PUNCT_AND_SPACE));
+    if (words.length === 0) return fail('the response has no words');
+    let letter = first(words[0] as string).toLowerCase();
+    if (!ALPHABET.includes(letter) || letter.length !== 1) return fail(`the first word does not start with a letter a-z`);
+    for (const raw of words.slice(1)) {
+      const word = pyStrip(raw, PUNCT_AND_SPACE).toLowerCase();
+      if (word === '') continue;
+      letter = ALPHABET[(ALPHABET.indexOf(letter) + 1) % 26] as string;
+      if (first(word) !== letter) return fail(`"${raw}" should start with "${letter}"`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'Apples bake crisply, delighting everyone.', pass: true },
+    { response: 'Apples are tasty.', pass: false },
+  ],
+});
+
+export const vowel = defineConstraint({
+  id: 'words:vowel',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const paragraphs = pyStrip(response).split('\n');
+    if (paragraphs.length !== 1) return fail(`found ${paragraphs.length} lines, expected a single paragraph`);
+    const used = new Set([...(paragraphs[0] as string).toLowerCase()].filter((c) => 'aeiou'.includes(c)));
+    return verdict(used.size <= 3, `uses ${used.size} different vowels (${[...used].sort().join(', ')}), expected at most 3`);
+  },
+  examples: [
+    { response: 'A cat can tap a map.', pass: true },
+    { response: 'The quick brown fox jumps over it.', pass: false },
+  ],
+});
+
+const CONSONANTS = new Set('bcdfghjklmnpqrstvwxyz');
+
+export const consonants = defineConstraint({
+  id: 'words:consonants',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    for (const word of pySplit(pyStrip(response.toLowerCase()))) {
+      let cluster = false;
+      for (let i = 0; i + 1 < word.length; i++) {
+        if (CONSONANTS.has(word[i] as string) && CONSONANTS.has(word[i + 1] as string)) {
+          cluster = true;
+          break;
+        }
+      }
+      if (!cluster) return fail(`"${word}" has no consonant cluster`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'Strong brisk winds blast.', pass: true },
+    { response: 'A strong wind.', pass: false },
+  ],
+});
+
+export const palindrome = defineConstraint({
+  id: 'words:palindrome',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => {
+      const chars = Array.from(w);
+      return chars.length >= 5 && chars.join('') === chars.reverse().join('');
+    });
+    return verdict(found.length >= 10, `found ${plural(found.length, 'palindrome')} of 5+ letters, expected at least 10`);
+  },
+  examples: [
+    { response: 'level radar civic kayak rotor refer madam racecar stats tenet', pass: true },
+    { response: 'level radar civic', pass: false },
+  ],
+});
+
+const PRIMES = new Set([2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97]);
+
+export const primeLengths = defineConstraint({
+  id: 'words:prime_lengths',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const bad = pySplit(removePunctuation(response)).find((w) => !PRIMES.has(pyLen(w)));
+    return verdict(bad === undefined, `"${bad}" has ${pyLen(bad ?? '')} letters, not a prime number`);
+  },
+  examples: [
+    { response: 'We ate three plums.', pass: true },
+    { response: 'This word fails.', pass: false },
+  ],
+});
+
+export const startVerb = defineConstraint({
+  id: 'words:start_verb',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const tokens = wordTokenize(response);
+    const token = tokens[0];
+    return verdict(token !== undefined && startsWithVerb(token), `the first word "${token ?? ''}" is not a verb`);
+  },
+  examples: [
+    { response: 'Identify the main causes first.', pass: true },
+    { response: 'The main causes are these.', pass: false },
+  ],
+});
+
+export const repeats = defineConstraint({
+  id: 'words:repeats',
+  source: 'ifbench',
+  kwargs: z.strictObject({ small_n: kw.count() }),
+  check(response, { small_n }) {
+    const counts = new Map<string, number>();
+    for (const w of pySplit(removePunctuation(response.toLowerCase()))) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const [word, n] of counts) if (n > small_n) return fail(`"${word}" is repeated ${n} times, expected at most ${small_n}`);
+    return PASS;
+  },
+  examples: [
+    { response: 'The cat and the dog.', kwargs: { small_n: 2 }, pass: true },
+    { response: 'The the the cat.', kwargs: { small_n: 2 }, pass: false },
+  ],
+});
+
+export const oddEvenSyllables = defineConstraint({
+  id: 'words:odd_even_syllables',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const words = pySplit(removePunctuation(response).toLowerCase()).filter((w) => pyStrip(w) !== '');
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (countSyllables(words[i] as string) % 2 === countSyllables(words[i + 1] as string) % 2) {
+        return fail(`"${words[i]}" and "${words[i + 1]}" both have an ${countSyllables(words[i] as string) % 2 ? 'odd' : 'even'} number of syllables`);
+      }
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'cat water dog', pass: true },
+    { response: 'cat dog', pass: false },
+  ],
+});
+
+export const paragraphLastFirst = defineConstraint({
+  id: 'words:paragraph_last_first',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    for (const raw of response.split('\n')) {
+      const paragraph = pyStrip(raw).toLowerCase();
+      if (paragraph === '') continue;
+      const words = pySplit(pyStrip(paragraph, PUNCT_AND_SPACE));
+      if (words.length === 0) continue;
+      if (words[0] !== words[words.length - 1]) return fail(`a paragraph starts with "${words[0]}" but ends with "${words[words.length - 1]}"`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'Time heals all wounds, given time.\nLove is patient, love', pass: true },
+    { response: 'Time heals all wounds.', pass: false },
+  ],
+});
+
+export const noConsecutive = defineConstraint({
+  id: 'words:no_consecutive',
+  source: 'ifbench',
+  kwargs: NO_KWARGS,
+  check(response) {
+    const words = pySplit(removePunctuation(response.toLowerCase()));
+    for (let i = 0; i + 1 < words.length; i++) {
+      if (first(words[i] as string) === first(words[i + 1] as string)) return fail(`"${words[i]}" and "${words[i + 1]}" start with the same letter`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'A cat jumped over every fence.', pass: true },
+    { response: 'Big bears roam.', pass: false },
+  ],
+});
+
+/** Tokens with at least one letter or digit: NLTK tokens less the punctuation ones. */
+function wordTokensWithoutPunctuation(text: string): string[] {
+  return wordTokenize(text).filter((t) => Array.from(t).some((c) => pyIsAlnum(c)));
+}
+
+export const keywordsSpecificPosition = defineConstraint({
+  id: 'words:keywords_specific_position',
+  source: 'ifbench',
+  kwargs: z.strictObject({ keyword: kw.nonEmptyStr(), n: kw.index(), m: kw.index() }),
+  check(response, { keyword, n, m }) {
+    const sentences = sentTokenize(response);
+    if (sentences.length < n) return fail(`found ${plural(sentences.length, 'sentence')}, so there is no sentence ${n}`);
+    const words = wordTokensWithoutPunctuation(sentences[n - 1] as string);
+    if (words.length < m) return fail(`sentence ${n} has ${plural(words.length, 'word')}, so there is no word ${m}`);
+    const word = words[m - 1] as string;
+    return verdict(word.toLowerCase() === keyword.trim().toLowerCase(), `word ${m} of sentence ${n} is "${word}", expected "${keyword.trim()}"`);
+  },
+  examples: [
+    { response: 'Hello there. I walk slowly home.', kwargs: { keyword: 'slowly', n: 2, m: 3 }, pass: true },
+    { response: 'Hello there. I walk home slowly.', kwargs: { keyword: 'slowly', n: 2, m: 3 }, pass: false },
+  ],
+});
+
+export const wordsPosition = defineConstraint({
+  id: 'words:words_position',
+  source: 'ifbench',
+  kwargs: z.strictObject({ keyword: kw.str().transform((s) => s.trim()) }),
+  check(response, { keyword }) {
+    const words = wordTokenize(response);
+    const want = keyword.toLowerCase();
+    if (words.length < 2) return fail('the response has fewer than two words');
+    const last = words[words.length - 1] as string;
+    // `token in string.punctuation` is a substring test in the reference.
+    const secondToLast = PUNCTUATION.includes(last) ? words[words.length - 3] : words[words.length - 2];
+    if (secondToLast === undefined) return fail('the response has fewer than two words besides punctuation');
+    const second = words[1] as string;
+    return verdict(
+      second.toLowerCase() === want && secondToLast.toLowerCase() === want,
+      `the second word is "${second}" and the second-to-last is "${secondToLast}", expected both to be "${keyword}"`,
+    );
+  },
+  examples: [
+    { response: 'A vibrant sky, truly vibrant now.', kwargs: { keyword: 'vibrant' }, pass: true },
+    { response: 'The sky is vibrant.', kwargs: { keyword: 'vibrant' }, pass: false },
+  ],
+});
+
+export const WORD_CONSTRAINTS = [
+  alphabet,
+  vowel,
+  consonants,
+  palindrome,
+  primeLengths,
+  startVerb,
+  repeats,
+  oddEvenSyllables,
+  paragraphLastFirst,
+  noConsecutive,
+  keywordsSpecificPosition,
+  wordsPosition,
+];

@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { compare, defineConstraint, fail, kw, PASS, plural, relationText, verdict } from '../constraint';
+import { pyRegExp } from '../text/pyre';
+
+/** The IFEval keyword checkers use the keyword itself as a (case-insensitive) regular expression. */
+const pattern = kw.str().refine((s) => pyRegExp(s, 'i') !== null, {
+  message: 'not a valid regular expression',
+});
+
+function findAll(re: RegExp, text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(re)) if (m) n++;
+  return n;
+}
+
+export const existence = defineConstraint({
+  id: 'keywords:existence',
+  source: 'ifeval',
+  kwargs: z.strictObject({ keywords: kw.list(pattern) }),
+  check(response, { keywords }) {
+    // Substring search, as the reference: "cat" is found in "concatenate".
+    const missing = [...keywords].sort().filter((k) => !(pyRegExp(k, 'i') as RegExp).test(response));
+    return verdict(missing.length === 0, `missing keyword${missing.length > 1 ? 's' : ''} ${missing.map((k) => `"${k}"`).join(', ')}`);
+  },
+  examples: [
+    { response: 'An adoption in a carriage.', kwargs: { keywords: ['adoption', 'carriage'] }, pass: true },
+    { response: 'Concatenate.', kwargs: { keywords: ['cat'] }, pass: true },
+    { response: 'An adoption.', kwargs: { keywords: ['adoption', 'carriage'] }, pass: false },
+  ],
+});
+
+export const frequency = defineConstraint({
+  id: 'keywords:frequency',
+  source: 'ifeval',
+  kwargs: z.strictObject({ keyword: pattern.pipe(z.string().trim().min(1, 'required (non-empty)')), frequency: kw.count(), relation: kw.relation() }),
+  check(response, { keyword, frequency, relation }) {
+    const n = findAll(pyRegExp(keyword, 'gi') as RegExp, response);
+    return verdict(compare(n, relation, frequency), `"${keyword}" appears ${plural(n, 'time')}, expected ${relationText(relation, frequency)}`);
+  },
+  examples: [
+    { response: 'Brand new brand, BRAND.', kwargs: { keyword: 'brand', frequency: 3, relation: 'at least' }, pass: true },
+    { response: 'there then', kwargs: { keyword: 'the', frequency: 2, relation: 'less than' }, pass: false },
+    { response: 'one brand', kwargs: { keyword: 'brand', frequency: 2, relation: 'at least' }, pass: false },
+  ],
+});
+
+export const forbiddenWords = defineConstraint({
+  id: 'keywords:forbidden_words',
+  source: 'ifeval',
+  kwargs: z.strictObject({ forbidden_words: kw.list(pattern) }),
+  check(response, { forbidden_words }) {
+    for (const word of [...new Set(forbidden_words)].sort()) {
+      const re = pyRegExp(`\\b${word}\\b`, 'i');
+      if (re?.test(response)) return fail(`uses forbidden word "${word}"`);
+    }
+    return PASS;
+  },
+  examples: [
+    { response: 'Many cats here.', kwargs: { forbidden_words: ['cat'] }, pass: true },
+    { response: 'A Cat sat.', kwargs: { forbidden_words: ['cat', 'dog'] }, pass: false },
+  ],
+});
+
+export const letterFrequency = defineConstraint({
+  id: 'keywords:letter_frequency',
+  source: 'ifeval',
+  // A letter outside a-z is counted as given: current references swap it for a random letter.
+  kwargs: z.strictObject({
+    letter: kw.str().refine((s) => [...s].length === 1, 'expected a single character'),
+    let_frequency: kw.count(),
+    let_relation: kw.relation(),
+  }),
+  check(response, { letter, let_frequency, let_relation }) {
+    const target = letter.trim().toLowerCase();
+    let n = 0;
+    for (const ch of response.toLowerCase()) if (ch === target) n++;
+    return verdict(compare(n, let_relation, let_frequency), `letter "${target}" appears ${plural(n, 'time')}, expected ${relationText(let_relation, let_frequency)}`);
+  },
+  examples: [
+    { response: 'Yay yearly', kwargs: { letter: 'y', let_frequency: 4, let_relation: 'at least' }, pass: true },
+    { response: 'Yay yearly', kwargs: { letter: 'y', let_frequency: 4, let_relation: 'less than' }, pass: false },
+    { response: 'Wow! Great!', kwargs: { letter: '!', let_frequency: 2, let_relation: 'at least' }, pass: true },
+  ],
+});
+
+export const KEYWORD_CONSTRAINTS = [existence, frequency, forbiddenWords, letterFrequency];
