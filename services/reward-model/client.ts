@@ -1,3 +1,4 @@
+import { onAbort } from './abort';
 import { Batcher } from './batcher';
 import type { ChatMessage, ChatTemplate } from './chat-template';
 import type { EndpointConfig } from './config';
@@ -87,6 +88,7 @@ export class RewardModelEndpoint {
     }
     return new Promise<RmScore>((resolve) => {
       const deadlineMs = this.config.deadlineMs;
+      let unsubscribe = () => {};
       const job: Job = {
         input,
         deadlineAt: Date.now() + deadlineMs,
@@ -96,16 +98,18 @@ export class RewardModelEndpoint {
           if (job.settled) return;
           job.settled = true;
           clearTimeout(timer);
-          signal?.removeEventListener('abort', onAbort);
+          unsubscribe();
           resolve(result);
           job.onSettle?.();
         },
       };
       const fail = (reason: string, message: string) => job.settle({ ok: false, reason, message, attempts: job.attempts });
       const timer = setTimeout(() => fail('reward_model_deadline', `no score within ${deadlineMs} ms`), deadlineMs);
-      const onAbort = () => fail(cancelReason(signal!), 'cancelled by the caller');
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal) {
+        const cancel = () => fail(cancelReason(signal), 'cancelled by the caller');
+        if (signal.aborted) return cancel();
+        unsubscribe = onAbort(signal, cancel);
+      }
       this.batcher.push(job);
     });
   }

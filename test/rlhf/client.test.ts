@@ -230,6 +230,23 @@ describe('reward-model client: failures', () => {
     expect(result).toEqual({ ok: false, reason: 'reward_model_deadline', message: 'no score within 100 ms', attempts: 1 });
   });
 
+  it('settles every job sharing one aborted signal, queued or in flight, through a single listener', async () => {
+    server.inject({ kind: 'stall' }, 50);
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const controller = new AbortController();
+    const rm = endpoint({ server: 'vllm', url, concurrency: 2 });
+    const pending = Promise.all(Array.from({ length: 50 }, () => rm.score(chat('q', 'a'), controller.signal)));
+    setTimeout(() => controller.abort('shutdown'), 20);
+    const results = await pending;
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(results.map((r) => !r.ok && r.reason)).toEqual(Array.from({ length: 50 }, () => 'shutdown'));
+    expect(warnings.map((w) => w.message)).toEqual([]);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it("is ABORTED with the caller's reason when its signal aborts", async () => {
     server.inject({ kind: 'stall' });
     const controller = new AbortController();
