@@ -1,0 +1,123 @@
+"""The asyncio client: the same batching, deadlines and retries as VerdictClient, on grpc.aio."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import AsyncIterator, Iterable, Optional, Union
+
+import grpc
+import grpc.aio
+
+from verdict.v1 import score_pb2, score_pb2_grpc
+
+from ._plan import BatchPlan, Chunk, VerdictError
+from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, target_list
+from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
+
+
+class AsyncVerdictClient:
+    """`await client.score(samples)`; see VerdictClient for the batching and retry rules.
+
+    grpc.aio channels belong to the event loop they were made on: make the client inside the loop
+    that uses it.
+    """
+
+    def __init__(
+        self,
+        targets: Targets,
+        *,
+        batch_size: int = 1024,
+        max_in_flight: int = 4,
+        retries: int = 2,
+        timeout: Optional[float] = None,
+    ):
+        self.targets = target_list(targets)
+        self.batch_size = batch_size
+        self.retries = retries
+        self.timeout = timeout
+        self._limit = asyncio.Semaphore(max(1, max_in_flight))
+        self._channels = [grpc.aio.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
+        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]
+        self._next_stream = 0
+
+    async def score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        group_options: GroupOptionsLike = None,
+        timeout: Optional[float] = None,
+    ) -> ScoreResponse:
+        plan = BatchPlan(
+            [as_sample(s) for s in samples],
+            GroupOptions.of(group_options),
+            self.targets,
+            self.batch_size,
+            self.retries,
+            timeout if timeout is not None else self.timeout,
+        )
+        pending: dict[asyncio.Task, Chunk] = {}
+
+        def send(chunk: Chunk) -> None:
+            pending[asyncio.ensure_future(self._call(plan, chunk))] = chunk
+
+        for chunk in plan.initial():
+            send(chunk)
+        try:
+            while pending:
+                done, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
+                for task in done:
+                    chunk = pending.pop(task)
+                    outcome = task.result()
+                    if outcome is None:
+                        plan.give_up(chunk, "deadline")
+                        follow = []
+                    elif isinstance(outcome, grpc.RpcError):
+                        follow = plan.on_error(chunk, outcome.code(), outcome.details() or "")
+                    else:
+                        follow = plan.on_response(chunk, outcome)
+                    for nxt in follow:
+                        send(nxt)
+        finally:
+            for task in pending:
+                task.cancel()
+        return plan.response()
+
+    async def _call(self, plan: BatchPlan, chunk: Chunk) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+        remaining = plan.remaining_s()
+        if chunk.delay_s > 0:
+            await asyncio.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))
+        async with self._limit:
+            remaining = plan.remaining_s()
+            if remaining is not None and remaining <= 0:
+                return None
+            try:
+                return await self._stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining)
+            except grpc.RpcError as error:
+                return error
+
+    async def score_stream(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        group_options: GroupOptionsLike = None,
+        timeout: Optional[float] = None,
+    ) -> AsyncIterator[Result]:
+        replica = self._next_stream % len(self.targets)
+        self._next_stream += 1
+        request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
+        call = self._stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout)
+        try:
+            async for message in call:
+                yield result_from_proto(message, self.targets[replica])
+        except grpc.RpcError as error:
+            raise VerdictError(error.code(), error.details() or "") from error
+
+    async def close(self) -> None:
+        for channel in self._channels:
+            await channel.close()
+
+    async def __aenter__(self) -> "AsyncVerdictClient":
+        return self
+
+    async def __aexit__(self, *_exc: object) -> None:
+        await self.close()

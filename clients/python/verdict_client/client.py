@@ -1,0 +1,149 @@
+"""The synchronous client: batches in parallel over a thread pool, retries ABORTED on other replicas."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
+
+import grpc
+
+from verdict.v1 import score_pb2, score_pb2_grpc
+
+from ._plan import BatchPlan, Chunk, VerdictError
+from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
+
+# Matches the server's limit both ways, so a 4,096-sample batch of long responses fits.
+MAX_MESSAGE_BYTES = 256 * 1024 * 1024
+CHANNEL_OPTIONS = [
+    ("grpc.max_send_message_length", MAX_MESSAGE_BYTES),
+    ("grpc.max_receive_message_length", MAX_MESSAGE_BYTES),
+]
+
+Targets = Union[str, Sequence[str]]
+GroupOptionsLike = Union[GroupOptions, Mapping[str, Any], None]
+
+
+def target_list(targets: Targets) -> list[str]:
+    """"host:port" or "a:1,b:2" or a list: the replicas, in the order retries walk them."""
+    items = targets.split(",") if isinstance(targets, str) else list(targets)
+    out = [t.strip() for t in items if t.strip()]
+    if not out:
+        raise ValueError("at least one target is required")
+    return out
+
+
+class VerdictClient:
+    """Scores batches over gRPC against one or more Verdict replicas.
+
+    `score()` splits a batch into chunks of `batch_size` (never splitting a group), keeps up to
+    `max_in_flight` of them in flight, round-robin over the replicas, and scores again on the next
+    replica any group or sample that came back ABORTED (up to `retries` times). `timeout` is the
+    deadline of a whole `score()` call, in seconds; samples not scored by then come back ABORTED
+    "deadline", never as an exception.
+    """
+
+    def __init__(
+        self,
+        targets: Targets,
+        *,
+        batch_size: int = 1024,
+        max_in_flight: int = 4,
+        retries: int = 2,
+        timeout: Optional[float] = None,
+    ):
+        self.targets = target_list(targets)
+        self.batch_size = batch_size
+        self.retries = retries
+        self.timeout = timeout
+        self._channels = [grpc.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
+        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]
+        self._pool = ThreadPoolExecutor(max_workers=max(1, max_in_flight), thread_name_prefix="verdict")
+        self._next_stream = 0
+
+    def score(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        group_options: GroupOptionsLike = None,
+        timeout: Optional[float] = None,
+    ) -> ScoreResponse:
+        plan = BatchPlan(
+            [as_sample(s) for s in samples],
+            GroupOptions.of(group_options),
+            self.targets,
+            self.batch_size,
+            self.retries,
+            timeout if timeout is not None else self.timeout,
+        )
+        in_flight: dict[Future, Chunk] = {}
+
+        def send(chunk: Chunk) -> None:
+            in_flight[self._pool.submit(self._call, plan, chunk)] = chunk
+
+        for chunk in plan.initial():
+            send(chunk)
+        while in_flight:
+            done, _ = wait(list(in_flight), return_when=FIRST_COMPLETED)
+            for future in done:
+                chunk = in_flight.pop(future)
+                outcome = future.result()
+                # Plan updates happen here, on the caller's thread only.
+                if outcome is None:
+                    plan.give_up(chunk, "deadline")
+                    follow = []
+                elif isinstance(outcome, grpc.RpcError):
+                    follow = plan.on_error(chunk, outcome.code(), outcome.details() or "")
+                else:
+                    follow = plan.on_response(chunk, outcome)
+                for nxt in follow:
+                    send(nxt)
+        return plan.response()
+
+    def _call(self, plan: BatchPlan, chunk: Chunk) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+        remaining = plan.remaining_s()
+        if chunk.delay_s > 0:
+            time.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))
+            remaining = plan.remaining_s()
+        if remaining is not None and remaining <= 0:
+            return None
+        try:
+            return self._stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining)
+        except grpc.RpcError as error:
+            return error
+
+    def score_stream(
+        self,
+        samples: Iterable[SampleLike],
+        *,
+        group_options: GroupOptionsLike = None,
+        timeout: Optional[float] = None,
+    ) -> Iterator[Result]:
+        """One ScoreStream call on the next replica: results as they are decided (not in input order),
+        the last of each group carrying its summary. No batching or retry: use score() for those."""
+        replica = self._next_stream % len(self.targets)
+        self._next_stream += 1
+        request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
+        try:
+            for message in self._stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout):
+                yield result_from_proto(message, self.targets[replica])
+        except grpc.RpcError as error:
+            raise VerdictError(error.code(), error.details() or "") from error
+
+    def list_verifiers(self) -> list[dict[str, str]]:
+        reply = self._stubs[0].ListVerifiers(score_pb2.ListVerifiersRequest(), timeout=self.timeout)
+        return [
+            {"name": v.name, "version": v.version, "description": v.description, "label_schema": v.label_schema}
+            for v in reply.verifiers
+        ]
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+        for channel in self._channels:
+            channel.close()
+
+    def __enter__(self) -> "VerdictClient":
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self.close()

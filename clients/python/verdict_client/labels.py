@@ -1,0 +1,71 @@
+"""A trainer's label (a dataset cell) → the verifier and the Verdict label, as the HTTP trainer
+routes do it (services/http/trainers.ts), so every protocol reads a dataset the same way:
+
+- a JSON object (or a string holding one) is the label itself; its "verifier" key picks the verifier;
+- any other value fills the route's label field: "gold" gives {"gold": v}, "answers[]" gives {"answers": [v]};
+- None is an empty label, for the verifier's schema to judge (INVALID naming the missing field).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, Mapping, Optional, Union
+
+
+class LabelError(ValueError):
+    """A label that cannot become a Verdict label (a plain value with no label field configured)."""
+
+
+@dataclass(frozen=True)
+class Route:
+    verifier: str
+    label_field: Optional[str] = None
+
+
+RouteLike = Union[Route, str, Mapping[str, Any]]
+
+
+def as_route(value: RouteLike) -> Route:
+    if isinstance(value, Route):
+        return value
+    if isinstance(value, str):
+        return Route(value)
+    return Route(str(value["verifier"]), value.get("label_field"))
+
+
+def parse_routes(value: Union[str, Mapping[str, RouteLike], None]) -> dict[str, Route]:
+    """{"openai/gsm8k": {"verifier": "math", "label_field": "gold"}, "sciq": "qa", "*": …} (or its JSON)."""
+    if value is None or value == "":
+        return {}
+    mapping = json.loads(value) if isinstance(value, str) else value
+    return {str(key): as_route(route) for key, route in mapping.items()}
+
+
+def route_for(routes: Mapping[str, Route], key: str) -> Route:
+    """The route of a data source: exact match, else the "*" default, else none (verifier from the label)."""
+    return routes.get(key) or routes.get("*") or Route("")
+
+
+def trainer_label(raw: Any, route: Route, path: str = "label") -> tuple[str, dict[str, Any]]:
+    value = raw
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError as error:
+            raise LabelError(f"{path}: looks like a JSON object but does not parse ({error})") from error
+    if value is None:
+        return route.verifier, {}
+    if isinstance(value, Mapping):
+        label = dict(value)
+        verifier = label.pop("verifier", None)
+        if verifier is not None and not isinstance(verifier, str):
+            raise LabelError(f"{path}.verifier: expected string")
+        return (route.verifier if verifier is None else verifier), label
+    if route.label_field is None:
+        raise LabelError(f"{path}: a plain label needs a label_field for its data source, or a JSON object label")
+    listed = route.label_field.endswith("[]")
+    field = route.label_field[:-2] if listed else route.label_field
+    if hasattr(value, "tolist"):  # numpy arrays and scalars, as parquet datasets hand them over
+        value = value.tolist()
+    return route.verifier, {field: [value] if listed and not isinstance(value, list) else value}
