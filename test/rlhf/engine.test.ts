@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import type { Sample } from '../../core/sample';
 import { createServices, type ServiceSet } from '../../services/bootstrap';
 import { ConfigError, parseConfig } from '../../services/config';
 import { Engine } from '../../services/engine/engine';
+import { packageRoot } from '../../services/paths';
 import { InlineExecutor } from '../../services/pool/executor';
 import { createRegistry } from '../../verifiers';
 import { FakeVllmServer } from '../fakes/fake-vllm-server';
@@ -77,6 +81,15 @@ describe('rewardModel config', () => {
       concurrency: 4,
       stripThink: true,
     });
+  });
+
+  it('accepts the example config of verifiers/rlhf/README.md', async () => {
+    const readme = readFileSync(path.join(packageRoot(), 'verifiers', 'rlhf', 'README.md'), 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(readme)?.[1];
+    const config = parseConfig(parseYaml(yaml ?? ''));
+    const set = await createServices(config);
+    expect(set.services.rewardModels?.names()).toEqual(['skywork', 'skywork-vllm']);
+    await set.close();
   });
 
   it('names the failing key', () => {
