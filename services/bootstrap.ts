@@ -1,6 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
+import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
 
@@ -23,6 +24,9 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
   const services: Services = {};
   const closers: Array<() => Promise<void>> = [];
   let closed = false;
+
+  // In-process and needing nothing outside it, the isolates for `js` rubrics always run.
+  services.jsIsolate = new JsIsolates(config.jsIsolate ?? jsIsolateConfigSection.parse({}));
 
   if (config.judge) {
     const opened = openJudges(config.judge, options.metricsRegistry ? { registry: options.metricsRegistry } : {});

@@ -1,5 +1,6 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
+import { ifVerifier } from './if';
 import { math } from './math';
 import { qa } from './qa';
 import { rlhf } from './rlhf';
@@ -11,6 +12,7 @@ export const VERIFIERS: readonly Verifier[] = [
   math,
   search,
   rlhf,
+  ifVerifier,
 ];
 
 /** The pool's worker threads build their registry through this too (services/pool/worker.ts). */

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
+import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 
@@ -11,6 +12,7 @@ import { rewardModelConfigSchema } from '../reward-model/config';
  */
 export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
+  jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
 });
 

@@ -1,0 +1,142 @@
+import ivm from 'isolated-vm';
+import type { Json } from '../../core/json';
+import type { JsIsolateConfigSection } from './config';
+
+export { jsIsolateConfigSection, type JsIsolateConfigSection } from './config';
+
+/**
+ * The outcome of calling label-supplied JavaScript. `compile_error` covers source that does not
+ * parse or does not evaluate to a function (our data is wrong); `raised` and `limit` are what the
+ * function did on this input.
+ */
+export type JsCallResult =
+  | { kind: 'returned'; value: Json }
+  | { kind: 'raised'; error: string }
+  | { kind: 'compile_error'; error: string }
+  | { kind: 'limit'; limit: 'time' | 'memory' };
+
+export interface JsCallRequest {
+  /** A function expression: `(response, messages) => response.length < 100`. */
+  source: string;
+  args: Json[];
+  limits?: { timeoutMs?: number; memoryMb?: number };
+}
+
+/** The narrow interface verifiers see as `env.services.jsIsolate`. */
+export interface JsIsolateService {
+  /** Rejects (with JsIsolateError) only when the isolate machinery itself fails. */
+  call(request: JsCallRequest, signal: AbortSignal): Promise<JsCallResult>;
+}
+
+export class JsIsolateError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'JsIsolateError';
+  }
+}
+
+declare module '../../core/verifier' {
+  interface Services {
+    /** V8 isolates for `js` rubrics: memory and time limits, no I/O. */
+    jsIsolate?: JsIsolateService;
+  }
+}
+
+const TIMED_OUT = 'Script execution timed out.';
+
+/** Rubrics must be deterministic; the one source of randomness an isolate offers is removed. */
+const PRELUDE = 'Math.random = () => { throw new Error("Math.random is not available to rubrics"); };';
+
+function message(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.length > 500 ? `${text.slice(0, 500)}…` : text;
+}
+
+/**
+ * Runs each call in a fresh isolate (a few milliseconds), so no state or exhausted heap carries
+ * from one sample to the next; at most `maxConcurrency` isolates exist at once.
+ */
+export class JsIsolates implements JsIsolateService {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly config: JsIsolateConfigSection) {}
+
+  async call(request: JsCallRequest, signal: AbortSignal): Promise<JsCallResult> {
+    await this.acquire(signal);
+    try {
+      return await this.run(request);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async run(request: JsCallRequest): Promise<JsCallResult> {
+    const timeout = Math.min(request.limits?.timeoutMs ?? this.config.timeoutMs, this.config.timeoutMs * 10);
+    const memoryLimit = Math.max(8, Math.min(request.limits?.memoryMb ?? this.config.memoryMb, 1024));
+    let isolate: ivm.Isolate;
+    let context: ivm.Context;
+    try {
+      isolate = new ivm.Isolate({ memoryLimit });
+      context = await isolate.createContext();
+      await context.eval(PRELUDE);
+    } catch (error) {
+      throw new JsIsolateError(`isolate start failed: ${message(error)}`);
+    }
+    try {
+      let fn: ivm.Reference;
+      try {
+        const script = await isolate.compileScript(`(${request.source}\n)`);
+        fn = (await script.run(context, { timeout, reference: true })) as ivm.Reference;
+      } catch (error) {
+        return this.failure(isolate, error, 'compile_error');
+      }
+      if (fn.typeof !== 'function') return { kind: 'compile_error', error: `the source evaluates to a ${fn.typeof}, not a function` };
+      try {
+        const value = (await fn.apply(undefined, request.args, {
+          arguments: { copy: true },
+          result: { copy: true },
+          timeout,
+        })) as Json;
+        return { kind: 'returned', value: value === undefined ? null : value };
+      } catch (error) {
+        return this.failure(isolate, error, 'raised');
+      }
+    } finally {
+      if (!isolate.isDisposed) isolate.dispose();
+    }
+  }
+
+  private failure(isolate: ivm.Isolate, error: unknown, kind: 'raised' | 'compile_error'): JsCallResult {
+    if (isolate.isDisposed) return { kind: 'limit', limit: 'memory' };
+    if (error instanceof Error && error.message === TIMED_OUT) return { kind: 'limit', limit: 'time' };
+    return { kind, error: message(error) };
+  }
+
+  private acquire(signal: AbortSignal): Promise<void> {
+    if (signal.aborted) return Promise.reject(new JsIsolateError(`cancelled: ${String(signal.reason)}`));
+    if (this.active < this.config.maxConcurrency) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => {
+        const i = this.waiting.indexOf(grant);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(new JsIsolateError(`cancelled: ${String(signal.reason)}`));
+      };
+      const grant = (): void => {
+        signal.removeEventListener('abort', onAbort);
+        this.active++;
+        resolve();
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.waiting.push(grant);
+    });
+  }
+
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
+  }
+}
