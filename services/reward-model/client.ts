@@ -26,6 +26,9 @@ interface Job {
   onSettle?: () => void;
 }
 
+/** Statuses that may be caused by one input of a batch (too long, unparsable), not by the endpoint. */
+const INPUT_ERRORS = new Set([400, 413, 422]);
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -91,7 +94,7 @@ export class RewardModelEndpoint {
       let unsubscribe = () => {};
       const job: Job = {
         input,
-        deadlineAt: Date.now() + deadlineMs,
+        deadlineAt: performance.now() + deadlineMs,
         attempts: 0,
         settled: false,
         settle(result) {
@@ -125,7 +128,7 @@ export class RewardModelEndpoint {
         const batch = jobs.filter((job) => !job.settled);
         if (batch.length === 0) return;
         for (const job of batch) job.attempts++;
-        const untilDeadline = Math.max(...batch.map((job) => job.deadlineAt)) - Date.now();
+        const untilDeadline = Math.max(...batch.map((job) => job.deadlineAt)) - performance.now();
         const timeout = Math.max(1, Math.min(this.config.timeoutMs, untilDeadline));
         const body = this.protocol.body(batch.map((job) => job.input));
         const result = await postJson(this.url, body, timeout, stop.signal);
@@ -138,7 +141,7 @@ export class RewardModelEndpoint {
         }
         if (!isRetryable(result)) {
           // One over-long or malformed conversation must not sink the others in its batch.
-          if (result.kind === 'status' && batch.length > 1) {
+          if (result.kind === 'status' && INPUT_ERRORS.has(result.status) && batch.length > 1) {
             for (const job of batch) await this.runBatch([job]);
             return;
           }

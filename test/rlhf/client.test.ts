@@ -194,6 +194,16 @@ describe('reward-model client: failures', () => {
     expect(sentTexts(server.requests).map((t) => t.length)).toEqual([3, 1, 1, 1]);
   });
 
+  it('fails a whole batch at once on an endpoint error (404), without retrying one by one', async () => {
+    server.inject({ kind: 'status', status: 404, body: { error: { message: 'The model `x` does not exist.', type: 'NotFoundError', param: null, code: 404 } } });
+    const rm = endpoint({ server: 'vllm', url, input: 'text', maxBatch: 8 });
+    const results = await Promise.all([1, 2, 3].map((n) => rm.score(chat('q', `${n}`))));
+    for (const r of results) {
+      expect(r).toEqual({ ok: false, reason: 'reward_model_rejected', message: 'HTTP 404: The model `x` does not exist.', attempts: 1 });
+    }
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('reads the message of the flat error envelope of older vLLM', async () => {
     const flat = new FakeVllmServer({ errorEnvelope: 'flat', maxInputChars: 10 });
     const result = await endpoint({ server: 'vllm', url: await flat.listen(), input: 'text' }).score(chat('q', 'long enough'));
