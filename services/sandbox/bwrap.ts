@@ -1,0 +1,111 @@
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+
+export interface SlotCommandOptions {
+  bwrap: string;
+  python: string;
+  harnessSource: string;
+  uid: number;
+  gid: number;
+  tmpfsBytes: number;
+  /** cgroup.procs files to join before exec'ing bwrap (empty: no cgroup). */
+  cgroupProcs: string[];
+}
+
+export interface SlotCommand {
+  command: string;
+  args: string[];
+}
+
+/** Top-level system paths: merged-/usr symlinks are recreated, real directories bound read-only. */
+function systemMounts(): string[] {
+  const out = ['--ro-bind', '/usr', '/usr'];
+  for (const dir of ['/lib', '/lib64', '/lib32', '/bin', '/sbin']) {
+    let stat;
+    try {
+      stat = lstatSync(dir);
+    } catch {
+      continue;
+    }
+    if (stat.isSymbolicLink()) out.push('--symlink', path.relative('/', realpathSync(dir)), dir);
+    else if (stat.isDirectory()) out.push('--ro-bind', dir, dir);
+  }
+  if (existsSync('/etc/ld.so.cache')) out.push('--ro-bind', '/etc/ld.so.cache', '/etc/ld.so.cache');
+  return out;
+}
+
+/**
+ * The command that starts one slot: bubblewrap run as host root (so that the judge inside keeps
+ * CAP_SETUID/SETGID/KILL and candidates run as real unprivileged host uids, which RLIMIT_NPROC
+ * counts), with fresh pid/net/ipc/uts/cgroup namespaces, read-only /usr, a size-capped tmpfs as
+ * the only writable place, no view of the project or $HOME, a new session, and death with Verdict.
+ */
+export function slotCommand(options: SlotCommandOptions): SlotCommand {
+  const interpreter = realpathSync(options.python);
+  const prefixMount = interpreter.startsWith('/usr/')
+    ? []
+    : ['--ro-bind', path.dirname(path.dirname(interpreter)), path.dirname(path.dirname(interpreter))];
+  const bwrapArgs = [
+    '--unshare-pid',
+    '--unshare-net',
+    '--unshare-ipc',
+    '--unshare-uts',
+    '--unshare-cgroup-try',
+    '--hostname',
+    'sandbox',
+    '--die-with-parent',
+    '--new-session',
+    ...systemMounts(),
+    ...prefixMount,
+    '--proc',
+    '/proc',
+    '--dev',
+    '/dev',
+    '--perms',
+    '1777',
+    '--size',
+    String(options.tmpfsBytes),
+    '--tmpfs',
+    '/tmp',
+    '--chdir',
+    '/tmp',
+    '--cap-drop',
+    'ALL',
+    '--cap-add',
+    'CAP_SETUID',
+    '--cap-add',
+    'CAP_SETGID',
+    '--cap-add',
+    'CAP_KILL',
+    '--clearenv',
+    '--setenv',
+    'PATH',
+    '/usr/bin:/bin',
+    '--setenv',
+    'LANG',
+    'C.UTF-8',
+    '--setenv',
+    'HOME',
+    '/tmp',
+    // Same hash seed everywhere: set and dict-of-str iteration order, hence outputs, are reproducible.
+    '--setenv',
+    'PYTHONHASHSEED',
+    '0',
+    '--setenv',
+    'MALLOC_ARENA_MAX',
+    '2',
+    '--',
+    interpreter,
+    '-P',
+    '-S',
+    '-s',
+    '-B',
+    '-c',
+    options.harnessSource,
+    JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp' }),
+  ];
+  if (options.cgroupProcs.length === 0) return { command: options.bwrap, args: bwrapArgs };
+  // Join the slot's cgroups first, so bwrap and everything under it are counted from the start.
+  const join = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
+  return { command: '/bin/sh', args: ['-c', join, 'sh', ...options.cgroupProcs, '--', options.bwrap, ...bwrapArgs] };
+}
