@@ -33,7 +33,7 @@ export class ChatTemplate {
   render(messages: readonly ChatMessage[], options: RenderOptions = {}): string {
     return this.template.render({
       ...this.specialTokens,
-      messages: messages as unknown as Json[],
+      messages,
       tools: options.tools ?? null,
       add_generation_prompt: options.addGenerationPrompt ?? false,
     });
@@ -63,9 +63,10 @@ function tokenText(value: unknown): string | undefined {
 /**
  * Loads a template from a `.jinja` file or from a model's `tokenizer_config.json` (its
  * `chat_template`, or the entry named "default" when it is a list, plus its special tokens).
+ * `tokens` (e.g. `bos_token` from the config) are given to the template too, over the file's.
  * Nothing is fetched: the file must be on disk at start-up.
  */
-export function loadChatTemplate(spec: string): ChatTemplate {
+export function loadChatTemplate(spec: string, tokens: Record<string, string> = {}): ChatTemplate {
   const file = resolveTemplatePath(spec);
   let text: string;
   try {
@@ -74,7 +75,7 @@ export function loadChatTemplate(spec: string): ChatTemplate {
     throw new ChatTemplateError(`cannot read ${file} (${(error as Error).message})`);
   }
   try {
-    if (!file.endsWith('.json')) return new ChatTemplate(text);
+    if (!file.endsWith('.json')) return new ChatTemplate(text, tokens);
     const config: unknown = JSON.parse(text);
     if (!isJsonObject(config as Json)) throw new ChatTemplateError(`${file}: not a JSON object`);
     const object = config as JsonObject;
@@ -86,12 +87,12 @@ export function loadChatTemplate(spec: string): ChatTemplate {
           ? raw.find((t): t is JsonObject => isJsonObject(t) && t['name'] === 'default')?.['template']
           : undefined;
     if (typeof source !== 'string') throw new ChatTemplateError(`${file}: no chat_template`);
-    const tokens: Record<string, string> = {};
+    const fromFile: Record<string, string> = {};
     for (const key of ['bos_token', 'eos_token', 'unk_token', 'pad_token']) {
       const token = tokenText(object[key]);
-      if (token !== undefined) tokens[key] = token;
+      if (token !== undefined) fromFile[key] = token;
     }
-    return new ChatTemplate(source, tokens);
+    return new ChatTemplate(source, { ...fromFile, ...tokens });
   } catch (error) {
     if (error instanceof ChatTemplateError) throw error;
     throw new ChatTemplateError(`${file}: ${(error as Error).message}`);

@@ -39,7 +39,8 @@ export function createRewardModels(config: RewardModelConfig, source = 'config')
     let template: ChatTemplate | undefined;
     if (endpoint.chatTemplate !== undefined) {
       try {
-        template = loadChatTemplate(endpoint.chatTemplate);
+        const tokens: Record<string, string> = endpoint.bosToken !== undefined ? { bos_token: endpoint.bosToken } : {};
+        template = loadChatTemplate(endpoint.chatTemplate, tokens);
       } catch (error) {
         const why = error instanceof ChatTemplateError ? error.message : `invalid template (${(error as Error).message})`;
         throw new RewardModelSetupError(`${source}.rewardModel.endpoints.${name}.chatTemplate: ${why}`);

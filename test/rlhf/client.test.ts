@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { fakeLogit } from '../fakes/fake-reward-model';
 import { FakeSglangServer } from '../fakes/fake-sglang-server';
 import { FakeVllmServer } from '../fakes/fake-vllm-server';
@@ -87,6 +90,19 @@ describe('reward-model client: SGLang and vLLM agree', () => {
   it('uses SGLang native /classify, never /v1/classify (a softmax over one label)', () => {
     expect(sglang.requests.length).toBeGreaterThan(0);
     expect(new Set(sglang.requests.map((r) => r.path))).toEqual(new Set(['/classify']));
+  });
+
+  it('strips a leading BOS from templated text, since the server adds it when tokenizing', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-bos-'));
+    try {
+      const file = path.join(dir, 'llama-like.jinja');
+      writeFileSync(file, '{{ bos_token }}{% for m in messages %}<{{ m.role }}>{{ m.content }}</{{ m.role }}>{% endfor %}');
+      const before = sglang.requests.length;
+      await endpoint({ server: 'sglang', url: urls.sglang, chatTemplate: file, bosToken: '<s>' }).score(chat('q', 'a'));
+      expect(sentTexts(sglang.requests.slice(before))).toEqual([['<user>q</user><assistant>a</assistant>']]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('reads vLLM results by index, not by position', async () => {
