@@ -1,0 +1,82 @@
+import type { Constraint } from '../../rubrics/constraint';
+import { evaluate, looseVariants } from '../../rubrics/evaluate';
+import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
+
+const cases = CONSTRAINTS.flatMap((c: Constraint) => c.examples.map((example, i) => ({ id: c.id, i, example, constraint: c })));
+
+describe('constraint registry', () => {
+  it('has the 25 IFEval and 58 IFBench instruction types, once each', () => {
+    expect(CONSTRAINTS.filter((c) => c.source === 'ifeval')).toHaveLength(25);
+    expect(CONSTRAINTS.filter((c) => c.source === 'ifbench')).toHaveLength(58);
+    expect(new Set(CONSTRAINTS.map((c) => c.id)).size).toBe(83);
+    expect(constraintById('length_constraints:number_words')?.source).toBe('ifeval');
+    expect(constraintById('no:such_id')).toBeUndefined();
+  });
+
+  it.each(CONSTRAINTS.map((c) => [c.id, c] as const))('%s has a passing and a failing example', (_id, c) => {
+    expect(c.examples.some((e) => e.pass)).toBe(true);
+    expect(c.examples.some((e) => !e.pass)).toBe(true);
+  });
+});
+
+describe('constraint examples (strict)', () => {
+  it.each(cases.map((c) => [`${c.id} #${c.i} ${c.example.pass ? 'passes' : 'fails'}`, c] as const))('%s', (_name, { constraint, example }) => {
+    const kwargs = constraint.kwargs.parse(example.kwargs ?? {});
+    const v = evaluate(constraint, example.response, kwargs, 'strict');
+    expect(v.pass).toBe(example.pass);
+    // A failure always says what to fix; a pass says nothing.
+    if (v.pass) expect(v.reason).toBe('');
+    else expect(v.reason.length).toBeGreaterThan(5);
+  });
+});
+
+describe('failure reasons a person can act on', () => {
+  const check = (id: string, response: string, kwargs: object) => {
+    const c = constraintById(id) as Constraint;
+    return evaluate(c, response, c.kwargs.parse(kwargs), 'strict');
+  };
+  it('counts what it found and says what was expected', () => {
+    expect(check('length_constraints:number_paragraphs', 'a\n***\nb\n***\nc\n***\nd', { num_paragraphs: 3 }).reason).toBe(
+      'found 4 paragraphs separated by ***, expected 3',
+    );
+    expect(check('length_constraints:number_words', 'one two', { num_words: 5, relation: 'at least' }).reason).toBe('found 2 words, expected at least 5');
+    expect(check('keywords:forbidden_words', 'I like dogs and cats.', { forbidden_words: ['cats', 'dogs'] }).reason).toBe('uses forbidden word "cats"');
+    expect(check('punctuation:no_comma', 'a, b, c', {}).reason).toBe('found 2 commas');
+  });
+});
+
+describe('kwargs', () => {
+  const parse = (id: string, kwargs: object) => (constraintById(id) as Constraint).kwargs.safeParse(kwargs);
+  it('requires a kwarg the reference would draw at random when missing', () => {
+    const r = parse('length_constraints:number_words', { relation: 'at least' });
+    expect(r.success).toBe(false);
+    expect(r.error?.issues[0]).toMatchObject({ path: ['num_words'], message: 'required' });
+    expect(parse('keywords:letter_frequency', { letter: 'ab', let_frequency: 2, let_relation: 'at least' }).success).toBe(false);
+    expect(parse('length_constraints:nth_paragraph_first_word', { num_paragraphs: 2, nth_paragraph: 3, first_word: 'x' }).success).toBe(false);
+  });
+  it('rejects a misspelt kwarg and an unknown relation', () => {
+    expect(parse('count:numbers', { n: 3 }).success).toBe(false);
+    expect(parse('keywords:frequency', { keyword: 'a', frequency: 2, relation: 'at most' }).success).toBe(false);
+  });
+  it('accepts IFBench floats such as N: 128.0 (JSON 128) and fractional counts', () => {
+    expect(parse('count:unique_word_count', { N: 128 }).success).toBe(true);
+    expect(parse('ratio:stop_words', { percentage: 27.5 }).success).toBe(true);
+  });
+});
+
+describe('loose mode', () => {
+  it('tries the eight reference variants: first/last line dropped, "*" removed', () => {
+    const v = looseVariants('Sure!\n**Body**\nBye');
+    expect(v).toEqual(['Sure!\n**Body**\nBye', 'Sure!\nBody\nBye', '**Body**\nBye', 'Sure!\n**Body**', '**Body**', 'Body\nBye', 'Sure!\nBody', 'Body']);
+  });
+  it('forgives a violation in the first line that strict does not', () => {
+    const c = constraintById('punctuation:no_comma') as Constraint;
+    expect(evaluate(c, 'Sure, here it is:\nNo commas in this part.', {}, 'strict').pass).toBe(false);
+    expect(evaluate(c, 'Sure, here it is:\nNo commas in this part.', {}, 'loose').pass).toBe(true);
+  });
+  it('fails every instruction on an empty response', () => {
+    const c = constraintById('detectable_format:number_bullet_lists') as Constraint;
+    expect(evaluate(c, '  \n ', { num_bullets: 0 }, 'strict')).toEqual({ pass: false, reason: 'the response is empty' });
+    expect(evaluate(c, '  \n ', { num_bullets: 0 }, 'loose').pass).toBe(false);
+  });
+});

@@ -1,0 +1,51 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Json, JsonObject } from '../../core/json';
+import type { Outcome, Sample } from '../../core/sample';
+import { checkAgainst } from '../../core/label';
+import { invalid } from '../../core/sample';
+import type { AsyncVerifier, Services } from '../../core/verifier';
+import { ifVerifier } from '../../verifiers/if';
+
+/** The repository root: the nearest directory above the compiled test holding package.json. */
+export function repoRoot(): string {
+  let dir = __dirname;
+  while (!existsSync(join(dir, 'package.json'))) {
+    const parent = dirname(dir);
+    if (parent === dir) throw new Error('no package.json above the tests');
+    dir = parent;
+  }
+  return dir;
+}
+
+export function sharedDir(): string {
+  return resolve(repoRoot(), '..', 'shared');
+}
+
+export function sample(response: string, label: JsonObject, metadata: JsonObject = {}): Sample {
+  return { id: 's', verifier: 'if', response, label, groupId: '', responseTokens: 0, metadata };
+}
+
+/**
+ * Scores as the engine does for an async verifier: label validation, then `score` with `compute`
+ * running the verifier's own pure task in this thread instead of on the pool.
+ */
+export async function scoreIf(response: string, label: JsonObject, options: { metadata?: JsonObject; services?: Services } = {}): Promise<Outcome> {
+  const verifier = ifVerifier as AsyncVerifier;
+  const s = sample(response, label, options.metadata);
+  const checked = checkAgainst(verifier.label, s.label);
+  if (!checked.ok) return invalid(checked.error);
+  const tasks = verifier.tasks ?? {};
+  return verifier.score(
+    { response, label: checked.value, sample: s },
+    {
+      signal: new AbortController().signal,
+      services: options.services ?? {},
+      compute: async (task: string, payload: Json) => {
+        const fn = tasks[task];
+        if (!fn) throw new Error(`no task ${task}`);
+        return fn(JSON.parse(JSON.stringify(payload)) as Json);
+      },
+    },
+  );
+}

@@ -1,0 +1,81 @@
+import { parseCsv } from '../../rubrics/text/csv';
+import { detectLanguage } from '../../rubrics/text/language';
+import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
+import { pyRegExp } from '../../rubrics/text/pyre';
+import { sentTokenize } from '../../rubrics/text/punkt';
+import { countWords, wordTokenize } from '../../rubrics/text/words';
+
+describe('Punkt sentence tokenizer (NLTK English model)', () => {
+  it.each([
+    ['Dr. Smith arrived at 3 p.m. He left.', ['Dr. Smith arrived at 3 p.m.', 'He left.']],
+    ['(Sent1.) Sent2.', ['(Sent1.)', 'Sent2.']],
+    ['He said "Hi." Then left.', ['He said "Hi."', 'Then left.']],
+    ['Mr. and Mrs. J. R. R. Tolkien lived in the U.S.A. in 1990. They left.', ['Mr. and Mrs. J. R. R. Tolkien lived in the U.S.A. in 1990.', 'They left.']],
+    ['One.\n\nTwo!  Three?', ['One.', 'Two!', 'Three?']],
+    ['No break here', ['No break here']],
+  ])('splits %j', (text, expected) => {
+    expect(sentTokenize(text)).toEqual(expected);
+  });
+});
+
+describe('word tokenizers', () => {
+  it('NLTK word_tokenize splits clitics, quotes and punctuation as the Treebank rules do', () => {
+    expect(wordTokenize("I can't go, \"she said\". Gonna (maybe).")).toEqual([
+      'I', 'ca', "n't", 'go', ',', '``', 'she', 'said', "''", '.', 'Gon', 'na', '(', 'maybe', ')', '.',
+    ]);
+  });
+  it('counts \\w+ runs as the references count words', () => {
+    expect(countWords("don't e-mail me")).toBe(5);
+    expect(countWords('')).toBe(0);
+  });
+});
+
+describe('Python string semantics', () => {
+  it('split/strip use Python whitespace (no U+200B, but U+3000)', () => {
+    expect(pySplit('  a\u3000b\u200bc \n')).toEqual(['a', 'b\u200bc']);
+    expect(pyStrip('..x..', '.')).toBe('x');
+  });
+  it('isupper/islower need a cased character', () => {
+    expect(pyIsUpper('OK 123')).toBe(true);
+    expect(pyIsUpper('123')).toBe(false);
+    expect(pyIsLower('ok, fine.')).toBe(true);
+    expect(pyIsLower('Ok')).toBe(false);
+  });
+  it('data regexes keep Python meanings of \\b and \\w', () => {
+    expect(pyRegExp('\\bcafé\\b', 'i')?.test('Un CAFÉ noir')).toBe(true);
+    expect(pyRegExp('\\bcat\\b', 'i')?.test('cats')).toBe(false);
+    expect(pyRegExp('(', '')).toBeNull();
+  });
+});
+
+describe('csv.reader', () => {
+  it.each([
+    ['a,b\n\nc', [['a', 'b'], [], ['c']]],
+    ['a\n', [['a']]],
+    [',\n', [['', '']]],
+    ['"ab"c,d', [['abc', 'd']]],
+    ['x"y",z', [['x"y"', 'z']]],
+    ['"abc', [['abc']]],
+    ['a,"b\nc",d\ne', [['a', 'b\nc', 'd'], ['e']]],
+  ])('reads %j as Python does', (text, rows) => {
+    expect(parseCsv(text)).toEqual(rows);
+  });
+});
+
+describe('language identification', () => {
+  it.each([
+    ['The committee will meet on Monday to discuss the budget and the new plan.', 'en'],
+    ['Der Ausschuss trifft sich am Montag, um den Haushalt und den neuen Plan zu besprechen.', 'de'],
+    ['Решетка - это что-то вроде сетки, которую можно нарисовать на бумаге.', 'ru'],
+    ['Бронкос толкова се провалиха тази година, че върху витрината се събира прах.', 'bg'],
+    ['یودا، مرد کوچک سبز، در جهانی دیگر با قدرتی بیکران', 'fa'],
+    ['तुम्ही कसे आहात? मी ठीक आहे आणि तुम्ही?', 'mr'],
+    ['제방과 방조제의 차이점은 무엇일까요?', 'ko'],
+  ])('%s → %s', (text, code) => {
+    expect(detectLanguage(text)).toBe(code);
+  });
+  it('has no answer without letters and no winner for a bare name list', () => {
+    expect(detectLanguage('12345 !!!')).toBeNull();
+    expect(detectLanguage('ABIGAIL SMITH\nBENJAMIN JONES')).toBe('unknown');
+  });
+});
