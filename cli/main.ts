@@ -5,6 +5,8 @@ import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../ser
 import { startServer } from '../services/server';
 import { checkCases, renderReports } from './check';
 import { formatPairsReport, runPairs } from './pairs';
+import type { GroupOptions } from '../core/groups';
+import { groupOptionsFromJson } from '../services/wire/group-options';
 import { scoreFile } from './score';
 
 function integer(name: string, min: number) {
@@ -13,6 +15,18 @@ function integer(name: string, min: number) {
     if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`);
     return n;
   };
+}
+
+function groupOptionsArgument(value: string): GroupOptions {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = groupOptionsFromJson(json);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
+  return parsed.options;
 }
 
 function config(path: string | undefined): VerdictConfig {
@@ -75,7 +89,13 @@ export function program(): Command {
     .option('--no-progress', 'no progress bar (none is shown unless stderr is a terminal)')
     .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
     .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
-    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean; pairs?: boolean; endpoint?: string }) => {
+    .addOption(
+      new Option('--group-options <json>', 'group shaping, as a request\'s groupOptions: \'{"lengthPenalty":true,"maxLength":30000,"advantage":"grpo"}\'').argParser(
+        groupOptionsArgument,
+      ),
+    )
+    .option('--groups <file>', 'write one GroupSummary JSON line per group_id (the input must keep each group contiguous)')
+    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean; pairs?: boolean; endpoint?: string; groupOptions?: GroupOptions; groups?: string }) => {
       if (opts.pairs) {
         const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
         process.stdout.write(formatPairsReport(report) + '\n');
@@ -88,6 +108,8 @@ export function program(): Command {
         config: config(opts.config),
         batchSize: opts.batchSize,
         progress: opts.progress && process.stderr.isTTY === true,
+        groupOptions: opts.groupOptions ?? null,
+        ...(opts.groups ? { groupsOutput: opts.groups } : {}),
       });
       (opts.output === '-' ? process.stderr : process.stdout).write(summary.render() + '\n');
     });

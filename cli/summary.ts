@@ -1,9 +1,17 @@
+import type { GroupSummary } from '../core/groups';
 import type { ScoreResult, Status } from '../core/sample';
 
 /** Running totals for the closing summary of `verdict score`. */
 export class Summary {
   readonly byStatus: Record<Status, number> = { OK: 0, INVALID: 0, ABORTED: 0 };
   private readonly rewards = new Map<string, { sum: number; count: number }>();
+  private readonly groups = { total: 0, kept: 0, dropped: new Map<string, number>() };
+
+  addGroup(group: GroupSummary): void {
+    this.groups.total++;
+    if (group.keep) this.groups.kept++;
+    else this.groups.dropped.set(group.keepReason, (this.groups.dropped.get(group.keepReason) ?? 0) + 1);
+  }
 
   add(result: ScoreResult): void {
     this.byStatus[result.status]++;
@@ -24,6 +32,10 @@ export class Summary {
     ];
     for (const [verifier, { sum, count }] of [...this.rewards].sort(([a], [b]) => a.localeCompare(b))) {
       lines.push(`  ${verifier.padEnd(10)} mean reward ${(sum / count).toFixed(4)} over ${count} ok samples`);
+    }
+    if (this.groups.total > 0) {
+      const dropped = [...this.groups.dropped].sort(([a], [b]) => a.localeCompare(b)).map(([reason, n]) => `${n} ${reason}`);
+      lines.push(`groups: ${this.groups.total}, kept ${this.groups.kept}${dropped.length ? `, dropped ${dropped.join(', ')}` : ''}`);
     }
     return lines.join('\n');
   }
