@@ -4,6 +4,7 @@ import { ConfigError, type VerdictConfig } from './config';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
+import { Sandbox, SandboxError } from './sandbox';
 
 export interface ServiceSet {
   services: Services;
@@ -40,6 +41,17 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
     } catch (error) {
       throw error instanceof RewardModelSetupError ? new ConfigError(error.message) : error;
     }
+  }
+  if (config.sandbox) {
+    let sandbox: Sandbox;
+    try {
+      sandbox = await Sandbox.start(config.sandbox);
+    } catch (error) {
+      if (error instanceof SandboxError) throw new ConfigError(`sandbox: ${error.message}`);
+      throw error;
+    }
+    services.sandbox = sandbox;
+    closers.push(() => sandbox.close());
   }
   return {
     services,

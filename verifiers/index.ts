@@ -1,7 +1,9 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
+import { code } from './code';
 import { ifVerifier } from './if';
 import { math } from './math';
+import { puzzle } from './puzzle';
 import { qa } from './qa';
 import { rlhf } from './rlhf';
 import { search } from './search';
@@ -13,6 +15,8 @@ export const VERIFIERS: readonly Verifier[] = [
   search,
   rlhf,
   ifVerifier,
+  code,
+  puzzle,
 ];
 
 /** The pool's worker threads build their registry through this too (services/pool/worker.ts). */

@@ -5,6 +5,7 @@ import { checkAgainst } from '../../core/label';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
+import { sandboxConfigSection } from '../sandbox/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -14,6 +15,7 @@ export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
   jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
+  sandbox: sandboxConfigSection.optional(),
 });
 
 export type VerdictConfig = z.output<typeof configSchema>;

@@ -1,6 +1,7 @@
 import type { SandboxService } from './types';
 
 export { sandboxConfigSection, type SandboxConfigSection } from './config';
+export { sandboxAborted, sandboxMissing } from './outcome';
 export { Sandbox } from './pool';
 export {
   type AssertJob,

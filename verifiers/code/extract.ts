@@ -1,0 +1,31 @@
+const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*$/;
+const PYTHON = new Set(['python', 'py', 'python3']);
+
+/**
+ * The last fenced code block labelled python (`python`, `py`, `python3`, any case), or null.
+ * Fences follow CommonMark: up to three spaces of indent, ``` or ~~~ (three or more), closed by
+ * a fence of the same character at least as long; fences do not nest, so a ```python line inside
+ * a ```markdown block is content; an unclosed block runs to the end of the text. An unlabelled
+ * fence is not code.
+ */
+export function lastPythonBlock(text: string): string | null {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  let last: string | null = null;
+  let open: { fence: string; indent: number; python: boolean; body: string[] } | null = null;
+  for (const line of lines) {
+    if (open) {
+      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+      if (close && close[1]![0] === open.fence[0] && close[1]!.length >= open.fence.length) {
+        if (open.python) last = open.body.join('\n');
+        open = null;
+      } else {
+        open.body.push(line.replace(new RegExp(`^ {0,${open.indent}}`), ''));
+      }
+      continue;
+    }
+    const m = OPEN.exec(line);
+    if (m) open = { fence: m[2]!, indent: m[1]!.length, python: PYTHON.has(m[3]!.toLowerCase()), body: [] };
+  }
+  if (open?.python) last = open.body.join('\n');
+  return last;
+}
