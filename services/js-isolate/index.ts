@@ -47,8 +47,16 @@ const TIMED_OUT = 'Script execution timed out.';
 /** Rubrics must be deterministic; the one source of randomness an isolate offers is removed. */
 const PRELUDE = 'Math.random = () => { throw new Error("Math.random is not available to rubrics"); };';
 
+/** Errors cross from the isolate (and, under test runners, from other realms): read them by shape. */
+function errorParts(error: unknown): { name: string; message: string } | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return typeof message === 'string' ? { name: typeof name === 'string' ? name : 'Error', message } : null;
+}
+
 function message(error: unknown): string {
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const parts = errorParts(error);
+  const text = parts ? `${parts.name}: ${parts.message}` : String(error);
   return text.length > 500 ? `${text.slice(0, 500)}…` : text;
 }
 
@@ -109,7 +117,7 @@ export class JsIsolates implements JsIsolateService {
 
   private failure(isolate: ivm.Isolate, error: unknown, kind: 'raised' | 'compile_error'): JsCallResult {
     if (isolate.isDisposed) return { kind: 'limit', limit: 'memory' };
-    if (error instanceof Error && error.message === TIMED_OUT) return { kind: 'limit', limit: 'time' };
+    if (errorParts(error)?.message === TIMED_OUT) return { kind: 'limit', limit: 'time' };
     return { kind, error: message(error) };
   }
 
