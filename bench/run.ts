@@ -2,8 +2,9 @@
 // its ratio against a baseline measured in the same run.
 import * as math from './math';
 import * as qa from './qa';
+import * as rlhf from './rlhf';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, rlhf };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
