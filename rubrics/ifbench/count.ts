@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyIsDigit, pySplit, pyStrip, removePunctuation } from '../text/py';
-import { countWords, wordTokenize } from '../text/words';
+import { PUNCT_AND_SPACE, pyIsDigit, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { countWords, wordRuns, wordTokenize } from '../text/words';
 
 export const wordCountRange = defineConstraint({
   id: 'count:word_count_range',
@@ -53,14 +53,16 @@ const PERSON_NAMES = (
   'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
   'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
 ).split(' ');
-const NAME_RES = PERSON_NAMES.map((name) => new RegExp(`${PY_B}${escapeRegExp(name)}${PY_B}`, 'u'));
 
 export const personNames = defineConstraint({
   id: 'count:person_names',
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const n = NAME_RES.filter((re) => re.test(response)).length;
+    // The names are all word characters, so `\bName\b` matches exactly when a maximal run of
+    // word characters equals the name.
+    const runs = new Set(wordRuns(response));
+    const n = PERSON_NAMES.filter((name) => runs.has(name)).length;
     return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
   },
   examples: [

@@ -12,11 +12,13 @@ export const parentheses = defineConstraint({
     const open: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
     let stack: string[] = [];
     let maxDepth = 0;
-    for (const ch of response) {
-      if ('([{'.includes(ch)) {
+    // Brackets are ASCII: scanning UTF-16 units finds the same ones as scanning code points.
+    for (let i = 0; i < response.length; i++) {
+      const ch = response[i] as string;
+      if (ch === '(' || ch === '[' || ch === '{') {
         stack.push(ch);
         maxDepth = Math.max(maxDepth, stack.length);
-      } else if (ch in open) {
+      } else if (ch === ')' || ch === ']' || ch === '}') {
         if (stack.length > 0 && stack[stack.length - 1] === open[ch]) {
           stack.pop();
           if (maxDepth >= 5 && stack.length < maxDepth) return PASS;
@@ -41,7 +43,8 @@ export const quotes = defineConstraint({
   check(response) {
     const stack: string[] = [];
     let reached = 0;
-    for (const ch of response) {
+    for (let i = 0; i < response.length; i++) {
+      const ch = response[i] as string;
       if (stack.length > 0 && ch === stack[stack.length - 1]) {
         stack.pop();
         if (reached - stack.length >= 3) return PASS;

@@ -89,10 +89,14 @@ export const overlap = defineConstraint({
   kwargs: z.strictObject({ reference_text: kw.str(), percentage: kw.count() }),
   check(response, { reference_text, percentage }) {
     // Character trigrams, as the reference computes them, although the prompt says "trigram".
-    const trigrams = (text: string): Set<string> => {
-      const chars = Array.from(text);
-      const out = new Set<string>();
-      for (let i = 0; i + 3 <= chars.length; i++) out.add(`${chars[i]}${chars[i + 1]}${chars[i + 2]}`);
+    const trigrams = (text: string): Set<number | string> => {
+      const codes = Array.from(text, (c) => c.codePointAt(0) as number);
+      const out = new Set<number | string>();
+      for (let i = 0; i + 3 <= codes.length; i++) {
+        const [a, b, c] = [codes[i] as number, codes[i + 1] as number, codes[i + 2] as number];
+        // Three BMP code points pack exactly into one safe integer; others keep a string key.
+        out.add(a < 0x10000 && b < 0x10000 && c < 0x10000 ? a * 2 ** 32 + b * 2 ** 16 + c : `${a},${b},${c}`);
+      }
       return out;
     };
     const mine = trigrams(response);

@@ -79,6 +79,7 @@ export const palindrome = defineConstraint({
   kwargs: NO_KWARGS,
   check(response) {
     const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => {
+      if (w.length < 5) return false;
       const chars = Array.from(w);
       return chars.length >= 5 && chars.join('') === chars.reverse().join('');
     });

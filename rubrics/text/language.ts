@@ -143,12 +143,24 @@ function tokens(text: string): string[] {
   return (text.toLowerCase().match(/[\p{L}\p{M}]+/gu) ?? []).filter((t) => t.length > 1);
 }
 
+/** Word → the languages that list it, built once per word table. */
+const indexes = new WeakMap<Record<string, ReadonlySet<string>>, Map<string, string[]>>();
+
+function index(lists: Record<string, ReadonlySet<string>>): Map<string, string[]> {
+  let found = indexes.get(lists);
+  if (!found) {
+    found = new Map();
+    for (const [key, list] of Object.entries(lists)) for (const w of list) found.set(w, [...(found.get(w) ?? []), key]);
+    indexes.set(lists, found);
+  }
+  return found;
+}
+
 function byWords(text: string, lists: Record<string, ReadonlySet<string>>): string {
+  const byWord = index(lists);
   const scores: Record<string, number> = {};
   for (const key of Object.keys(lists)) scores[key] = 0;
-  for (const token of tokens(text)) {
-    for (const [key, list] of Object.entries(lists)) if (list.has(token)) scores[key] = (scores[key] ?? 0) + 1;
-  }
+  for (const token of tokens(text)) for (const key of byWord.get(token) ?? []) scores[key] = (scores[key] ?? 0) + 1;
   return best(scores);
 }
 
@@ -162,11 +174,18 @@ function byMarkers(text: string, markers: Record<string, RegExp>, fallback: stri
 export function detectLanguage(raw: string): string | null {
   const text = raw.replace(URL, ' ').replace(EMAIL, ' ');
   const letters = new Map<Script, number>();
+  let ascii = 0;
   for (const ch of text) {
+    const code = ch.charCodeAt(0);
+    if (code < 0x80) {
+      if ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) ascii++;
+      continue;
+    }
     if (!LETTER.test(ch)) continue;
     const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
     letters.set(script, (letters.get(script) ?? 0) + 1);
   }
+  if (ascii > 0) letters.set('latin', (letters.get('latin') ?? 0) + ascii);
   if (letters.size === 0) return null;
   let script: Script = 'other';
   let most = 0;

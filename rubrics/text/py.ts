@@ -17,11 +17,16 @@ export const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 export const ASCII_WHITESPACE = ' \t\n\r\x0b\x0c';
 
 const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'u');
-const SPACE_ONE = new RegExp(`[${PY_SPACE}]`, 'u');
+const SPACE_CHARS = new Set([
+  ...'\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000',
+  ...Array.from({ length: 4 }, (_, i) => String.fromCharCode(0x1c + i)),
+  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
+]);
 const PUNCT_SET = new Set(PUNCTUATION);
+const PUNCT_RUN = /[!-/:-@[-`{-~]+/g;
 
 export function isSpace(ch: string): boolean {
-  return SPACE_ONE.test(ch);
+  return SPACE_CHARS.has(ch);
 }
 
 /** `s.split()`: runs of whitespace separate, leading and trailing whitespace yields nothing. */
@@ -53,10 +58,18 @@ export function pyRstrip(s: string, chars?: string): string {
   return s.slice(0, j);
 }
 
+const stripSets = new Map<string, ReadonlySet<string>>();
+
 function stripTest(chars?: string): (ch: string) => boolean {
   if (chars === undefined) return isSpace;
-  const set = new Set(chars);
-  return (ch) => set.has(ch);
+  let set = stripSets.get(chars);
+  if (!set) {
+    set = new Set(chars);
+    // The callers pass a handful of constant sets; keep the cache from growing on odd input.
+    if (stripSets.size < 64) stripSets.set(chars, set);
+  }
+  const found = set;
+  return (ch) => found.has(ch);
 }
 
 /** `string.punctuation + ' '`, the strip set the IFBench checkers use most. */
@@ -64,9 +77,7 @@ export const PUNCT_AND_SPACE = PUNCTUATION + ' ';
 
 /** `s.translate(str.maketrans('', '', string.punctuation))`. */
 export function removePunctuation(s: string): string {
-  let out = '';
-  for (const ch of s) if (!PUNCT_SET.has(ch)) out += ch;
-  return out;
+  return s.replace(PUNCT_RUN, '');
 }
 
 export function isPunctuation(ch: string): boolean {

@@ -7,40 +7,49 @@ import { PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
  * Treebank tokenizer's regex passes) and `RegexpTokenizer(r"\w+")`, which counts words.
  */
 
-type Rule = [RegExp, string];
+/** A regex pass, and a cheap test that it can match at all (most passes find nothing in a sentence). */
+type Rule = [RegExp, string, ((text: string) => boolean)?];
 
-const rule = (source: string, replacement: string, flags = ''): Rule => [new RegExp(source, `gu${flags}`), replacement];
+const rule = (source: string, replacement: string, flags = '', mayMatch?: (text: string) => boolean): Rule => [
+  new RegExp(source, `gu${flags}`),
+  replacement,
+  mayMatch,
+];
+const has =
+  (...needles: string[]) =>
+  (text: string): boolean =>
+    needles.some((n) => text.includes(n));
 const S = `[${PY_SPACE}]`;
 
 const STARTING_QUOTES: Rule[] = [
-  rule('([«“‘„]|[`]+)', ' $1 '),
-  rule('^"', '``'),
-  rule('(``)', ' $1 '),
-  rule('([ (\\[{<])("|\'{2})', '$1 `` '),
-  rule(`(')(?!re|ve|ll|m|t|s|d|n)([${PY_WORD}])${PY_B}`, '$1 $2', 'i'),
+  rule('([«“‘„]|[`]+)', ' $1 ', '', has('«', '“', '‘', '„', '`')),
+  rule('^"', '``', '', (t) => t.startsWith('"')),
+  rule('(``)', ' $1 ', '', has('``')),
+  rule('([ (\\[{<])("|\'{2})', '$1 `` ', '', has('"', "''")),
+  rule(`(')(?!re|ve|ll|m|t|s|d|n)([${PY_WORD}])${PY_B}`, '$1 $2', 'i', has("'")),
 ];
 
 const PUNCTUATION: Rule[] = [
-  rule(`([^.])(\\.)([\\])}>"'»”’ ]*)${S}*$`, '$1 $2 $3 '),
-  rule('([:,])([^\\p{Nd}])', ' $1 $2'),
-  rule('([:,])$', ' $1 '),
-  rule('\\.{2,}', ' $& '),
+  rule(`([^.])(\\.)([\\])}>"'»”’ ]*)${S}*$`, '$1 $2 $3 ', '', has('.')),
+  rule('([:,])([^\\p{Nd}])', ' $1 $2', '', has(':', ',')),
+  rule('([:,])$', ' $1 ', '', has(':', ',')),
+  rule('\\.{2,}', ' $& ', '', has('..')),
   rule('[;@#$%&]', ' $& '),
-  rule(`([^.])(\\.)([\\])}>"']*)${S}*$`, '$1 $2$3 '),
+  rule(`([^.])(\\.)([\\])}>"']*)${S}*$`, '$1 $2$3 ', '', has('.')),
   rule('[?!]', ' $& '),
-  rule("([^'])' ", "$1 ' "),
-  rule('[*]', ' $& '),
+  rule("([^'])' ", "$1 ' ", '', has("' ")),
+  rule('[*]', ' $& ', '', has('*')),
 ];
 
 const PARENS_BRACKETS = rule('[\\][(){}<>]', ' $& ');
 const DOUBLE_DASHES = rule('--', ' -- ');
 
 const ENDING_QUOTES: Rule[] = [
-  rule('([»”’])', ' $1 '),
-  rule("''", " '' "),
-  rule('"', " '' "),
-  rule("([^' ])('[sS]|'[mM]|'[dD]|') ", '$1 $2 '),
-  rule("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", '$1 $2 '),
+  rule('([»”’])', ' $1 ', '', has('»', '”', '’')),
+  rule("''", " '' ", '', has("''")),
+  rule('"', " '' ", '', has('"')),
+  rule("([^' ])('[sS]|'[mM]|'[dD]|') ", '$1 $2 ', '', has("'")),
+  rule("([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) ", '$1 $2 ', '', has("'")),
 ];
 
 const CONTRACTIONS: Rule[] = [
@@ -60,8 +69,16 @@ const CONTRACTIONS: Rule[] = [
 
 function apply(text: string, rules: readonly Rule[]): string {
   let out = text;
-  for (const [re, replacement] of rules) out = out.replace(re, replacement);
+  for (const [re, replacement, mayMatch] of rules) if (!mayMatch || mayMatch(out)) out = out.replace(re, replacement);
   return out;
+}
+
+/** The contractions, case-insensitively ("ſ" folds to "s" under the regexes' `i` flag, so here too). */
+const CONTRACTION_NEEDLES = ['cannot', "d'ye", 'gimme', 'gonna', 'gotta', 'lemme', "more'n", 'wanna', "'tis", "'twas"];
+
+function mayHaveContraction(text: string): boolean {
+  const probe = text.toLowerCase().replace(/ſ/g, 's');
+  return CONTRACTION_NEEDLES.some((n) => probe.includes(n));
 }
 
 /** `NLTKWordTokenizer().tokenize(sentence)`. */
@@ -71,7 +88,7 @@ export function treebankTokenize(sentence: string): string[] {
   text = apply(text, [PARENS_BRACKETS, DOUBLE_DASHES]);
   text = ` ${text} `;
   text = apply(text, ENDING_QUOTES);
-  text = apply(text, CONTRACTIONS);
+  if (mayHaveContraction(text)) text = apply(text, CONTRACTIONS);
   return pySplit(text);
 }
 
