@@ -1,4 +1,3 @@
-import type { JsonObject } from './json';
 import type { Sample, ScoreResult } from './sample';
 
 /**
@@ -146,47 +145,71 @@ function shapeGroup(
     }
   }
 
-  const okIndices = indices.filter((i) => results[i]!.status === 'OK');
-  const raw = okIndices.map((i) => results[i]!.reward!);
+  const okIndices: number[] = [];
+  let aborted = 0;
+  for (const i of indices) {
+    const status = results[i]!.status;
+    if (status === 'OK') okIndices.push(i);
+    else if (status === 'ABORTED') aborted++;
+  }
   const summary: GroupSummary = {
     groupId,
     size: indices.length,
     ok: okIndices.length,
-    aborted: indices.filter((i) => results[i]!.status === 'ABORTED').length,
-    invalid: indices.filter((i) => results[i]!.status === 'INVALID').length,
+    aborted,
+    invalid: indices.length - okIndices.length - aborted,
     keep: true,
     keepReason: '',
   };
   if (okIndices.length === 0) return { ...summary, ...keepVerdict(0, undefined, options) };
 
-  let shaped = raw;
+  const raw = okIndices.map((i) => results[i]!.reward!);
+  let penalties: number[] | null = null;
   if (penalize && options) {
-    const correctLengths = okIndices.filter((_, k) => raw[k]! > 0).map((i) => members[i]!.responseTokens);
-    const shortest = correctLengths.length > 0 ? Math.min(...correctLengths) : undefined;
-    if (shortest !== undefined) summary.shortestCorrect = shortest;
-    shaped = okIndices.map((i, k) => {
-      const r = raw[k]!;
-      const penalty =
-        shortest !== undefined && r > 0
-          ? lengthPenalty(members[i]!.responseTokens, shortest, options.maxLength, options.lengthPenaltyMax)
-          : 0;
-      const details: JsonObject = { ...results[i]!.details, rawReward: r, lengthPenalty: penalty };
-      results[i] = { ...results[i]!, reward: r - penalty, details };
-      return r - penalty;
+    let shortest = Infinity;
+    okIndices.forEach((i, k) => {
+      if (raw[k]! > 0) shortest = Math.min(shortest, members[i]!.responseTokens);
     });
+    if (shortest !== Infinity) summary.shortestCorrect = shortest;
+    penalties = okIndices.map((i, k) =>
+      shortest !== Infinity && raw[k]! > 0
+        ? lengthPenalty(members[i]!.responseTokens, shortest, options.maxLength, options.lengthPenaltyMax)
+        : 0,
+    );
   }
-
+  const shaped = penalties ? raw.map((r, k) => r - penalties[k]!) : raw;
   const meanShaped = mean(shaped);
   const meanRaw = mean(raw);
   summary.meanReward = meanShaped;
   if (options) summary.meanRawReward = meanRaw;
 
-  if (options?.advantage) {
-    const std = sampleStd(shaped, meanShaped);
+  const estimator = options?.advantage ?? '';
+  const std = estimator === 'grpo' ? sampleStd(shaped, meanShaped) : 0;
+  if (penalties || estimator !== '') {
     okIndices.forEach((i, k) => {
+      const result = results[i]!;
+      // One object literal per result (no spread, no added keys): this loop is the cost of shaping.
+      let details = result.details;
+      if (penalties) {
+        // Not `{ ...details, rawReward, … }`: Node 20 takes a slow path (µs per object) for a spread with added keys.
+        details = { ...details };
+        details.rawReward = raw[k]!;
+        details.lengthPenalty = penalties[k]!;
+      }
       const centered = okIndices.length < 2 ? 0 : shaped[k]! - meanShaped;
-      const advantage = options.advantage === 'grpo' ? centered / (std + GRPO_EPSILON) : centered;
-      results[i] = { ...results[i]!, advantage };
+      const advantage = estimator === 'grpo' ? centered / (std + GRPO_EPSILON) : estimator === 'mean' ? centered : undefined;
+      const next: ShapedResult = {
+        id: result.id,
+        index: result.index,
+        status: result.status,
+        reward: shaped[k]!,
+        reason: result.reason,
+        verifier: result.verifier,
+        verifierVersion: result.verifierVersion,
+        details,
+      };
+      if (advantage !== undefined) next.advantage = advantage;
+      results[i] = next;
     });
   }
   return { ...summary, ...keepVerdict(okIndices.length, meanRaw, options) };
@@ -244,13 +267,14 @@ export class GroupStream {
   private readonly indicesOf: Map<string, number[]>;
   private readonly received = new Map<string, number>();
   /** Shaped in place: shaping a group touches only that group's positions. */
-  private readonly results: ShapedResult[] = [];
+  private readonly results: ShapedResult[];
 
   constructor(
     private readonly members: readonly GroupMember[],
     private readonly options: GroupOptions | null,
   ) {
     this.indicesOf = groupIndices(members);
+    this.results = new Array<ShapedResult>(members.length);
   }
 
   push(result: ScoreResult): StreamItem[] {
