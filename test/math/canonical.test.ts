@@ -69,6 +69,20 @@ describe('math canonical forms', () => {
     expect(canon('x = 3')).toMatchObject({ t: 'rel' });
   });
 
+  it('reads relations joined by words as conditions; lists of equations stay answers', () => {
+    expect(canon('x \\le 2 \\text{ or } x > 3')).toMatchObject({ t: 'logic', op: 'or' });
+    expect(canon('x > 1 \\land x < 3')).toMatchObject({ t: 'logic', op: 'and' });
+    expect(canon('x < 2, x > 3')).toMatchObject({ t: 'logic', op: 'list' });
+    expect(form('0 < x \\text{ and } x < 1 \\text{ or } x > 2')).toBe('(0 < x and x < 1) or x > 2');
+    expect(canon('x = 1 \\text{ or } x = 2')).toMatchObject({ t: 'list' });
+    expect(canon('1 \\text{ or } 2')).toMatchObject({ t: 'list' });
+  });
+
+  it('converts degrees to radians inside trigonometric functions', () => {
+    expect(form('\\cos 60^\\circ')).toBe(form('\\cos(\\pi/3)'));
+    expect(form('\\sin(30^\\circ + 15^\\circ)')).toBe(form('\\sin(\\frac{\\pi}{4})'));
+  });
+
   it('renames variables by first appearance when not strict', () => {
     expect(form('f(x)', false)).toBe(form('f(y)', false));
     expect(form('f(x)')).not.toBe(form('f(y)'));

@@ -42,10 +42,24 @@ describe('math comparison: numbers', () => {
     differ('10^{20}', '10^{20}+1');
   });
 
-  it('reads a percentage as its fraction or as the bare number', () => {
+  it('reads a gold percentage p% as p/100, as p% or as the bare p', () => {
     same('28\\%', '0.28');
+    same('28\\%', '\\frac{7}{25}');
+    same('28\\%', '28\\%');
+    same('28\\%', '28 percent');
     expect(rule('20\\%', '20')).toBe('percent_as_number');
     differ('20\\%', '0.2\\%');
+    differ('20\\%', '2');
+    differ('20\\%', '0.02');
+  });
+
+  it('reads a gold q without % as q or (100q)%, never as q%', () => {
+    expect(rule('0.2', '20\\%')).toBe('exact');
+    same('\\frac{1}{2}', '50\\%');
+    differ('0.2', '0.2\\%');
+    differ('20', '20\\%');
+    differ('0.2', '20');
+    differ('\\frac{1}{2}', '\\frac{1}{2}\\%');
   });
 
   it('reads degrees as the number or as radians', () => {
@@ -62,6 +76,34 @@ describe('math comparison: expressions', () => {
     same('\\frac{x^2-1}{x-1}', 'x+1');
     differ('(a+5)(b+2)', '(+5)(b+2)');
     differ('x+2n+1', 'x+1');
+  });
+
+  it('evaluates at points of both signs: |x| and sqrt(x^2) are not x', () => {
+    differ('x', '\\sqrt{x^2}');
+    differ('x', '|x|');
+    differ('1', '\\frac{|x|}{x}');
+    differ('x', '\\sqrt[4]{x^4}');
+    differ('x^3', '\\sqrt{x^6}');
+    differ('ab', '\\sqrt{a^2 b^2}');
+    differ('\\cos(2x)', '2\\sin^2 x - 1');
+    differ('x', '\\arcsin(\\sin x)');
+    same('|x|', '\\sqrt{x^2}');
+    same('|ab|', '\\sqrt{a^2 b^2}');
+    same('x^2', '\\sqrt{x^4}');
+    same('x', '\\sqrt[3]{x^3}');
+  });
+
+  it('accepts identities on their common real domain (principal branches, x >= 0 where a root needs it)', () => {
+    expect(rule('x', '\\sqrt{x}\\sqrt{x}')).toBe('numeric_identity');
+    same('x', '(\\sqrt{x})^2');
+    same('\\sqrt{xy}', '\\sqrt{x}\\sqrt{y}');
+    same('\\sqrt{\\frac{x}{y}}', '\\frac{\\sqrt{x}}{\\sqrt{y}}');
+    same('2\\ln x', '\\ln(x^2)');
+    same('2\\ln|x|', '\\ln(x^2)');
+    same('e^{\\ln x}', 'x');
+    same('\\sqrt{x-5}\\sqrt{x+5}', '\\sqrt{x^2-25}');
+    same('x^{2/3}', '\\sqrt[3]{x^2}');
+    same('\\log_2 x', '\\frac{\\ln x}{\\ln 2}');
   });
 
   it('gives the same verdict on every run', () => {
@@ -127,5 +169,69 @@ describe('math comparison: equations and inequalities', () => {
     same('x \\ge -1', '[-1, \\infty)');
     differ('x < 3', '(-\\infty, 3]');
     differ('x \\ge 5', 'x > 5');
+    same('|x| < 2', '(-2, 2)');
+    same('|x| \\ge 1', '(-\\infty, -1] \\cup [1, \\infty)');
+    differ('x < 3', 'y < 3');
+  });
+});
+
+describe('math comparison: conditions joined by or / and', () => {
+  const union = '(-\\infty, 2] \\cup (3, \\infty)';
+  it.each([
+    ['x \\le 2 \\text{ or } x > 3', union],
+    [union, 'x \\le 2 \\text{ or } x > 3'],
+    ['(-\\infty, 2) \\cup (3, \\infty)', 'x<2 \\lor x>3'],
+    ['(-\\infty, 2) \\cup (3, \\infty)', 'x<2 \\vee x>3'],
+    [union, 'x ≤ 2 or x > 3'],
+    [union, 'x ≤ 2 ∨ x > 3'],
+    [union, 'x > 3 \\text{ or } x \\le 2'],
+    [union, 'x \\in (-\\infty, 2] \\cup (3, \\infty)'],
+    [union, '3 < x \\text{ or } 2 \\ge x'],
+    ['x \\le 2 \\text{ or } x > 3', 'x \\le 2 \\lor x > 3'],
+    ['x \\le 2 \\text{ or } x > 3', '(-\\infty, 2], (3, \\infty)'],
+    ['x = 1 \\text{ or } x > 3', '\\{1\\} \\cup (3, \\infty)'],
+    ['(-\\infty, 3) \\cup (3, \\infty)', 'x < 3 \\text{ or } x > 3'],
+    ['(-\\infty, 3) \\cup (3, \\infty)', 'x \\ne 3'],
+    ['x < 1 \\text{ or } 1 \\le x \\le 2', '(-\\infty, 2]'],
+  ])('or is the union: %s vs %s', (gold, pred) => same(gold, pred));
+
+  it.each([
+    ['(1, 3)', '1 < x < 3'],
+    ['(1, 3)', 'x > 1 \\text{ and } x < 3'],
+    ['(1, 3)', 'x > 1 \\land x < 3'],
+    ['(1, 3)', 'x > 1 \\wedge x < 3'],
+    ['(1, 3)', 'x > 1 ∧ x < 3'],
+    ['x > 1 \\text{ and } x < 3', '(1, 3)'],
+    ['x > 1 \\text{ and } x < 3', '1 < x < 3'],
+    ['[1, 3)', 'x \\ge 1 \\text{ and } x < 3'],
+    ['(1, 2) \\cup (2, 3)', '1 < x < 3 \\text{ and } x \\ne 2'],
+    ['(0, 1) \\cup (2, 3)', '0 < x < 3 \\text{ and } x < 1 \\text{ or } x > 2 \\text{ and } x < 3'],
+    ['\\emptyset', 'x < 1 \\text{ and } x > 2'],
+  ])('and is the intersection: %s vs %s', (gold, pred) => same(gold, pred));
+
+  it.each([
+    ['(-\\infty, 2) \\cup (3, \\infty)', 'x < 2, x > 3'],
+    ['(1, 3)', 'x > 1, x < 3'],
+    ['(1, 2) \\cup (2, 3)', '1 < x < 3, x \\ne 2'],
+  ])('commas read as the union of disjoint pieces, else as constraints: %s vs %s', (gold, pred) => same(gold, pred));
+
+  it.each([
+    [union, 'x \\le 2 \\text{ or } x \\ge 3'],
+    [union, 'x < 2 \\text{ or } x > 3'],
+    [union, 'x \\le 2 \\text{ and } x > 3'],
+    [union, 'x \\le 3 \\text{ or } x > 2'],
+    ['(1, 3)', 'x > 1 \\text{ or } x < 3'],
+    ['(1, 3)', 'x \\ge 1 \\text{ and } x < 3'],
+    ['(1, 3)', 'x > 1 \\text{ and } y < 3'],
+    ['x \\le 2 \\text{ or } x > 3', 'x \\le 2 \\text{ and } x > 3'],
+    ['x \\le 2 \\text{ or } x > 3', 'y \\le 2 \\text{ or } y > 3'],
+    ['x \\le 2 \\text{ or } x > 3', '(-\\infty, 2) \\cup (3, \\infty)'],
+    ['x \\le 2 \\text{ or } x > 3', '2'],
+  ])('near-misses stay false: %s vs %s', (gold, pred) => differ(gold, pred));
+
+  it('compares conditions on different unknowns one by one', () => {
+    same('x > 0 \\text{ and } y > 0', 'y > 0 \\land x > 0');
+    differ('x > 0 \\text{ and } y > 0', 'x > 0 \\text{ or } y > 0');
+    differ('x > 0 \\text{ and } y > 0', 'x > 0 \\text{ and } y < 0');
   });
 });

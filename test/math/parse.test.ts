@@ -44,6 +44,38 @@ describe('math parser', () => {
     expect(parse('2.5e-3')).toMatchObject({ k: 'mul', factors: [{ k: 'num' }, { k: 'pow', exp: { k: 'neg' } }] });
   });
 
+  it('reads repeating decimals as exact rationals', () => {
+    const value = (text: string) => {
+      const node = parse(text);
+      if (node.k !== 'num') throw new Error(`${text} is a ${node.k}`);
+      return `${node.value.n}/${node.value.d}${node.decimal ? ' decimal' : ''}`;
+    };
+    expect(value('0.\\overline{3}')).toBe('1/3');
+    expect(value('0.\\bar{3}')).toBe('1/3');
+    expect(value('0.1\\overline{6}')).toBe('1/6');
+    expect(value('0.\\overline{09}')).toBe('1/11');
+    expect(value('1.\\overline{142857}')).toBe('8/7');
+    expect(value('0.\\dot{3}')).toBe('1/3');
+    expect(value('0.\\dot{1}4285\\dot{7}')).toBe('1/7');
+    expect(value('0.(3)')).toBe('1/3');
+    expect(value('0.58(3)')).toBe('7/12');
+    expect(value('0.333...')).toBe('1/3');
+    expect(value('0.1666\\ldots')).toBe('1/6');
+    expect(value('0.1212\\dots')).toBe('4/33');
+    // A truncated decimal before an ellipsis stays a decimal.
+    expect(value('3.14159...')).toBe('314159/100000 decimal');
+    expect(value('0.33...')).toBe('33/100 decimal');
+  });
+
+  it('keeps the words that join a list', () => {
+    expect(parse('x \\le 2 \\text{ or } x > 3')).toMatchObject({ k: 'list', joins: ['or'] });
+    expect(parse('x>1 \\land x<3')).toMatchObject({ k: 'list', joins: ['and'] });
+    expect(parse('x<1 \\lor x>2, x = 5')).toMatchObject({ k: 'list', joins: ['or', ','] });
+    expect(parse('x<1, \\text{or } x>2')).toMatchObject({ k: 'list', joins: ['or'] });
+    expect(parse('x < 1 or x > 2')).toMatchObject({ k: 'list', joins: ['or'] });
+    expect(parse('1 and 2')).toMatchObject({ k: 'list', joins: ['and'] });
+  });
+
   it('reads fractions, roots, powers, malformed shorthands', () => {
     expect(parse('\\frac12')).toMatchObject({ k: 'div', num: { k: 'num' }, den: { k: 'num' } });
     expect(parse('\\dfrac{a}{b}')).toMatchObject({ k: 'div' });
@@ -79,6 +111,8 @@ describe('math parser', () => {
     expect(parse('15\\mbox{ cm}^2')).toMatchObject({ k: 'num', value: { n: 15n } });
     expect(parse('0.06 \\text{ yuan}')).toMatchObject({ k: 'num' });
     expect(parse('35 cm')).toMatchObject({ k: 'num', value: { n: 35n } });
+    expect(parse('50 \\text{ km}/\\text{h}')).toMatchObject({ k: 'num', value: { n: 50n } });
+    expect(parse('9.8\\text{ m}/\\text{s}^2')).toMatchObject({ k: 'num', decimal: true });
     expect(parse('\\text{Evelyn}')).toEqual({ k: 'text', text: 'Evelyn' });
   });
 

@@ -60,6 +60,15 @@ describe('math verifier', () => {
     expect(score('\\boxed{0}', { gold: '$\\frac{0}{0}$' })).toMatchObject({ status: 'INVALID', reason: 'label.gold: unparseable (division by zero)' });
   });
 
+  it('reads a gold of inequalities joined by "or" in prose as one set', () => {
+    const gold = { gold: '$x \\le 2$ or $x > 3$' };
+    expect(score('So \\boxed{(-\\infty, 2] \\cup (3, \\infty)}.', gold)).toMatchObject({ reward: 1, details: { match: 'relation_as_set' } });
+    expect(score('So \\boxed{x \\le 2 \\text{ or } x > 3}.', gold)).toMatchObject({ reward: 1 });
+    expect(score('So \\boxed{(-\\infty, 2) \\cup (3, \\infty)}.', gold)).toMatchObject({ reward: 0, reason: 'wrong_answer' });
+    expect(score('The solution is $x \\le 2$ or $x > 3$.', { gold: '$(-\\infty, 2] \\cup (3, \\infty)$' })).toMatchObject({ reward: 1 });
+    expect(score('So \\boxed{x \\le 2 \\text{ or } x > 3}.', { gold: 'x ≤ 2 or x > 3' })).toMatchObject({ reward: 1 });
+  });
+
   it('reads scientific notation in plain answers', () => {
     expect(score('so it is 1e-3', { gold: '$0.001$' })).toMatchObject({ reward: 1, details: { match: 'exact' } });
   });

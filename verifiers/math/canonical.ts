@@ -1,5 +1,5 @@
 import { TooComplex, type Budget } from './budget';
-import { isNameLike, type Node, type RelOp } from './parse/ast';
+import { isNameLike, type Join, type Node, type RelOp } from './parse/ast';
 import * as P from './poly';
 import { ONE, q, qAbs, qCmp, qInt, qMul, qPowInt, ZERO, type Q } from './rational';
 
@@ -16,8 +16,19 @@ export type Value =
   | { t: 'union'; parts: Value[] }
   | { t: 'matrix'; rows: Value[][] }
   | { t: 'rel'; ops: RelOp[]; items: Value[]; nameLike: boolean[] }
+  /**
+   * Conditions joined by words: `x \le 2 \text{ or } x > 3` (op `or`), `x > 1 \land x < 3` (`and`), or
+   * by commas only (`list`: `x < 2, x > 3`), whose reading the comparison decides (compare.ts).
+   */
+  | Logic
   | { t: 'ratio'; items: Value[] }
   | { t: 'text'; text: string };
+
+export interface Logic {
+  t: 'logic';
+  op: 'and' | 'or' | 'list';
+  items: Value[];
+}
 
 export interface Scalar {
   t: 'scalar';
@@ -85,8 +96,15 @@ class Canonicalizer {
         return { t: 'tuple', items: this.items(node.items), bracket: node.bracket };
       case 'set':
         return { t: 'set', items: this.items(node.items) };
-      case 'list':
-        return flattenList(this.items(node.items));
+      case 'list': {
+        const items = this.items(node.items);
+        // Joins still line up with the items unless a `\pm` expanded one of them.
+        if (node.joins && items.length === node.items.length) {
+          const logic = logicOf(items, node.joins);
+          if (logic) return logic;
+        }
+        return flattenList(items);
+      }
       case 'interval':
         return {
           t: 'interval',
@@ -199,8 +217,11 @@ class Canonicalizer {
         }
         return scalar(this.power(this.poly(node.arg), P.constant(q(1n, index.n))));
       }
-      case 'fn':
-        return scalar(this.func(node.name, this.poly(node.arg), node.base ? this.poly(node.base) : undefined));
+      case 'fn': {
+        // `\cos 30^\circ`: inside a trigonometric function degrees are converted to radians.
+        const arg = TRIG.has(node.name) ? degreesToRadians(node.arg) : node.arg;
+        return scalar(this.func(node.name, this.poly(arg), node.base ? this.poly(node.base) : undefined));
+      }
       case 'apply': {
         const args = node.args.map((a) => this.value(a));
         return scalar(P.fromAtom(opaqueAtom(node.name, args)));
@@ -284,6 +305,40 @@ class Canonicalizer {
 }
 
 const CONST_KEYS: Record<'pi' | 'e' | 'i' | 'inf', string> = { pi: 'π', e: 'e', i: 'i', inf: '∞' };
+
+const TRIG = new Set(['sin', 'cos', 'tan', 'cot', 'sec', 'csc']);
+
+function degreesToRadians(node: Node): Node {
+  if (node.k === 'degree') {
+    const radian: Node = { k: 'div', num: { k: 'const', name: 'pi' }, den: { k: 'num', value: qInt(180), decimal: false } };
+    return { k: 'mul', factors: [degreesToRadians(node.arg), radian] };
+  }
+  return mapChildren(node, degreesToRadians);
+}
+
+const INEQUALITIES: ReadonlySet<RelOp> = new Set<RelOp>(['<', '<=', '>', '>=', '!=']);
+
+/**
+ * Relations joined by and/or/commas, when at least one is an inequality: `and` binds tighter than
+ * `or` and commas. Lists of equations (`x = 1, y = 2`) stay lists of answers.
+ */
+function logicOf(items: Value[], joins: Join[]): Value | null {
+  if (items.length < 2 || !items.every((v) => v.t === 'rel')) return null;
+  if (!items.some((v) => v.t === 'rel' && v.ops.some((o) => INEQUALITIES.has(o)))) return null;
+  const groups: Value[][] = [[items[0] as Value]];
+  let explicitOr = false;
+  for (let i = 1; i < items.length; i++) {
+    const join = joins[i - 1] ?? ',';
+    if (join === 'and') (groups[groups.length - 1] as Value[]).push(items[i] as Value);
+    else {
+      if (join === 'or') explicitOr = true;
+      groups.push([items[i] as Value]);
+    }
+  }
+  const parts = groups.map((g): Value => (g.length === 1 ? (g[0] as Value) : { t: 'logic', op: 'and', items: g }));
+  if (parts.length === 1) return parts[0] as Value;
+  return { t: 'logic', op: explicitOr ? 'or' : 'list', items: parts };
+}
 
 function isE(p: P.Poly): boolean {
   const [t] = p.terms;
@@ -525,6 +580,8 @@ export function show(v: Value): string {
     }
     case 'ratio':
       return v.items.map(show).join(':');
+    case 'logic':
+      return v.items.map((i) => (i.t === 'logic' ? `(${show(i)})` : show(i))).join(v.op === 'list' ? ', ' : ` ${v.op} `);
     case 'text':
       return `"${v.text}"`;
   }

@@ -1,10 +1,11 @@
 import type { Budget } from './budget';
-import type { Scalar, Value } from './canonical';
+import type { Logic, Scalar, Value } from './canonical';
 import { cAbs, cDiv, cIsFinite, cSub, type C } from './complex';
-import { evalPoly, Point } from './numeric';
+import { evalPoly, Point, POINTS } from './numeric';
 import type { RelOp } from './parse/ast';
 import * as P from './poly';
 import { q, qAbs, qCmp, qSub, qToNumber } from './rational';
+import { flipOp, relationToSet, SetAlgebra, subjectOf } from './sets';
 
 export interface CompareConfig {
   /**
@@ -14,8 +15,7 @@ export interface CompareConfig {
   precision: number;
 }
 
-/** Points of the randomized check; every finite point must agree and at least MIN_POINTS must exist. */
-const POINTS = 6;
+/** Points of the randomized check that must exist (see {@link Comparer.numerically}). */
 const MIN_POINTS = 3;
 /** Relative tolerance for two exact expressions evaluated in float64 (identities like tan²+1 = sec²). */
 const EXACT_RTOL = 1e-9;
@@ -24,14 +24,19 @@ const EXACT_RTOL = 1e-9;
 export type Rule = string | null;
 
 export class Comparer {
+  private readonly sets: SetAlgebra;
+
   constructor(
     private readonly config: CompareConfig,
     private readonly budget: Budget,
-  ) {}
+  ) {
+    this.sets = new SetAlgebra((a, b) => this.scalars(a, b) !== null, budget);
+  }
 
   compare(gold: Value, pred: Value): Rule {
     this.budget.spend(1);
     if (gold.t === 'text' || pred.t === 'text') return textEqual(gold, pred) ? 'text' : null;
+    if (gold.t === 'logic' || pred.t === 'logic') return this.logic(gold, pred);
     if (gold.t === 'rel' && pred.t === 'rel') return this.relations(gold, pred);
     if (gold.t === 'rel') return this.relationAgainst(gold, pred);
     if (pred.t === 'rel') return this.relationAgainst(pred, gold);
@@ -45,11 +50,16 @@ export class Comparer {
     return null;
   }
 
+  /**
+   * `a` is the gold's side. Percent is one-directional: a gold `p\%` also accepts the bare `p`, but
+   * a bare gold `q` accepts only `q` and `(100q)\%`, never `q\%`. Degrees are both ways, since
+   * `d°` and `d·π/180` are the same angle.
+   */
   scalars(a: Scalar, b: Scalar): Rule {
     const direct = this.polys(a.p, b.p);
     if (direct) return direct;
     if (a.alt && !b.marker && this.polys(a.alt, b.p)) return a.marker === 'percent' ? 'percent_as_number' : 'degrees_as_radians';
-    if (b.alt && !a.marker && this.polys(a.p, b.alt)) return b.marker === 'percent' ? 'percent_as_number' : 'degrees_as_radians';
+    if (b.alt && b.marker === 'degree' && !a.marker && this.polys(a.p, b.alt)) return 'degrees_as_radians';
     return null;
   }
 
@@ -67,20 +77,35 @@ export class Comparer {
     return this.numerically(a, b, inexact) ? (inexact ? 'decimal_tolerance' : 'numeric_identity') : null;
   }
 
+  /**
+   * The randomized check, at the points of numeric.ts (both signs, several sizes). Two expressions
+   * are equal on their common real domain: at every point where both evaluate through real steps
+   * only they must agree, and there must be at least MIN_POINTS such points. So `\sqrt{x^2}` is not
+   * `x` (they differ at x < 0) but `\sqrt{x}\sqrt{x}` is `x` and `\ln(x^2)` is `2\ln x` (the
+   * negative points are outside the left or right side's real domain and do not count). Where the
+   * real domains barely meet (`\sqrt{x-20}`) or a side is complex by nature (`i`, `f(x)`), the
+   * principal-branch complex values must agree at every finite point instead.
+   */
   private numerically(a: P.Poly, b: P.Poly, inexact: boolean): boolean {
-    let valid = 0;
+    let finite = 0;
+    let realAgree = 0;
+    let complexAgree = true;
     const atol = inexact ? 0.5 * 10 ** -this.config.precision : 0;
     for (let i = 0; i < POINTS; i++) {
       this.budget.spend(4 * (a.terms.length + b.terms.length));
       const point = new Point(i);
-      const va = evalPoly(a, point);
-      const vb = evalPoly(b, point);
-      if (!cIsFinite(va) || !cIsFinite(vb)) continue;
-      valid++;
-      const scale = Math.max(1, cAbs(va), cAbs(vb));
-      if (cAbs(cSub(va, vb)) > atol + EXACT_RTOL * scale) return false;
+      const ea = evalPoly(a, point);
+      const eb = evalPoly(b, point);
+      if (!cIsFinite(ea.v) || !cIsFinite(eb.v)) continue;
+      finite++;
+      const scale = Math.max(1, cAbs(ea.v), cAbs(eb.v));
+      const close = cAbs(cSub(ea.v, eb.v)) <= atol + EXACT_RTOL * scale;
+      if (ea.real && eb.real) {
+        if (!close) return false;
+        realAgree++;
+      } else if (!close) complexAgree = false;
     }
-    return valid >= MIN_POINTS;
+    return realAgree >= MIN_POINTS || (complexAgree && finite >= MIN_POINTS);
   }
 
   private ordered(a: Value[], b: Value[], rule: string): Rule {
@@ -108,65 +133,37 @@ export class Comparer {
   // ---- sets and intervals -------------------------------------------------------------------
 
   private setLike(a: Value, b: Value): Rule {
-    const ua = this.normalizeUnion(a);
-    const ub = this.normalizeUnion(b);
-    if (ua && ub) {
-      if (ua.length !== ub.length) return null;
-      for (let i = 0; i < ua.length; i++) if (!this.sameInterval(ua[i] as Span, ub[i] as Span)) return null;
-      return 'interval';
-    }
+    const sa = this.sets.spans(a);
+    const sb = this.sets.spans(b);
+    if (sa && sb) return this.sets.equal(sa, sb) ? 'interval' : null;
     // Endpoints that do not order (symbolic bounds): compare the parts as written.
     if (a.t === 'interval' && b.t === 'interval') return this.sameInterval(a, b) ? 'interval' : null;
     if (a.t === 'union' && b.t === 'union') return this.ordered(a.parts, b.parts, 'interval');
     return null;
   }
 
-  private sameInterval(a: Span, b: Span): boolean {
+  private sameInterval(a: Extract<Value, { t: 'interval' }>, b: Extract<Value, { t: 'interval' }>): boolean {
     if (!this.scalars(a.lo, b.lo) || !this.scalars(a.hi, b.hi)) return false;
-    const loInf = isInfinite(a.lo);
-    const hiInf = isInfinite(a.hi);
-    return (loInf || a.loClosed === b.loClosed) && (hiInf || a.hiClosed === b.hiClosed);
+    return (isInfinite(a.lo) || a.loClosed === b.loClosed) && (isInfinite(a.hi) || a.hiClosed === b.hiClosed);
   }
 
-  /** A union as sorted, merged spans (points are closed spans), or null when endpoints do not order. */
-  private normalizeUnion(v: Value): Span[] | null {
-    const spans: Span[] = [];
-    const collect = (x: Value): boolean => {
-      if (x.t === 'interval') spans.push(x);
-      else if (x.t === 'tuple' && x.bracket === '(' && x.items.length === 2 && x.items.every((i) => i.t === 'scalar')) {
-        spans.push({ lo: x.items[0] as Scalar, hi: x.items[1] as Scalar, loClosed: false, hiClosed: false });
-      } else if (x.t === 'set') {
-        for (const item of x.items) {
-          if (item.t !== 'scalar') return false;
-          spans.push({ lo: item, hi: item, loClosed: true, hiClosed: true });
-        }
-      } else if (x.t === 'union') return x.parts.every(collect);
-      else return false;
-      return true;
-    };
-    if (!collect(v)) return null;
-    const keyed: Array<Span & { l: number; h: number }> = [];
-    for (const s of spans) {
-      const l = realValue(s.lo.p);
-      const h = realValue(s.hi.p);
-      if (l === null || h === null) return null;
-      keyed.push({ ...s, l, h });
+  /**
+   * Conditions joined by and/or/commas against any other answer: as the sets they describe when
+   * they are about one unknown with constant bounds (a list of intervals on the other side is their
+   * union), else condition by condition, unordered, when neither side says `and` where the other
+   * says `or`.
+   */
+  private logic(a: Value, b: Value): Rule {
+    const sa = this.sets.spans(a, true);
+    const sb = this.sets.spans(b, true);
+    if (sa && sb) {
+      // Both stated as conditions: they must be about the same unknown (`x ≤ 2 or x > 3` is not `y ≤ 2 or y > 3`).
+      const [ua, ub] = [subjectOf(a), subjectOf(b)];
+      if (ua !== null && ub !== null && ua !== ub) return null;
+      return this.sets.equal(sa, sb) ? 'relation_as_set' : null;
     }
-    keyed.sort((x, y) => x.l - y.l || x.h - y.h);
-    const merged: Array<Span & { l: number; h: number }> = [];
-    for (const s of keyed) {
-      const last = merged[merged.length - 1];
-      if (last && (s.l < last.h || (this.scalars(s.lo, last.hi) && (s.loClosed || last.hiClosed)))) {
-        if (s.h > last.h || (s.h === last.h && s.hiClosed)) {
-          last.hi = s.hi;
-          last.h = s.h;
-          last.hiClosed = s.hiClosed || (s.h === last.h && last.hiClosed);
-        }
-        continue;
-      }
-      merged.push({ ...s });
-    }
-    return merged;
+    if (a.t !== 'logic' || b.t !== 'logic' || !compatible(a, b)) return null;
+    return this.unordered(a.items, b.items, 'conditions');
   }
 
   // ---- relations ------------------------------------------------------------------------------
@@ -181,8 +178,8 @@ export class Comparer {
       }
       return null;
     }
-    const set = relationToSet(rel);
-    if (set && isSetLike(other)) return this.setLike(set, other) ? 'relation_as_set' : null;
+    const described = relationToSet(rel);
+    if (described && isSetLike(other)) return this.setLike(described.set, other) ? 'relation_as_set' : null;
     return null;
   }
 
@@ -196,7 +193,8 @@ export class Comparer {
     }
     const sa = relationToSet(a);
     const sb = relationToSet(b);
-    if (sa && sb) return this.setLike(sa, sb) ? 'inequality' : null;
+    // `x < 3` and `y < 3` are about different unknowns (with label.strict false both are renamed v0).
+    if (sa && sb) return sa.subject === sb.subject && this.setLike(sa.set, sb.set) ? 'inequality' : null;
     if (a.ops.length === 1 && b.ops.length === 1) {
       const na = normalizeInequality(a.ops[0] as RelOp);
       const nb = normalizeInequality(b.ops[0] as RelOp);
@@ -233,7 +231,7 @@ export class Comparer {
     let valid = 0;
     for (let i = 0; i < POINTS; i++) {
       const point = new Point(i);
-      const r = cDiv(evalPoly(fa, point), evalPoly(fb, point));
+      const r = cDiv(evalPoly(fa, point).v, evalPoly(fb, point).v);
       if (!cIsFinite(r)) continue;
       valid++;
       if (k === null) k = r;
@@ -257,8 +255,6 @@ function sameFunction(a: Value, b: Value): boolean {
   const fa = fn(a);
   return fa !== null && fa === fn(b);
 }
-
-type Span = { lo: Scalar; hi: Scalar; loClosed: boolean; hiClosed: boolean };
 
 function itemsOf(v: Value): Value[] {
   // Several answers against a tuple or set: the tuple's order is not asked for (`p=5,q=2` vs `(5,2)`).
@@ -284,19 +280,6 @@ function isInfinite(s: Scalar): boolean {
   return s.p.terms.some((t) => t.factors.some(([a]) => a.kind === 'inf'));
 }
 
-/** The real value of a constant (∞ included), or null when it has variables or is not real. */
-function realValue(p: P.Poly): number | null {
-  const c = P.constantValue(p);
-  if (c !== null) return qToNumber(c);
-  const [only] = p.terms;
-  if (p.terms.length === 1 && only && only.key === '∞') return only.coef.n > 0n ? Infinity : -Infinity;
-  for (const a of P.atomsOf(p).values()) if (a.kind === 'sym' || a.kind === 'opaque' || a.kind === 'i') return null;
-  const v = evalPoly(p, new Point(0));
-  if (Math.abs(v.im) > 1e-12) return null;
-  if (Number.isNaN(v.re)) return null;
-  return v.re;
-}
-
 function normalizeInequality(op: RelOp): { strict: boolean; flip: boolean } | null {
   switch (op) {
     case '<':
@@ -312,70 +295,15 @@ function normalizeInequality(op: RelOp): { strict: boolean; flip: boolean } | nu
   }
 }
 
-function flipOp(op: RelOp): RelOp {
-  const flips: Partial<Record<RelOp, RelOp>> = { '<': '>', '>': '<', '<=': '>=', '>=': '<=' };
-  return flips[op] ?? op;
-}
-
 function difference(rel: Extract<Value, { t: 'rel' }>, budget: Budget): P.Poly | null {
   const [l, r] = rel.items;
   if (l?.t !== 'scalar' || r?.t !== 'scalar') return null;
   return P.add(l.p, P.neg(r.p), budget);
 }
 
-function isConstantScalar(v: Value | undefined): v is Scalar {
-  return v?.t === 'scalar' && realValue(v.p) !== null;
-}
-
-const INF: Scalar = { t: 'scalar', p: P.fromAtom(P.atom('inf', '∞')) };
-const NEG_INF: Scalar = { t: 'scalar', p: P.neg(P.fromAtom(P.atom('inf', '∞'))) };
-
-/**
- * A relation in one unknown with constant bounds as the set it describes: `-2 \le x \le 7` is
- * [-2, 7], `x > 5` is (5, ∞), `x \ne 3` is ℝ∖{3}, and `1 \le |z| \le 3/2` is [-3/2,-1] ∪ [1,3/2].
- */
-export function relationToSet(rel: Extract<Value, { t: 'rel' }>): Value | null {
-  const { ops, items, nameLike } = rel;
-  const bounds: { lo: Scalar; hi: Scalar; loClosed: boolean; hiClosed: boolean } = { lo: NEG_INF, hi: INF, loClosed: false, hiClosed: false };
-  let subject = -1;
-  if (items.length === 2) {
-    subject = nameLike[0] && isConstantScalar(items[1]) ? 0 : nameLike[1] && isConstantScalar(items[0]) ? 1 : -1;
-    if (subject < 0) return null;
-    const op = subject === 0 ? (ops[0] as RelOp) : flipOp(ops[0] as RelOp);
-    const c = items[1 - subject] as Scalar;
-    if (op === '<' || op === '<=') Object.assign(bounds, { hi: c, hiClosed: op === '<=' });
-    else if (op === '>' || op === '>=') Object.assign(bounds, { lo: c, loClosed: op === '>=' });
-    else if (op === '!=') {
-      return { t: 'union', parts: [{ t: 'interval', lo: NEG_INF, hi: c, loClosed: false, hiClosed: false }, { t: 'interval', lo: c, hi: INF, loClosed: false, hiClosed: false }] };
-    } else return null;
-  } else if (items.length === 3 && nameLike[1] && isConstantScalar(items[0]) && isConstantScalar(items[2])) {
-    subject = 1;
-    const [o1, o2] = ops as [RelOp, RelOp];
-    const ascending = (o1 === '<' || o1 === '<=') && (o2 === '<' || o2 === '<=');
-    const descending = (o1 === '>' || o1 === '>=') && (o2 === '>' || o2 === '>=');
-    if (ascending) Object.assign(bounds, { lo: items[0], hi: items[2], loClosed: o1 === '<=', hiClosed: o2 === '<=' });
-    else if (descending) Object.assign(bounds, { lo: items[2], hi: items[0], loClosed: o2 === '>=', hiClosed: o1 === '>=' });
-    else return null;
-  } else return null;
-  const interval: Value = { t: 'interval', ...bounds };
-  const subj = items[subject] as Value;
-  if (subj.t === 'scalar' && isAbsOfName(subj)) {
-    // |x| in [a, b] with a ≥ 0: x in [-b, -a] ∪ [a, b].
-    const a = realValue(bounds.lo.p);
-    if (a === null || a < 0 || !Number.isFinite(a)) return null;
-    const mirror: Value = { t: 'interval', lo: negate(bounds.hi), hi: negate(bounds.lo), loClosed: bounds.hiClosed, hiClosed: bounds.loClosed };
-    return { t: 'union', parts: [mirror, interval] };
-  }
-  return interval;
-}
-
-function negate(s: Scalar): Scalar {
-  return { t: 'scalar', p: P.neg(s.p) };
-}
-
-function isAbsOfName(s: Scalar): boolean {
-  const [t] = s.p.terms;
-  return s.p.terms.length === 1 && t !== undefined && t.factors.length === 1 && t.factors[0]?.[0].name === 'abs' && t.factors[0][1] === 1;
+/** `and` against `or` is a different claim; a comma-only list may be read either way. */
+function compatible(a: Logic, b: Logic): boolean {
+  return a.op === b.op || a.op === 'list' || b.op === 'list';
 }
 
 function normalizeText(text: string): string {

@@ -129,7 +129,7 @@ export function scoreMath(response: string, label: MathLabel): Outcome {
 
 export const math = definePure({
   name: 'math',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Math answers: the last \\boxed{} (or a stated final answer) after </think>, parsed from LaTeX or plain text, canonicalized with exact rationals, compared with the gold',
   label: mathLabel,

@@ -44,16 +44,49 @@ function splitmix32(x: number): number {
   return ((x ^ (x >>> 16)) >>> 0) / 4294967296;
 }
 
-/** A value in [0.3, 2.3): positive, away from 0 and 1 where identities hide differences. */
+/**
+ * The points of the randomized check. Positive points alone would accept `\sqrt{x^2}` for `x` and
+ * `|x|` for `x`, so the points mix signs and sizes; every value is a non-integer away from 0 and ±1,
+ * where identities hide differences:
+ * - points 0–2: every variable positive, in [0.3, 2.3) (the domain of school identities such as
+ *   √x·√y = √(xy) or ln(x²) = 2 ln x is always sampled);
+ * - point 3: every variable negative, in (-2.3, -0.3];
+ * - points 4–5: each variable's sign drawn from its own hash, so variables differ in sign;
+ * - points 6–7: every variable positive and larger, in [2.5, 12) (domains such as x > 5).
+ */
+export const POINTS = 8;
+
 export function pointValue(key: string, point: number): number {
-  return 0.3 + 2 * splitmix32(fnv1a(key) ^ Math.imul(point + 1, 0x27d4eb2d) ^ SEED);
+  const h = fnv1a(key) ^ Math.imul(point + 1, 0x27d4eb2d) ^ SEED;
+  const u = splitmix32(h);
+  if (point >= 6) return 2.5 + 9.5 * u;
+  const magnitude = 0.3 + 2 * u;
+  if (point === 3) return -magnitude;
+  if (point >= 4) return splitmix32(h ^ 0x68e31da4) < 0.5 ? -magnitude : magnitude;
+  return magnitude;
+}
+
+/**
+ * A value at a point, and whether its evaluation stayed on the real line: real inputs through
+ * real-valued steps only. `\sqrt{x}` at x < 0, `\ln x` at x < 0, and anything with `i` or an
+ * opaque function leave it; those points are outside the expression's real domain.
+ */
+export interface Evaluated {
+  v: C;
+  real: boolean;
+}
+
+const REAL_EPS = 1e-9;
+
+function isReal(v: C): boolean {
+  return Math.abs(v.im) <= REAL_EPS * Math.max(1, Math.abs(v.re));
 }
 
 export class Point {
-  private readonly cache = new Map<string, C>();
+  private readonly cache = new Map<string, Evaluated>();
   constructor(readonly index: number) {}
 
-  atom(a: Atom): C {
+  atom(a: Atom): Evaluated {
     const cached = this.cache.get(a.key);
     if (cached) return cached;
     const value = evalAtom(a, this);
@@ -62,28 +95,27 @@ export class Point {
   }
 }
 
-function evalAtom(a: Atom, point: Point): C {
+function evalAtom(a: Atom, point: Point): Evaluated {
   switch (a.kind) {
     case 'sym':
-      return c(pointValue(a.key, point.index));
+      return { v: c(pointValue(a.key, point.index)), real: true };
     case 'pi':
-      return c(Math.PI);
+      return { v: c(Math.PI), real: true };
     case 'e':
-      return c(Math.E);
+      return { v: c(Math.E), real: true };
     case 'i':
-      return c(0, 1);
+      return { v: c(0, 1), real: false };
     case 'inf':
-      return c(Infinity);
-    case 'recip':
-      return cDiv(c(1), evalPoly(a.args[0] as Poly, point));
-    case 'pow':
-      return cPow(evalPoly(a.args[0] as Poly, point), evalPoly(a.args[1] as Poly, point));
-    case 'fn':
-      return applyFunction(a.name, a.args.map((p) => evalPoly(p, point)));
+      return { v: c(Infinity), real: true };
     case 'opaque':
       // Unknown functions and operators (`f(x)`, `\sum_{k=0}^{n} …`) take an arbitrary but fixed
-      // value per canonical key: equal keys agree, different keys almost surely do not.
-      return c(pointValue(a.key, point.index), pointValue(`im:${a.key}`, point.index) - 1.3);
+      // complex value per canonical key: equal keys agree, different keys almost surely do not.
+      return { v: c(pointValue(a.key, point.index), pointValue(`im:${a.key}`, point.index) - 1.3), real: false };
+    default: {
+      const args = a.args.map((p) => evalPoly(p, point));
+      const v = a.kind === 'recip' ? cDiv(c(1), (args[0] as Evaluated).v) : a.kind === 'pow' ? cPow((args[0] as Evaluated).v, (args[1] as Evaluated).v) : applyFunction(a.name, args.map((x) => x.v));
+      return { v, real: args.every((x) => x.real) && isReal(v) };
+    }
   }
 }
 
@@ -151,13 +183,18 @@ function gamma(z: number): number {
   return Math.sqrt(2 * Math.PI) * Math.pow(t, z + 0.5) * Math.exp(-t) * x;
 }
 
-export function evalPoly(p: Poly, point: Point): C {
+export function evalPoly(p: Poly, point: Point): Evaluated {
   let sum = c(0);
+  let real = true;
   for (const t of p.terms) {
     let v = c(qToNumber(t.coef));
     if (t.rad !== 1n) v = cMul(v, cSqrt(c(Number(t.rad))));
-    for (const [a, e] of t.factors) v = cMul(v, cPowInt(point.atom(a), e));
+    for (const [a, e] of t.factors) {
+      const x = point.atom(a);
+      real &&= x.real;
+      v = cMul(v, cPowInt(x.v, e));
+    }
     sum = cAdd(sum, v);
   }
-  return sum;
+  return { v: sum, real };
 }

@@ -138,3 +138,11 @@ export function qFromDecimal(text: string): Q {
   const digits = (intPart === '' ? '0' : intPart) + frac;
   return q(BigInt(digits), 10n ** BigInt(frac.length));
 }
+
+/** A repeating decimal `int.frac(rep)` such as 0.1(6) = 1/6, exactly. */
+export function qFromRepeating(text: string, rep: string): Q {
+  const [intPart = '', frac = ''] = text.split('.');
+  const head = BigInt((intPart === '' ? '0' : intPart) + frac);
+  const whole = BigInt((intPart === '' ? '0' : intPart) + frac + rep);
+  return q(whole - head, 10n ** BigInt(frac.length) * (10n ** BigInt(rep.length) - 1n));
+}

@@ -2,6 +2,9 @@ import type { Q } from '../rational';
 
 export type RelOp = '=' | '<' | '<=' | '>' | '>=' | '!=' | '~=' | 'in';
 
+/** What joins two items of a list: a comma, or the words and/or (`\land`, `\lor`, `\text{ or }`). */
+export type Join = ',' | 'and' | 'or';
+
 /** Functions the evaluator knows; any other applied name (`f(x)`, `W(n)`) is an opaque function. */
 export const KNOWN_FUNCTIONS = [
   'sin', 'cos', 'tan', 'cot', 'sec', 'csc',
@@ -36,7 +39,8 @@ export type Node =
   | { k: 'interval'; lo: Node; hi: Node; loClosed: boolean; hiClosed: boolean }
   | { k: 'set'; items: Node[] }
   | { k: 'union'; parts: Node[] }
-  | { k: 'list'; items: Node[] }
+  /** `joins[i]` joins `items[i]` and `items[i + 1]`; absent where the list was not written with separators. */
+  | { k: 'list'; items: Node[]; joins?: Join[] }
   | { k: 'matrix'; rows: Node[][] }
   | { k: 'rel'; ops: RelOp[]; items: Node[] }
   | { k: 'ratio'; items: Node[] }

@@ -44,7 +44,8 @@ export function trimAnswer(text: string): string {
       .replace(/^\\[([]|\\[)\]]$/g, '')
       .replace(/^\$+|\$+$/g, '')
       .replace(/^\\\$|^[$€£¥]/, '')
-      .replace(/[.,;:]+$/, '')
+      // A final full stop goes, but not the ellipsis of a repeating decimal (`0.333...`).
+      .replace(/[.,;:]+$/, (m: string, at: number, whole: string) => (/^\.{3,4}$/.test(m) && /\d$/.test(whole.slice(0, at)) ? '...' : ''))
       .replace(/^\*\*|\*\*$/g, '')
       .trim();
     if (s === before) break;

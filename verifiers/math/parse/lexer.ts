@@ -6,14 +6,18 @@ import { KNOWN_FUNCTIONS, type RelOp } from './ast';
  * `rel <=`, `\cdot`, `\times` and `*` are all `op *`, so the parser sees one grammar.
  */
 export type Token =
-  | { t: 'num'; text: string }
+  /** `rep`: the repeating block of a repeating decimal (`0.1\overline{6}` is text `0.1`, rep `6`). */
+  | { t: 'num'; text: string; rep?: string }
   | { t: 'id'; name: string }
   | { t: 'cmd'; name: string }
   | { t: 'text'; text: string }
   | { t: 'op'; v: string }
   | { t: 'rel'; v: RelOp }
-  | { t: 'sep' }
+  | { t: 'sep'; v: Connective }
   | { t: 'env'; begin: boolean; name: string };
+
+/** A word joining two answers or two conditions: `x \le 2 \text{ or } x > 3`, `x > 1 \land x < 3`. */
+export type Connective = 'and' | 'or';
 
 const FUNCTION_WORDS = new Set<string>(KNOWN_FUNCTIONS);
 
@@ -91,10 +95,10 @@ const ALIASES: Record<string, Token> = {
   emptyset: { t: 'cmd', name: 'emptyset' },
   varnothing: { t: 'cmd', name: 'emptyset' },
   imath: { t: 'id', name: 'i' },
-  land: { t: 'sep' },
-  lor: { t: 'sep' },
-  wedge: { t: 'sep' },
-  vee: { t: 'sep' },
+  land: { t: 'sep', v: 'and' },
+  lor: { t: 'sep', v: 'or' },
+  wedge: { t: 'sep', v: 'and' },
+  vee: { t: 'sep', v: 'or' },
   arcsec: { t: 'cmd', name: 'arcsec' },
 };
 
@@ -114,6 +118,9 @@ const UNICODE: Record<string, Token[]> = {
   '≈': [{ t: 'rel', v: '~=' }],
   '∈': [{ t: 'rel', v: 'in' }],
   '±': [{ t: 'op', v: 'pm' }],
+  '∧': [{ t: 'sep', v: 'and' }],
+  '∨': [{ t: 'sep', v: 'or' }],
+  '…': [],
   '∪': [{ t: 'op', v: 'cup' }],
   '°': [{ t: 'op', v: 'degree' }],
   'π': [{ t: 'cmd', name: 'pi' }],
@@ -255,6 +262,13 @@ function readNumber(src: string, start: number, push: (t: Token) => void): numbe
     text += group;
     i = after + 3;
   }
+  if (src[i] === '.') {
+    const repeating = readRepeating(src, i);
+    if (repeating) {
+      push({ t: 'num', text: `${text}.${repeating.frac}`, rep: repeating.rep });
+      return repeating.end;
+    }
+  }
   if (src[i] === '.' && isDigit(src[i + 1])) {
     text += '.';
     i++;
@@ -278,6 +292,48 @@ function readNumber(src: string, start: number, push: (t: Token) => void): numbe
   return i;
 }
 
+const BAR_REPETEND = /^\\(?:overline|bar)\s*(?:\{\s*(\d+)\s*\}|(\d))/;
+const DOT_REPETEND = /^\\dot\s*\{(\d)\}(?:(\d*)\\dot\s*\{(\d)\})?/;
+const PAREN_REPETEND = /^\((\d+)\)/;
+const ELLIPSIS = /^(?:\.{3}|…|\\[lc]?dots(?![a-zA-Z]))/;
+
+/**
+ * A repeating decimal from its decimal point on: `0.\overline{3}`, `0.1\bar{6}`, `0.\dot{1}4\dot{2}`,
+ * `0.(3)`, or digits that visibly repeat before an ellipsis (`0.333...`, `0.1212\ldots`: the block
+ * must repeat at least twice over at least three digits, so a truncated `3.14159...` stays a decimal).
+ */
+function readRepeating(src: string, dot: number): { frac: string; rep: string; end: number } | null {
+  let i = dot + 1;
+  while (isDigit(src[i])) i++;
+  const frac = src.slice(dot + 1, i);
+  const rest = src.slice(i, i + 48);
+  const bar = BAR_REPETEND.exec(rest);
+  if (bar) return { frac, rep: (bar[1] ?? bar[2]) as string, end: i + bar[0].length };
+  const dots = DOT_REPETEND.exec(rest);
+  if (dots) return { frac, rep: `${dots[1]}${dots[3] === undefined ? '' : `${dots[2]}${dots[3]}`}`, end: i + dots[0].length };
+  const paren = PAREN_REPETEND.exec(rest);
+  if (paren && frac.length + (paren[1] as string).length <= 40) return { frac, rep: paren[1] as string, end: i + paren[0].length };
+  const ellipsis = ELLIPSIS.exec(rest);
+  if (ellipsis) {
+    const period = visiblePeriod(frac);
+    if (period) return { frac: frac.slice(0, period.start), rep: frac.slice(period.start, period.start + period.length), end: i + ellipsis[0].length };
+  }
+  return null;
+}
+
+/** The shortest block (≤ 6 digits) that ends `digits` and repeats at least twice over ≥ 3 digits. */
+function visiblePeriod(digits: string): { start: number; length: number } | null {
+  for (let length = 1; length <= 6; length++) {
+    const block = digits.slice(digits.length - length);
+    if (block.length < length) return null;
+    let start = digits.length - length;
+    while (start >= length && digits.slice(start - length, start) === block) start -= length;
+    const repeated = digits.length - start;
+    if (repeated >= 2 * length && repeated >= 3) return { start, length };
+  }
+  return null;
+}
+
 function lexWord(word: string, out: Token[], push: (t: Token) => void): void {
   const prev = out[out.length - 1];
   const afterValue = prev !== undefined && (prev.t === 'num' || (prev.t === 'op' && (prev.v === ')' || prev.v === '}')));
@@ -285,12 +341,12 @@ function lexWord(word: string, out: Token[], push: (t: Token) => void): void {
     // `(11,7)or(7,11)`, `1orW(x)`: a connective glued to the previous answer.
     const glued = /^(or|and)(?=[A-Z]|$)/.exec(word);
     if (glued?.[1]) {
-      push({ t: 'sep' });
+      push({ t: 'sep', v: glued[1] as Connective });
       if (word.length > glued[1].length) lexWord(word.slice(glued[1].length), out, push);
       return;
     }
   }
-  if (word === 'and' || word === 'or') return push({ t: 'sep' });
+  if (word === 'and' || word === 'or') return push({ t: 'sep', v: word });
   if (word === 'percent' || word === 'pct' || word === 'percentage' || word === 'percents') return push({ t: 'op', v: '%' });
   if (FUNCTION_WORDS.has(word)) return push({ t: 'cmd', name: word });
   if (word === 'sqrt' || word === 'pi') return push({ t: 'cmd', name: word });

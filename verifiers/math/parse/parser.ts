@@ -1,6 +1,6 @@
 import { TooComplex } from '../budget';
-import { q, qFromDecimal, qInt, type Q } from '../rational';
-import { KNOWN_FUNCTIONS, type KnownFunction, type Node, type RelOp } from './ast';
+import { q, qFromDecimal, qFromRepeating, qInt, type Q } from '../rational';
+import { KNOWN_FUNCTIONS, type Join, type KnownFunction, type Node, type RelOp } from './ast';
 import type { Token } from './lexer';
 
 export class ParseError extends Error {}
@@ -92,14 +92,22 @@ export class Parser {
 
   private parseList(): Node {
     const items: Node[] = [];
+    const joins: Join[] = [];
     for (;;) {
-      while (this.isSeparator(this.peek())) this.pos++;
+      let join: Join = ',';
+      for (let t = this.peek(); this.isSeparator(t); t = this.peek()) {
+        // In `, and` or `, or` the word decides.
+        const j = joinOf(t as Token);
+        if (j !== ',') join = j;
+        this.pos++;
+      }
       if (this.atCloser() || this.isOp(';')) break;
+      if (items.length > 0) joins.push(join);
       items.push(this.parseRelation());
       if (!this.isSeparator(this.peek())) break;
     }
     if (items.length === 0) throw new ParseError('empty list');
-    return items.length === 1 ? (items[0] as Node) : { k: 'list', items };
+    return items.length === 1 ? (items[0] as Node) : { k: 'list', items, joins };
   }
 
   private parseRelation(): Node {
@@ -256,17 +264,31 @@ export class Parser {
         this.pos++;
         this.parseScript();
       } else if (t?.t === 'text' && !this.isSeparator(t) && isUnitText(t.text) && node.k !== 'text') {
-        // A unit after a quantity (`10\text{ cm}`, `15\mbox{ cm}^2`) is dropped with its power.
+        // A unit after a quantity (`10\text{ cm}`, `15\mbox{ cm}^2`, `50\text{ km}/\text{h}`) is dropped with its power.
         this.pos++;
-        if (this.isOp('^')) {
-          this.pos++;
-          this.parseScript();
-        }
+        this.skipUnitTail();
       } else if (t?.t === 'id' && node.k === 'num' && isUnitWordAhead(this.toks, this.pos)) {
         this.pos = skipUnitWord(this.toks, this.pos);
       } else break;
     }
     return node;
+  }
+
+  /** What may follow a dropped unit: its power, and a per-unit (`/\text{h}`, `/\text{s}^2`). */
+  private skipUnitTail(): void {
+    for (;;) {
+      if (this.isOp('^')) {
+        this.pos++;
+        this.parseScript();
+        continue;
+      }
+      const next = this.peek(1);
+      if (this.isOp('/') && next?.t === 'text' && isUnitText(next.text) && next.text.trim() !== '') {
+        this.pos += 2;
+        continue;
+      }
+      return;
+    }
   }
 
   private isDegreeGroup(): boolean {
@@ -320,6 +342,8 @@ export class Parser {
     this.pos++;
     switch (t.t) {
       case 'num':
+        // A repeating decimal is an exact rational, not a rounded decimal.
+        if (t.rep !== undefined) return num(qFromRepeating(t.text, t.rep));
         return t.text.includes('.') ? num(qFromDecimal(t.text), true) : num(qInt(BigInt(t.text)));
       case 'id':
         return this.identifier(t.name);
@@ -551,6 +575,15 @@ function describe(t: Token | undefined): string {
   }
 }
 
+function joinOf(t: Token): Join {
+  if (t.t === 'sep') return t.v;
+  if (t.t === 'text') {
+    const word = /\b(and|or)\b/.exec(t.text);
+    if (word) return word[1] as Join;
+  }
+  return ',';
+}
+
 function isPercentText(text: string): boolean {
   return /^\s*(?:%|percent|percentage|pct)\s*$/i.test(text);
 }
@@ -595,6 +628,7 @@ function textNode(raw: string): Node {
   if (text === '') return { k: 'text', text: '' };
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return text.includes('.') ? num(qFromDecimal(text.replace('-', '')), true) : num(qInt(BigInt(text)));
   if (/^[A-Za-z]$/.test(text)) return text === 'e' ? { k: 'const', name: 'e' } : { k: 'sym', name: text };
+  if (/^(?:infinity|infinite|inf)$/i.test(text)) return { k: 'const', name: 'inf' };
   return { k: 'text', text };
 }
 
