@@ -95,6 +95,10 @@ class ScoreTest(unittest.TestCase):
             self.client.score([qa("\\boxed{C}", group_id="g")], group_options={"length_penalty": True})
         self.assertEqual(caught.exception.code.name, "INVALID_ARGUMENT")
         self.assertIn("group_options.max_length", caught.exception.details)
+        with self.assertRaises(VerdictError) as streamed:
+            list(self.client.score_stream([qa("\\boxed{C}")], group_options={"advantage": "ppo"}))
+        self.assertEqual(streamed.exception.code.name, "INVALID_ARGUMENT")
+        self.assertIn("group_options.advantage", streamed.exception.details)
 
     def test_stream_sends_each_group_summary_on_its_last_result(self):
         batch = [qa("\\boxed{C}", group_id="g1", response_tokens=10), qa("\\boxed{A}", group_id="g2", response_tokens=10),
