@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { compare, defineConstraint, fail, kw, PASS, plural, relationText, verdict } from '../constraint';
 import { pyRegExp } from '../text/pyre';
+import { wordRuns } from '../text/words';
+
+const PLAIN_WORD = /^[\p{L}\p{N}_]+$/u;
 
 /** The IFEval keyword checkers use the keyword itself as a (case-insensitive) regular expression. */
 const pattern = kw.str().refine((s) => pyRegExp(s, 'i') !== null, {
@@ -49,9 +52,14 @@ export const forbiddenWords = defineConstraint({
   source: 'ifeval',
   kwargs: z.strictObject({ forbidden_words: kw.list(pattern) }),
   check(response, { forbidden_words }) {
+    let runs: Set<string> | undefined;
     for (const word of [...new Set(forbidden_words)].sort()) {
-      const re = pyRegExp(`\\b${word}\\b`, 'i');
-      if (re?.test(response)) return fail(`uses forbidden word "${word}"`);
+      // A word of word characters only matches `\bword\b` exactly where a maximal run of word
+      // characters equals it; anything else is run as the reference's regex.
+      const found = PLAIN_WORD.test(word)
+        ? (runs ??= new Set(wordRuns(response).map((r) => r.toLowerCase()))).has(word.toLowerCase())
+        : (pyRegExp(`\\b${word}\\b`, 'i')?.test(response) ?? false);
+      if (found) return fail(`uses forbidden word "${word}"`);
     }
     return PASS;
   },

@@ -5,7 +5,23 @@ import { PY_B, PY_SPACE, PY_WORD } from './py';
  * unescaped regexes) into a JavaScript RegExp with Python's meaning of `.`, `\b`, `\w`, `\s`, `\d`
  * for str patterns. Returns null when the pattern does not compile, so the label can be rejected.
  */
+const compiled = new Map<string, RegExp | null>();
+
 export function pyRegExp(source: string, flags: string): RegExp | null {
+  const key = `${flags}\u0000${source}`;
+  if (compiled.has(key)) {
+    const re = compiled.get(key) ?? null;
+    if (re) re.lastIndex = 0;
+    return re;
+  }
+  // Labels repeat the same few keywords; a bound keeps odd input from growing the cache.
+  if (compiled.size > 4096) compiled.clear();
+  const re = translate(source, flags);
+  compiled.set(key, re);
+  return re;
+}
+
+function translate(source: string, flags: string): RegExp | null {
   let out = '';
   let inClass = false;
   for (let i = 0; i < source.length; i++) {
