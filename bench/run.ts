@@ -1,12 +1,13 @@
 // `npm run bench [-- NAME ...]`: every benchmark, or the named ones. Each prints its throughput and
 // its ratio against a baseline measured in the same run.
+import * as groups from './groups';
 import * as ifBench from './if';
 import * as judge from './judge';
 import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, judge, rlhf };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, judge, rlhf, groups };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
