@@ -14,6 +14,7 @@ export type Value =
   | { t: 'list'; items: Value[] }
   | { t: 'interval'; lo: Scalar; hi: Scalar; loClosed: boolean; hiClosed: boolean }
   | { t: 'union'; parts: Value[] }
+  | { t: 'setop'; op: 'cap' | 'minus'; left: Value; right: Value }
   | { t: 'matrix'; rows: Value[][] }
   | { t: 'rel'; ops: RelOp[]; items: Value[]; nameLike: boolean[] }
   /**
@@ -115,6 +116,8 @@ class Canonicalizer {
         };
       case 'union':
         return { t: 'union', parts: node.parts.map((p) => this.value(p)) };
+      case 'setop':
+        return { t: 'setop', op: node.op, left: this.value(node.left), right: this.value(node.right) };
       case 'ratio':
         return { t: 'ratio', items: node.items.map((i) => this.value(i)) };
       case 'rel':
@@ -252,6 +255,12 @@ class Canonicalizer {
           let acc: Q = ONE;
           for (let i = 0n; i < cr.n; i++) acc = qMul(acc, q(cn.n - i, i + 1n), b);
           return scalar(P.constant(acc));
+        }
+        if (cr && cr.d === 1n && cr.n >= 0n && cr.n <= 16n) {
+          // \binom{n}{2} = n(n-1)/2: a small constant r expands into a polynomial in n.
+          let acc: P.Poly = P.ONE_POLY;
+          for (let i = 0n; i < cr.n; i++) acc = P.scale(P.mul(acc, P.add(n, P.constant(qInt(-i)), b), b), q(1n, i + 1n), b);
+          return scalar(acc);
         }
         return scalar(P.fromAtom(opaqueAtom('binom', [scalar(n), scalar(r)])));
       }
@@ -477,6 +486,8 @@ function children(node: Node): Node[] {
       return [node.lo, node.hi];
     case 'union':
       return node.parts;
+    case 'setop':
+      return [node.left, node.right];
     case 'matrix':
       return node.rows.flat();
     default:
@@ -517,6 +528,8 @@ function mapChildren(node: Node, f: (n: Node) => Node): Node {
       return { ...node, lo: f(node.lo), hi: f(node.hi) };
     case 'union':
       return { ...node, parts: node.parts.map(f) };
+    case 'setop':
+      return { ...node, left: f(node.left), right: f(node.right) };
     case 'matrix':
       return { ...node, rows: node.rows.map((r) => r.map(f)) };
     default:
@@ -571,6 +584,8 @@ export function show(v: Value): string {
       return `${v.loClosed ? '[' : '('}${show(v.lo)}, ${show(v.hi)}${v.hiClosed ? ']' : ')'}`;
     case 'union':
       return v.parts.map(show).join(' ∪ ');
+    case 'setop':
+      return `(${show(v.left)} ${v.op === 'cap' ? '∩' : '∖'} ${show(v.right)})`;
     case 'matrix':
       return `[${v.rows.map((r) => r.map(show).join(', ')).join('; ')}]`;
     case 'rel': {

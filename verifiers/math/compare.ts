@@ -40,6 +40,9 @@ export class Comparer {
     if (gold.t === 'rel' && pred.t === 'rel') return this.relations(gold, pred);
     if (gold.t === 'rel') return this.relationAgainst(gold, pred);
     if (pred.t === 'rel') return this.relationAgainst(pred, gold);
+    // A gold ordered pair answered by a bare list keeps its order (`(3, 4)` is not `4, 3`); a list of
+    // equations (`y = 4, x = 3`) names its parts, so its order is free.
+    if (gold.t === 'tuple' && pred.t === 'list' && !pred.items.some((v) => v.t === 'rel')) return this.ordered(gold.items, pred.items, 'tuple');
     if (gold.t === 'list' || pred.t === 'list') return this.unordered(itemsOf(gold), itemsOf(pred), 'answers');
     if (gold.t === 'scalar' && pred.t === 'scalar') return this.scalars(gold, pred);
     if (gold.t === 'set' && pred.t === 'set') return this.unordered(gold.items, pred.items, 'set');
@@ -273,7 +276,7 @@ function rowsOf(v: Value): Value[][] | null {
 }
 
 function isSetLike(v: Value): boolean {
-  return v.t === 'interval' || v.t === 'union' || v.t === 'set' || (v.t === 'tuple' && v.bracket === '(' && v.items.length === 2);
+  return v.t === 'interval' || v.t === 'union' || v.t === 'setop' || v.t === 'set' || (v.t === 'tuple' && v.bracket === '(' && v.items.length === 2);
 }
 
 function isInfinite(s: Scalar): boolean {

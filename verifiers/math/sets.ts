@@ -65,6 +65,12 @@ export class SetAlgebra {
       }
       case 'union':
         return this.unionOf(v.parts, lists);
+      case 'setop': {
+        const left = this.spans(v.left);
+        const right = this.spans(v.right);
+        if (!left || !right) return null;
+        return this.intersect(left, v.op === 'cap' ? right : this.complement(right));
+      }
       case 'list':
         return lists ? this.unionOf(v.items, lists) : null;
       case 'rel': {
@@ -149,6 +155,20 @@ export class SetAlgebra {
       }
     }
     return this.union(out);
+  }
+
+  /** ℝ minus the spans (sorted and merged): the gaps between them. */
+  complement(spans: Span[]): Span[] {
+    const out: Span[] = [];
+    let from: Pick<Span, 'lo' | 'l' | 'loClosed'> = { lo: NEG_INF, l: -Infinity, loClosed: false };
+    for (const s of spans) {
+      const gap: Span = { ...from, hi: s.lo, h: s.l, hiClosed: !s.loClosed };
+      if (!this.isEmpty(gap)) out.push(gap);
+      from = { lo: s.hi, l: s.h, loClosed: !s.hiClosed };
+    }
+    const last: Span = { ...from, hi: INF, h: Infinity, hiClosed: false };
+    if (!this.isEmpty(last)) out.push(last);
+    return out;
   }
 
   /** Two normalized span lists describe the same set. */

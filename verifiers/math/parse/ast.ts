@@ -39,6 +39,7 @@ export type Node =
   | { k: 'interval'; lo: Node; hi: Node; loClosed: boolean; hiClosed: boolean }
   | { k: 'set'; items: Node[] }
   | { k: 'union'; parts: Node[] }
+  | { k: 'setop'; op: 'cap' | 'minus'; left: Node; right: Node }
   /** `joins[i]` joins `items[i]` and `items[i + 1]`; absent where the list was not written with separators. */
   | { k: 'list'; items: Node[]; joins?: Join[] }
   | { k: 'matrix'; rows: Node[][] }

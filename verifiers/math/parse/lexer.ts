@@ -70,6 +70,12 @@ const ALIASES: Record<string, Token> = {
   pm: { t: 'op', v: 'pm' },
   mp: { t: 'op', v: 'mp' },
   cup: { t: 'op', v: 'cup' },
+  cap: { t: 'op', v: 'cap' },
+  setminus: { t: 'op', v: 'setminus' },
+  backslash: { t: 'op', v: 'setminus' },
+  R: { t: 'cmd', name: 'reals' },
+  Reals: { t: 'cmd', name: 'reals' },
+  reals: { t: 'cmd', name: 'reals' },
   colon: { t: 'op', v: ':' },
   vert: { t: 'op', v: '|' },
   lvert: { t: 'op', v: '|' },
@@ -122,6 +128,9 @@ const UNICODE: Record<string, Token[]> = {
   '∨': [{ t: 'sep', v: 'or' }],
   '…': [],
   '∪': [{ t: 'op', v: 'cup' }],
+  '∩': [{ t: 'op', v: 'cap' }],
+  '∖': [{ t: 'op', v: 'setminus' }],
+  'ℝ': [{ t: 'cmd', name: 'reals' }],
   '°': [{ t: 'op', v: 'degree' }],
   'π': [{ t: 'cmd', name: 'pi' }],
   '∞': [{ t: 'cmd', name: 'infty' }],
@@ -377,8 +386,22 @@ function readCommand(src: string, start: number, push: (t: Token) => void): numb
   if (TEXT_COMMANDS.has(name)) {
     let k = j;
     while (isSpace(src[k])) k++;
+    // `\mathbb{R}` and `\mathbb R` are the real line.
+    if (name === 'mathbb' && src[k] === 'R' && !isLetter(src[k + 1])) {
+      push({ t: 'cmd', name: 'reals' });
+      return k + 1;
+    }
+    if (name === 'mathbb' && /^\{\s*R\s*\}/.test(src.slice(k, k + 8))) {
+      push({ t: 'cmd', name: 'reals' });
+      return (readGroup(src, k) as { end: number }).end;
+    }
     if (src[k] === '{') {
       const group = readGroup(src, k);
+      // Upright `\mathrm{e}` and `\mathrm{i}` are Euler's number and the imaginary unit, not units.
+      if (group && (name === 'mathrm' || name === 'operatorname') && /^\s*[ei]\s*$/.test(group.content)) {
+        push({ t: 'id', name: group.content.trim() });
+        return group.end;
+      }
       if (group) {
         push({ t: 'text', text: group.content });
         return group.end;
@@ -428,6 +451,6 @@ function readCommand(src: string, start: number, push: (t: Token) => void): numb
 const KNOWN_COMMANDS = new Set([
   'frac', 'sqrt', 'binom', 'pi', 'overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'mathbf',
   'boldsymbol', 'dot', 'sum', 'prod', 'int', 'lim', 'max', 'min', 'gcd', 'lcm', 'det', 'arcsec', 'pmod', 'bmod', 'mod',
-  'cap', 'setminus', 'perp', 'parallel', 'cong', 'sim', 'equiv', 'to', 'rightarrow', 'Rightarrow', 'implies',
+  'perp', 'parallel', 'cong', 'sim', 'equiv', 'to', 'rightarrow', 'Rightarrow', 'implies',
   'iff', 'Leftrightarrow', 'neg', 'forall', 'exists', 'partial', 'nabla', 'prime',
 ]);

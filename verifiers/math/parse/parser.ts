@@ -19,6 +19,10 @@ const CLOSERS = new Set([')', ']', '}', '\\}', ')>', 'rfloor', 'rceil', '|', '&'
 
 const num = (value: Q, decimal = false): Node => ({ k: 'num', value, decimal });
 
+const INFINITY: Node = { k: 'const', name: 'inf' };
+/** ℝ, however it is written (`\mathbb{R}`, `\R`, "all real numbers"). */
+const REALS: Node = { k: 'interval', lo: { k: 'neg', arg: INFINITY }, hi: INFINITY, loClosed: false, hiClosed: false };
+
 /**
  * A recursive-descent parser for the answer language (precedence from loosest: `;` lists, `,`/and/or
  * lists, relations, `\cup`, ratios `a:b`, sums and `\pm`, products (explicit and implicit),
@@ -121,13 +125,20 @@ export class Parser {
     return ops.length === 0 ? (items[0] as Node) : { k: 'rel', ops, items };
   }
 
+  /** `\cup`, `\cap` and `\setminus`, left to right. */
   private parseUnion(): Node {
-    const parts = [this.parseRatio()];
-    while (this.isOp('cup')) {
-      this.pos++;
-      parts.push(this.parseRatio());
+    let node = this.parseRatio();
+    for (;;) {
+      if (this.isOp('cup')) {
+        this.pos++;
+        const right = this.parseRatio();
+        node = node.k === 'union' ? { k: 'union', parts: [...node.parts, right] } : { k: 'union', parts: [node, right] };
+      } else if (this.isOp('cap') || this.isOp('setminus')) {
+        const op = this.isOp('cap') ? 'cap' : 'minus';
+        this.pos++;
+        node = { k: 'setop', op, left: node, right: this.parseRatio() };
+      } else return node;
     }
-    return parts.length === 1 ? (parts[0] as Node) : { k: 'union', parts };
   }
 
   private parseRatio(): Node {
@@ -203,7 +214,7 @@ export class Parser {
       case 'id':
         return true;
       case 'cmd':
-        return t.name !== 'pmod' && t.name !== 'bmod' && t.name !== 'mod';
+        return t.name !== 'pmod' && t.name !== 'bmod' && t.name !== 'mod' && t.name !== 'choose';
       case 'env':
         return t.begin;
       case 'op':
@@ -402,6 +413,7 @@ export class Parser {
     if (name === 'pi') return { k: 'const', name: 'pi' };
     if (name === 'infty') return { k: 'const', name: 'inf' };
     if (name === 'emptyset') return { k: 'set', items: [] };
+    if (name === 'reals') return REALS;
     if (KNOWN_FN.has(name)) return this.func(name as KnownFunction);
     if (ACCENTS.has(name)) return { k: 'sym', name: `${name}(${symbolName(this.parseScript())})` };
     if (NAMED_APPLY.has(name)) {
@@ -518,6 +530,14 @@ export class Parser {
           return { k: 'text', text: '' };
         }
         const inner = this.parseGroups();
+        const t = this.peek();
+        if (t?.t === 'cmd' && t.name === 'choose') {
+          // `{n \choose k}`
+          this.pos++;
+          const r = this.parseGroups();
+          this.expectOp('}');
+          return { k: 'binom', n: inner, r };
+        }
         this.expectOp('}');
         return inner.k === 'list' ? { k: 'tuple', items: inner.items, bracket: '{' } : inner;
       }
@@ -628,12 +648,18 @@ function textNode(raw: string): Node {
   if (text === '') return { k: 'text', text: '' };
   if (/^-?\d+(?:\.\d+)?$/.test(text)) return text.includes('.') ? num(qFromDecimal(text.replace('-', '')), true) : num(qInt(BigInt(text)));
   if (/^[A-Za-z]$/.test(text)) return text === 'e' ? { k: 'const', name: 'e' } : { k: 'sym', name: text };
-  if (/^(?:infinity|infinite|inf)$/i.test(text)) return { k: 'const', name: 'inf' };
+  if (/^(?:infinity|infinite|inf)$/i.test(text)) return INFINITY;
+  if (/^(?:(?:the )?(?:set of )?all reals?(?: numbers)?|all real values(?: of x)?|real numbers)$/i.test(text)) return REALS;
+  if (/^(?:(?:there is |there are )?no (?:real )?(?:solutions?|roots?|values?)|the empty set|empty set)$/i.test(text)) return { k: 'set', items: [] };
   return { k: 'text', text };
 }
 
-/** `3\frac{1}{2}` is the mixed number 7/2 when both parts are plain non-negative integers. */
+/** `3\frac{1}{2}` is the mixed number 7/2 (and `-3\frac{1}{2}` is -7/2) when both parts are plain integers. */
 function mixedNumber(whole: Node, next: Node): Node | null {
+  if (whole.k === 'neg') {
+    const positive = mixedNumber(whole.arg, next);
+    return positive ? { k: 'neg', arg: positive } : null;
+  }
   if (whole.k !== 'num' || whole.decimal || whole.value.d !== 1n || whole.value.n < 0n) return null;
   if (next.k !== 'div' || next.num.k !== 'num' || next.den.k !== 'num') return null;
   if (next.num.decimal || next.den.decimal || next.num.value.d !== 1n || next.den.value.d !== 1n) return null;
