@@ -1,0 +1,37 @@
+import path from 'node:path';
+import type { Json, JsonObject } from '../../core/json';
+import { checkAgainst } from '../../core/label';
+import { invalid, type Outcome, type Sample } from '../../core/sample';
+import type { AsyncVerifier, Services, Verifier } from '../../core/verifier';
+import { packageRoot } from '../../services/paths';
+import { Sandbox, sandboxConfigSection } from '../../services/sandbox';
+
+/** A path under the read-only shared material next to the repository (`../shared`). */
+export function sharedPath(...parts: string[]): string {
+  return path.join(packageRoot(__dirname), '..', 'shared', ...parts);
+}
+
+/** A real sandbox with small limits, so that limit tests stay quick. */
+export function startSandbox(config: JsonObject = {}): Promise<Sandbox> {
+  const limits = { cpuMs: 500, memoryMb: 256, ...((config.limits as JsonObject | undefined) ?? {}) };
+  return Sandbox.start(sandboxConfigSection.parse({ workers: 2, ...config, limits }));
+}
+
+export const never = new AbortController().signal;
+
+/** Validates the label, then scores with `services`, as the engine does for async verifiers. */
+export async function scoreAsync(
+  verifier: Verifier,
+  response: string,
+  label: JsonObject,
+  services: Services,
+  signal: AbortSignal = never,
+): Promise<Outcome> {
+  const checked = checkAgainst(verifier.label, label);
+  if (!checked.ok) return invalid(checked.error);
+  const sample: Sample = { id: 's', verifier: verifier.name, response, label, groupId: '', responseTokens: 0, metadata: {} };
+  const compute = async (): Promise<Json> => {
+    throw new Error('no compute tasks in these verifiers');
+  };
+  return (verifier as AsyncVerifier).score({ response, label: checked.value, sample }, { signal, services, compute });
+}
