@@ -1,4 +1,5 @@
 import type { Constraint, Verdict } from './constraint';
+import { withMemo } from './text/memo';
 import { pyStrip } from './text/py';
 
 /**
@@ -12,20 +13,52 @@ export type Mode = 'strict' | 'loose';
 
 const EMPTY: Verdict = { pass: false, reason: 'the response is empty' };
 
-/** The loose variants in the references' order; the first is the response itself. */
-export function looseVariants(response: string): string[] {
+const noStars = (s: string): string => (s.includes('*') ? s.replace(/\*/g, '') : s);
+
+/**
+ * The loose variants in the references' order; the first is the response itself. Generated one
+ * at a time: most responses pass on an early variant, and the rest are not built.
+ */
+function* variants(response: string): Generator<string> {
+  yield response;
+  yield noStars(response);
   const lines = response.split('\n');
   const dropFirst = pyStrip(lines.slice(1).join('\n'));
+  yield dropFirst;
   const dropLast = pyStrip(lines.slice(0, -1).join('\n'));
+  yield dropLast;
   const dropBoth = pyStrip(lines.slice(1, -1).join('\n'));
-  const noStars = (s: string): string => s.replace(/\*/g, '');
-  return [response, noStars(response), dropFirst, dropLast, dropBoth, noStars(dropFirst), noStars(dropLast), noStars(dropBoth)];
+  yield dropBoth;
+  yield noStars(dropFirst);
+  yield noStars(dropLast);
+  yield noStars(dropBoth);
 }
 
+export function looseVariants(response: string): string[] {
+  return [...variants(response)];
+}
+
+/**
+ * One constraint on one response. Text analyses are memoized for the call (rubrics/text/memo.ts),
+ * so the loose variants share their sentences and tokens; a caller checking several constraints
+ * on one response can wrap them all in one `withMemo`.
+ */
 export function evaluate<K>(constraint: Constraint<K>, response: string, kwargs: K, mode: Mode): Verdict {
-  if (mode === 'strict') return pyStrip(response) === '' ? EMPTY : constraint.check(response, kwargs);
+  return withMemo(() => (mode === 'strict' ? strict(constraint, response, kwargs) : loose(constraint, response, kwargs)));
+}
+
+function strict<K>(constraint: Constraint<K>, response: string, kwargs: K): Verdict {
+  return pyStrip(response) === '' ? EMPTY : constraint.check(response, kwargs);
+}
+
+function loose<K>(constraint: Constraint<K>, response: string, kwargs: K): Verdict {
   let first: Verdict | undefined;
-  for (const variant of looseVariants(response)) {
+  // A variant equal to one already checked (no "*" to delete, a one-line response) would get the
+  // same verdict from a pure checker: it is skipped.
+  const checked: string[] = [];
+  for (const variant of variants(response)) {
+    if (checked.includes(variant)) continue;
+    checked.push(variant);
     if (pyStrip(variant) === '') continue;
     const v = constraint.check(variant, kwargs);
     if (v.pass) return v;

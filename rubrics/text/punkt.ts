@@ -1,4 +1,5 @@
 import { punktParameters } from '../data';
+import { memo } from './memo';
 import { ASCII_WHITESPACE, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 
 /**
@@ -162,8 +163,12 @@ function secondPass(t1: Token, t2: Token, p: Params): void {
   }
 }
 
-/** True when the context has a sentence break that is not its last token. */
-function containsSentbreak(context: string, p: Params): boolean {
+/**
+ * True when the context has a sentence break that is not its last token. Memoized: the loose
+ * variants of a response share almost all of their period contexts.
+ */
+const containsSentbreak = memo((context: string): boolean => {
+  const p = loadParams();
   const tokens = tokenizeWords(context);
   tokens.forEach((t) => firstPass(t, p));
   for (let i = 0; i < tokens.length; i++) {
@@ -173,7 +178,7 @@ function containsSentbreak(context: string, p: Params): boolean {
     if (t1.sentbreak) return i < tokens.length - 1;
   }
   return false;
-}
+});
 
 function lastAsciiWhitespace(text: string): number {
   for (let i = text.length - 1; i >= 0; i--) if (ASCII_WHITESPACE.includes(text[i] as string)) return i;
@@ -212,11 +217,11 @@ function candidates(text: string): Candidate[] {
   return out;
 }
 
-function slices(text: string, p: Params): Array<[number, number]> {
+function slices(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let lastBreak = 0;
   for (const c of candidates(text)) {
-    if (!containsSentbreak(c.context, p)) continue;
+    if (!containsSentbreak(c.context)) continue;
     out.push([lastBreak, c.end]);
     lastBreak = c.nextStart;
   }
@@ -247,8 +252,5 @@ function realign(text: string, spans: Array<[number, number]>): Array<[number, n
   return out;
 }
 
-/** `nltk.sent_tokenize(text)` with the English model. */
-export function sentTokenize(text: string): string[] {
-  const p = loadParams();
-  return realign(text, slices(text, p)).map(([s, e]) => text.slice(s, e));
-}
+/** `nltk.sent_tokenize(text)` with the English model; memoized, so the result is shared. */
+export const sentTokenize: (text: string) => readonly string[] = memo((text) => realign(text, slices(text)).map(([s, e]) => text.slice(s, e)));

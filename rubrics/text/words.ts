@@ -1,4 +1,5 @@
 import { stopwordSet } from '../data';
+import { memo } from './memo';
 import { sentTokenize } from './punkt';
 import { PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
 
@@ -82,7 +83,7 @@ function mayHaveContraction(text: string): boolean {
 }
 
 /** `NLTKWordTokenizer().tokenize(sentence)`. */
-export function treebankTokenize(sentence: string): string[] {
+function treebankTokenizeOnce(sentence: string): string[] {
   let text = apply(sentence, STARTING_QUOTES);
   text = apply(text, PUNCTUATION);
   text = apply(text, [PARENS_BRACKETS, DOUBLE_DASHES]);
@@ -92,17 +93,16 @@ export function treebankTokenize(sentence: string): string[] {
   return pySplit(text);
 }
 
-/** `nltk.word_tokenize(text)`. */
-export function wordTokenize(text: string): string[] {
-  return sentTokenize(text).flatMap(treebankTokenize);
-}
+/** Memoized per sentence: the loose variants of a response share most of their sentences. */
+export const treebankTokenize: (sentence: string) => readonly string[] = memo(treebankTokenizeOnce);
+
+/** `nltk.word_tokenize(text)`; memoized, so the result is shared. */
+export const wordTokenize: (text: string) => readonly string[] = memo((text) => sentTokenize(text).flatMap(treebankTokenize));
 
 const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
 
-/** `RegexpTokenizer(r"\w+").tokenize(text)`. */
-export function wordRuns(text: string): string[] {
-  return text.match(WORD_RUN) ?? [];
-}
+/** `RegexpTokenizer(r"\w+").tokenize(text)`; memoized, so the result is shared. */
+export const wordRuns: (text: string) => readonly string[] = memo((text) => text.match(WORD_RUN) ?? []);
 
 /** The references' `count_words`. */
 export function countWords(text: string): number {

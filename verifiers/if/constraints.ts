@@ -1,6 +1,7 @@
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { evaluate, type Mode } from '../../rubrics/evaluate';
 import { constraintById } from '../../rubrics/registry';
+import { withMemo } from '../../rubrics/text/memo';
 
 /** What the `constraints` pool task receives: one sample's final text and its constraint rubrics. */
 export interface ConstraintsPayload {
@@ -17,15 +18,18 @@ export interface ConstraintVerdict {
 /**
  * The CPU part of the verifier, run on the worker pool: every constraint rubric of one sample.
  * Pure and synchronous; the kwargs were validated with the label, so a failure here is a bug.
+ * One memo scope for the sample: its rubrics share the response's sentences and tokens.
  */
 export function checkConstraints(payload: Json): Json {
   const { text, mode, rubrics } = payload as unknown as ConstraintsPayload;
-  return rubrics.map(({ id, kwargs }) => {
-    const constraint = constraintById(id);
-    if (!constraint) throw new Error(`unknown instruction id "${id}"`);
-    const v = evaluate(constraint, text, constraint.kwargs.parse(kwargs), mode);
-    return { pass: v.pass, reason: v.reason };
-  });
+  return withMemo(() =>
+    rubrics.map(({ id, kwargs }) => {
+      const constraint = constraintById(id);
+      if (!constraint) throw new Error(`unknown instruction id "${id}"`);
+      const v = evaluate(constraint, text, constraint.kwargs.parse(kwargs), mode);
+      return { pass: v.pass, reason: v.reason };
+    }),
+  );
 }
 
 export function toVerdicts(result: Json, expected: number): ConstraintVerdict[] {
