@@ -122,6 +122,17 @@ describe('math comparison: structures', () => {
     differ('(37,3,3),(17,3,3,7)', '(17,3,3,7),(37,3,3,13)');
   });
 
+  it('keeps a gold tuple\'s order against a bare list, and orders named components by name', () => {
+    same('(3, 4)', '3, 4');
+    differ('(3, 4)', '4, 3');
+    same('3, 4', '(4, 3)');
+    expect(rule('(2, 3)', 'y = 3, x = 2')).toBe('tuple_by_name');
+    differ('(2, 3)', 'x = 3, y = 2');
+    same('x = 2, y = 3', '(2, 3)');
+    differ('x = 2, y = 3', '(3, 2)');
+    same('(5, 2)', 'p=5, q=2');
+  });
+
   it('compares intervals with endpoint closedness, unions after merging', () => {
     same('(-\\infty, 8)', '\\left(-\\infty,8\\right)');
     same('[-1, -\\frac{1}{2}) \\cup (-\\frac{1}{2}, 0)', '[-1, -\\tfrac12) \\cup (-\\tfrac12, 0)');

@@ -79,4 +79,13 @@ describe('math extraction: gold', () => {
     expect(extractGold('$125$ miles')?.text).toBe('125');
     expect(extractGold('   ')).toBeNull();
   });
+
+  it('reads a GSM8K gold after ####, and a gold sentence like a response', () => {
+    expect(extractGold('She has 3 + 4 = 7 apples.\n#### 7')).toMatchObject({ text: '7', rule: 'whole' });
+    expect(extractGold('The answer is 72')).toMatchObject({ text: '72', rule: 'number' });
+    expect(extractGold('x = 2 or x = 3')).toMatchObject({ text: 'x = 2 or x = 3', rule: 'whole' });
+    expect(extractGold('all real numbers')).toMatchObject({ rule: 'whole' });
+    expect(extractGold('\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}')).toMatchObject({ rule: 'whole' });
+    expect(extractGold('72 dollars')).toMatchObject({ text: '72 dollars', rule: 'whole' });
+  });
 });

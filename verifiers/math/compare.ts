@@ -43,6 +43,11 @@ export class Comparer {
     // A gold ordered pair answered by a bare list keeps its order (`(3, 4)` is not `4, 3`); a list of
     // equations (`y = 4, x = 3`) names its parts, so its order is free.
     if (gold.t === 'tuple' && pred.t === 'list' && !pred.items.some((v) => v.t === 'rel')) return this.ordered(gold.items, pred.items, 'tuple');
+    // Components named by single variables (`y = 3, x = 2`) take the tuple's order by name: (x, y), (a, b, c), (p, q).
+    const namedPred = gold.t === 'tuple' && pred.t === 'list' ? namedComponents(pred.items) : null;
+    if (namedPred) return this.ordered(gold.t === 'tuple' ? gold.items : [], namedPred, 'tuple_by_name');
+    const namedGold = pred.t === 'tuple' && gold.t === 'list' ? namedComponents(gold.items) : null;
+    if (namedGold) return this.ordered(namedGold, pred.t === 'tuple' ? pred.items : [], 'tuple_by_name');
     if (gold.t === 'list' || pred.t === 'list') return this.unordered(itemsOf(gold), itemsOf(pred), 'answers');
     if (gold.t === 'scalar' && pred.t === 'scalar') return this.scalars(gold, pred);
     if (gold.t === 'set' && pred.t === 'set') return this.unordered(gold.items, pred.items, 'set');
@@ -257,6 +262,28 @@ function sameFunction(a: Value, b: Value): boolean {
   };
   const fa = fn(a);
   return fa !== null && fa === fn(b);
+}
+
+/** The values of `x = 2, y = 3` sorted by their variables' names, or null unless every item is such an equation. */
+function namedComponents(items: Value[]): Value[] | null {
+  const named: Array<[string, Value]> = [];
+  for (const item of items) {
+    if (item.t !== 'rel' || item.ops.length !== 1 || item.ops[0] !== '=') return null;
+    const [name, value] = item.items;
+    const key = name ? variableName(name) : null;
+    if (key === null || value === undefined || named.some(([k]) => k === key)) return null;
+    named.push([key, value]);
+  }
+  named.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return named.map(([, v]) => v);
+}
+
+function variableName(v: Value): string | null {
+  if (v.t !== 'scalar' || v.p.terms.length !== 1) return null;
+  const t = v.p.terms[0] as P.Term;
+  const [f] = t.factors;
+  if (t.factors.length !== 1 || !f || f[1] !== 1 || f[0].kind !== 'sym' || t.coef.n !== 1n || t.coef.d !== 1n || t.rad !== 1n) return null;
+  return f[0].name;
 }
 
 function itemsOf(v: Value): Value[] {

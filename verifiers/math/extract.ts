@@ -248,8 +248,11 @@ function isBareExpression(text: string): boolean {
  * is a whole solution is read like a response; a bare gold is taken whole.
  */
 export function extractGold(gold: string): Extracted | null {
-  const text = gold.trim();
+  let text = gold.trim();
   if (text === '') return null;
+  // GSM8K writes its final answer after `####`.
+  const hashes = text.lastIndexOf('####');
+  if (hashes >= 0 && text.slice(hashes + 4).trim() !== '') text = text.slice(hashes + 4).trim();
   const boxed = trailingBoxes(text, findBoxes(text));
   const minerva = lastMatchEnd(MINERVA, text);
   if (minerva && (!boxed || minerva.end > boxed.end)) {
@@ -260,5 +263,20 @@ export function extractGold(gold: string): Extracted | null {
   const groups = joinSpans(text, findMathSpans(text)).filter((g) => g.content.trim() !== '');
   const lastMath = groups[groups.length - 1];
   if (lastMath) return { text: lastMath.content, rule: 'math', plain: false };
+  // A gold written as a sentence ("The answer is 72") is read like a response; words that are an
+  // answer themselves ("all real numbers", "Devon") stay whole.
+  if (isProse(text)) {
+    const stated = extractAnswer(text, 'boxed_then_last');
+    if (stated && stated.rule !== 'whole') return stated;
+  }
   return { text, rule: 'whole', plain: !/[\\$]/.test(text) };
+}
+
+const NOT_PROSE = new Set(['and', 'or', 'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'log', 'ln', 'exp', 'sqrt', 'pi', 'abs']);
+
+/** Two or more words outside LaTeX commands and environment names, not connectives or function names. */
+function isProse(text: string): boolean {
+  const plain = text.replace(/\\(?:begin|end)\{[^}]*\}|\\[a-zA-Z]+/g, ' ');
+  const words = plain.match(/(?<![a-zA-Z])[a-zA-Z]{2,}(?![a-zA-Z])/g) ?? [];
+  return words.filter((w) => !NOT_PROSE.has(w)).length >= 2;
 }
