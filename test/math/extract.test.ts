@@ -87,5 +87,7 @@ describe('math extraction: gold', () => {
     expect(extractGold('all real numbers')).toMatchObject({ rule: 'whole' });
     expect(extractGold('\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}')).toMatchObject({ rule: 'whole' });
     expect(extractGold('72 dollars')).toMatchObject({ text: '72 dollars', rule: 'whole' });
+    expect(extractGold('10 cm and 5 cm')).toMatchObject({ rule: 'whole' });
+    expect(extractGold('She has 7 apples left.')).toMatchObject({ text: '7', rule: 'number' });
   });
 });

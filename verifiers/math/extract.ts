@@ -263,8 +263,7 @@ export function extractGold(gold: string): Extracted | null {
   const groups = joinSpans(text, findMathSpans(text)).filter((g) => g.content.trim() !== '');
   const lastMath = groups[groups.length - 1];
   if (lastMath) return { text: lastMath.content, rule: 'math', plain: false };
-  // A gold written as a sentence ("The answer is 72") is read like a response; words that are an
-  // answer themselves ("all real numbers", "Devon") stay whole.
+  // A gold written as a sentence ("The answer is 72") is read like a response.
   if (isProse(text)) {
     const stated = extractAnswer(text, 'boxed_then_last');
     if (stated && stated.rule !== 'whole') return stated;
@@ -272,11 +271,12 @@ export function extractGold(gold: string): Extracted | null {
   return { text, rule: 'whole', plain: !/[\\$]/.test(text) };
 }
 
-const NOT_PROSE = new Set(['and', 'or', 'sin', 'cos', 'tan', 'cot', 'sec', 'csc', 'log', 'ln', 'exp', 'sqrt', 'pi', 'abs']);
+/**
+ * A sentence rather than an answer: it has a function word of English prose. Answers made of words
+ * ("all real numbers", "10 cm and 5 cm", "Devon") have none.
+ */
+const SENTENCE_WORD = /(?<![\\a-zA-Z])(?:the|is|are|was|were|answer|so|thus|therefore|hence|we|she|he|they|it|there|has|have|of|to|total)(?![a-zA-Z])/i;
 
-/** Two or more words outside LaTeX commands and environment names, not connectives or function names. */
 function isProse(text: string): boolean {
-  const plain = text.replace(/\\(?:begin|end)\{[^}]*\}|\\[a-zA-Z]+/g, ' ');
-  const words = plain.match(/(?<![a-zA-Z])[a-zA-Z]{2,}(?![a-zA-Z])/g) ?? [];
-  return words.filter((w) => !NOT_PROSE.has(w)).length >= 2;
+  return SENTENCE_WORD.test(text.replace(/\\(?:text|mathrm|textbf|mbox)\s*\{[^}]*\}/g, ' '));
 }
