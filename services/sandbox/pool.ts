@@ -237,8 +237,15 @@ export class Sandbox implements SandboxService {
     if (!(outcome instanceof SandboxError) && typeof outcome.fault === 'string') {
       outcome = new SandboxError('sandbox_fault', `sandbox fault: ${outcome.fault}`);
     }
-    if (!(outcome instanceof SandboxError) && (outcome.recycle === true || slot.jobs >= this.config.recycleAfter)) {
-      slot.retire();
+    // A slot that faulted, died, or asked to be recycled takes no further job: it is detached at
+    // once (its judge may still be exiting) and a fresh one starts in its place.
+    const spent =
+      outcome instanceof SandboxError || outcome.recycle === true || slot.jobs >= this.config.recycleAfter;
+    if (spent && state.slot === slot) {
+      state.slot = null;
+      if (outcome instanceof SandboxError) slot.kill();
+      else slot.retire();
+      this.restartLater(state);
     }
     if (task.signal.aborted) this.settle(task, new SandboxError(abortReason(task.signal)));
     else if (outcome instanceof SandboxError && outcome.reason !== 'sandbox_timeout' && task.attempts < MAX_ATTEMPTS && !this.closed) {

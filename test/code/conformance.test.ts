@@ -42,5 +42,5 @@ describe('code: conformance corpus', () => {
     });
     expect(ALL.length).toBe(842);
     expect(disagreements).toEqual([]);
-  });
+  }, 240_000);
 });

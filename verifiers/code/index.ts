@@ -50,8 +50,8 @@ function outcomeOf(report: TestReport, label: CodeLabel, selected: number[]): Ou
   if (!f) return ok(report.passed === report.total ? 1 : 0, report.passed === report.total ? 'passed' : 'incomplete', details);
   const index = selected[f.index] ?? f.index;
   const failure: JsonObject = { index, reason: f.reason, error: f.error };
-  const cls = errorClass(f.error);
-  if (cls && f.reason !== 'assertion_failed' && f.reason !== 'wrong_answer') failure.error_class = cls;
+  const cls = ['error', 'runtime_error', 'exited', 'memory'].includes(f.reason) ? errorClass(f.error) : null;
+  if (cls) failure.error_class = cls;
   if (f.stage) failure.stage = f.stage;
   if (label.mode === 'assert' && f.stage !== 'load') {
     const test = label.tests[index];

@@ -231,6 +231,9 @@ def child_main(fds):
         if job is None:
             os._exit(0)
         apply_limits(job['limits'])
+        # Python reseeds `random` from the OS on fork; a fixed seed keeps rewards reproducible.
+        if 'random' in sys.modules:
+            sys.modules['random'].seed(0)
         if job['op'] == 'stdio':
             run_program(job)
         else:
@@ -736,6 +739,11 @@ class Judge:
                 raise Halt('disrupted', 'the candidate took down its sandbox')
         return readable
 
+    def poll_zygote(self):
+        """Reads every pending zygote message, so that a zygote the candidate killed is noticed now."""
+        while not self.zygote_lost and self.zygote_message(0) is not None:
+            pass
+
     def wait_writable(self, fd, timeout):
         watched = [] if self.zygote_lost else [self.sock]
         try:
@@ -764,6 +772,11 @@ class Judge:
         out_r, out_w = ours[3]
         err_r, err_w = ours[4]
         theirs = [ctl_in_r, ctl_out_w, in_r, out_w, err_w]
+        try:
+            # A candidate may have stopped its zygote (same uid): wake it before asking for a fork.
+            os.kill(self.zygote_pid, signal.SIGCONT)
+        except OSError:
+            pass
         try:
             socket.send_fds(self.sock, [b'{"op":"spawn"}'], theirs)
         except OSError:
@@ -957,12 +970,13 @@ class Judge:
                 except LabelError as exc:
                     return {'label_error': {'field': 'tests[%d]' % i, 'error': str(exc)}}
                 except BaseException as exc:
-                    result['failure'] = {
-                        'index': i,
-                        'reason': 'assertion_failed' if isinstance(exc, AssertionError) else 'error',
-                        'error': error_text(exc) if not isinstance(exc, AssertionError) else 'AssertionError',
-                        'got': short_repr(self.last_value),
-                    }
+                    if isinstance(exc, AssertionError):
+                        reason, error = 'assertion_failed', 'AssertionError'
+                    elif isinstance(exc, CandidateExit):
+                        reason, error = 'exited', str(exc)
+                    else:
+                        reason, error = 'error', error_text(exc)
+                    result['failure'] = {'index': i, 'reason': reason, 'error': error, 'got': short_repr(self.last_value)}
                     return result
                 result['passed'] += 1
             return result
@@ -1250,6 +1264,7 @@ def main():
         except Exception as exc:
             reply = {'fault': 'harness error: ' + error_text(exc)}
             traceback.print_exc()
+        judge.poll_zygote()
         if judge.zygote_lost:
             reply['recycle'] = True
         write_all(node_out, frame(reply))
