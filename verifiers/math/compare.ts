@@ -52,7 +52,9 @@ export class Comparer {
     if (gold.t === 'scalar' && pred.t === 'scalar') return this.scalars(gold, pred);
     if (gold.t === 'set' && pred.t === 'set') return this.unordered(gold.items, pred.items, 'set');
     if (gold.t === 'tuple' && pred.t === 'tuple') return this.ordered(gold.items, pred.items, 'tuple');
-    if (gold.t === 'ratio' && pred.t === 'ratio') return this.ordered(gold.items, pred.items, 'ratio');
+    if (gold.t === 'ratio' && pred.t === 'ratio') return this.ordered(gold.items, pred.items, 'ratio') ?? this.ratios(gold.items, pred.items);
+    if (gold.t === 'ratio' && pred.t === 'scalar') return this.ratios(gold.items, [pred, ONE_SCALAR]);
+    if (gold.t === 'scalar' && pred.t === 'ratio') return this.ratios([gold, ONE_SCALAR], pred.items);
     if (gold.t === 'matrix' || pred.t === 'matrix') return this.matrices(gold, pred);
     if (isSetLike(gold) && isSetLike(pred)) return this.setLike(gold, pred);
     return null;
@@ -114,6 +116,23 @@ export class Comparer {
       } else if (!close) complexAgree = false;
     }
     return realAgree >= MIN_POINTS || (complexAgree && finite >= MIN_POINTS);
+  }
+
+  /**
+   * `2:4` is `1:2`, and `1:2` is `\frac{1}{2}`: ratios of non-zero constants compare by cross
+   * products. A zero part keeps the ratio as written, so the times `12:00` and `1:00` differ.
+   */
+  private ratios(a: Value[], b: Value[]): Rule {
+    if (a.length !== b.length) return null;
+    const parts = (xs: Value[]) => xs.map((x) => (x.t === 'scalar' && !x.marker && P.constantValue(x.p) !== null && x.p.terms.length > 0 ? x.p : null));
+    const pa = parts(a);
+    const pb = parts(b);
+    if (pa.some((p) => p === null) || pb.some((p) => p === null)) return null;
+    const [a0, b0] = [pa[0] as P.Poly, pb[0] as P.Poly];
+    for (let i = 1; i < pa.length; i++) {
+      if (!this.polys(P.mul(pa[i] as P.Poly, b0, this.budget), P.mul(a0, pb[i] as P.Poly, this.budget))) return null;
+    }
+    return 'ratio';
   }
 
   private ordered(a: Value[], b: Value[], rule: string): Rule {
@@ -249,6 +268,8 @@ export class Comparer {
     return sign === 'any' || (sign === 'positive' ? k.re > 0 : k.re < 0);
   }
 }
+
+const ONE_SCALAR: Scalar = { t: 'scalar', p: P.ONE_POLY };
 
 /** `W(n)` and `W(x)` name the same function: its dummy argument does not identify it. */
 function sameFunction(a: Value, b: Value): boolean {
