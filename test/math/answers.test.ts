@@ -513,5 +513,12 @@ describe('math answers: whole responses', () => {
     [String.raw`10`, String.raw`There are $\boxed{10}$ ways.`, true],
     [String.raw`10`, String.raw`There are \boxed{10\text{ ways}}.`, true],
     [String.raw`\frac{5}{2}`, String.raw`\boxed{\frac{5}{2}\text{ or } 2.5}`, true],
+    [String.raw`6`, String.raw`So \boxed{5} is wrong, the correct answer is \boxed{6}.`, true],
+    [String.raw`6`, String.raw`I first got \boxed{5}, but rechecking gives \boxed{6}.`, true],
+    [String.raw`5, 6`, String.raw`The two solutions are \boxed{5} and \boxed{6}.`, true],
+    [String.raw`5`, String.raw`\boxed{\textbf{5}}`, true],
+    [String.raw`5`, String.raw`\boxed{5.}`, true],
+    [String.raw`5`, String.raw`The answer is: 5`, true],
+    [String.raw`3`, String.raw`(a) \boxed{3} (b) \boxed{4}`, false],
   ])('%s vs %j → %s', (gold, response, expected) => expect(rewarded(response, gold)).toBe(expected));
 });

@@ -14,6 +14,8 @@ describe('math extraction: boxes', () => {
     expect(last('\\boxed{(2, 2)} \\quad \\text{and} \\quad \\boxed{(6, 2)}')?.text).toBe('(2, 2), (6, 2)');
     expect(last('\\boxed{1} no no no no no \\boxed{2}')?.text).toBe('2');
     expect(last('so \\boxed{004}.\n\nTherefore \\boxed{004}')?.text).toBe('004');
+    expect(last('So \\boxed{5} is wrong, the correct answer is \\boxed{6}.')?.text).toBe('6');
+    expect(last('I first got \\boxed{5}, but rechecking gives \\boxed{6}.')?.text).toBe('6');
   });
 
   it('keeps a percent written after the box', () => {

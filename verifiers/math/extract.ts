@@ -29,6 +29,8 @@ interface Span {
 const NEAR_GAP = 10;
 const FAR_GAP = 70;
 const CONNECTIVE = /\band\b|\bor\b|,|;/i;
+/** Words between two boxes that replace the first by the second instead of listing both. */
+const CORRECTION = /\b(?:wrong|incorrect|but|actually|instead|mistake|re-?check\w*|correct(?:ed|ion|ly)?|wait|however|not)\b/i;
 const PERCENT_AFTER = /^\s*(?:\$|\\\)|\\\])?\s*(?:\\?%|percent(?:age)?\b|pct\b)/i;
 const MINERVA = /final answer is\s*:?\s*([\s\S]{1,400}?)\.?\s?I hope/gi;
 const FINAL_ANSWER_IS = /final answer[^\n]{0,100}?\s+is\s*:?\s*/gi;
@@ -70,7 +72,7 @@ export function trailingBoxes(text: string, boxes: Span[]): Span | null {
     const box = boxes[i] as Span;
     const next = run[0] as Span;
     const gap = text.slice(box.end, next.start);
-    const joinable = gap.length < NEAR_GAP || (gap.length < FAR_GAP && CONNECTIVE.test(gap) && box.content !== next.content);
+    const joinable = !CORRECTION.test(gap) && (gap.length < NEAR_GAP || (gap.length < FAR_GAP && CONNECTIVE.test(gap) && box.content !== next.content));
     if (!joinable) break;
     if (box.content !== next.content) run.unshift(box);
   }
