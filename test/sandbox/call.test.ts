@@ -49,5 +49,10 @@ describe('sandbox: callFunction', () => {
     const source = 'import builtins\ndef f():\n    seen = getattr(builtins, "seen", 0)\n    builtins.seen = seen + 1\n    return seen';
     const results = [await call(source), await call(source), await call(source)];
     expect(results).toEqual([0, 0, 0].map((value) => ({ kind: 'returned', value })));
+    // Nor through System V IPC, whose objects outlive the process that made them.
+    const segments = 'def f():\n    return len(open("/proc/sysvipc/shm").read().splitlines()) - 1';
+    const leave = 'import ctypes\ndef f():\n    return ctypes.CDLL(None).shmget(4321, 4096, 0o1666) >= 0';
+    expect(await call(leave)).toEqual({ kind: 'returned', value: true });
+    expect(await call(segments)).toEqual({ kind: 'returned', value: 0 });
   });
 });

@@ -18,6 +18,8 @@ describe('sandbox: limits and isolation (real bubblewrap)', () => {
   it('runs a program as __main__ with stdin and compares its stdout', async () => {
     const main = 'def main():\n    print(sum(map(int, input().split())))\nif __name__ == "__main__":\n    main()';
     expect(await run(sandbox, main, '3\n', '1 2\n')).toEqual({ passed: 1, total: 1 });
+    // exit() and quit() exist as under a normal interpreter, though Python starts without `site`.
+    expect(await run(sandbox, 'print(1)\nexit()\nprint(2)', '1')).toEqual({ passed: 1, total: 1 });
   });
 
   it('stops a fork bomb at the process limit, and the slot keeps working', async () => {

@@ -418,6 +418,7 @@ def zygote_main(sock):
     libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     libc_prctl(PR_SET_DUMPABLE, 0)
     libc_prctl(PR_SET_CHILD_SUBREAPER, 1)
+    install_exit_builtins()
     import importlib
     for name in PRELOAD:
         importlib.import_module(name)
@@ -473,8 +474,31 @@ def reap(sock, current):
             current = None
 
 
+class Exiter:
+    """`exit()` and `quit()` as the `site` module defines them (the sandbox starts Python with -S)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return 'Use %s() to exit' % self.name
+
+    def __call__(self, code=None):
+        try:
+            sys.stdin.close()
+        except BaseException:
+            pass
+        raise SystemExit(code)
+
+
+def install_exit_builtins():
+    builtins.exit = Exiter('exit')
+    builtins.quit = Exiter('quit')
+
+
 def sweep():
-    """Kills every other process of this uid in the sandbox (kill(-1) spares the caller) and reaps them."""
+    """Kills every other process of this uid in the sandbox (kill(-1) spares the caller), reaps them,
+    and removes the System V IPC objects they left (the one kind of state that outlives processes)."""
     while True:
         try:
             os.kill(-1, signal.SIGKILL)
@@ -483,9 +507,34 @@ def sweep():
         try:
             os.waitpid(-1, 0)
         except ChildProcessError:
-            return
+            break
         except InterruptedError:
             pass
+    remove_ipc()
+
+
+IPC_RMID = 0
+
+
+def remove_ipc():
+    for kind in ('shm', 'msg', 'sem'):
+        try:
+            with open('/proc/sysvipc/' + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        if not rows:
+            continue
+        import ctypes
+        libc = ctypes.CDLL(None)
+        for row in rows:
+            ident = int(row.split()[1])
+            if kind == 'shm':
+                libc.shmctl(ident, IPC_RMID, None)
+            elif kind == 'msg':
+                libc.msgctl(ident, IPC_RMID, None)
+            else:
+                libc.semctl(ident, 0, IPC_RMID)
 
 
 def clean_workdir():
