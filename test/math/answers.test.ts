@@ -420,6 +420,56 @@ describe('math answers: near-misses and ratios', () => {
   ])('%s vs %s → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
 });
 
+describe('math answers: dataset gold forms (polar points, AIME zeros, choices with values, named answers)', () => {
+  it.each<Row>([
+    [String.raw`\left( 3, \frac{\pi}{2} \right)`, String.raw`(3, \pi/2)`, true],
+    [String.raw`\left( 3, \frac{\pi}{2} \right)`, String.raw`(3, 90^\circ)`, true],
+    [String.raw`33`, String.raw`033`, true],
+    [String.raw`(a,b) = (1,1)`, String.raw`(1,1)`, true],
+    [String.raw`(1,1)`, String.raw`(a, b) = (1, 1)`, true],
+    [String.raw`\{(1,2), (2,1)\}`, String.raw`(1,2), (2,1)`, true],
+    [String.raw`\{(1,2), (2,1)\}`, String.raw`(2,1), (1,2)`, true],
+    [String.raw`\{(1,2), (2,1)\}`, String.raw`(1,2)`, false],
+    [String.raw`f(x) = x`, String.raw`x`, true],
+    [String.raw`f(x) = x`, String.raw`f(x) = x`, true],
+    [String.raw`n = 2`, String.raw`2`, true],
+    [String.raw`\frac{\sqrt{5}-1}{2}`, String.raw`\frac{-1+\sqrt{5}}{2}`, true],
+    [String.raw`\frac{\sqrt{5}-1}{2}`, String.raw`\frac{1-\sqrt{5}}{2}`, false],
+    [String.raw`\$5.40`, String.raw`5.4`, true],
+    [String.raw`\$5.40`, String.raw`\$5.04`, false],
+    [String.raw`2\text{ hours}`, String.raw`2`, true],
+    [String.raw`2\text{ hours}`, String.raw`120 \text{ minutes}`, false],
+    [String.raw`\textbf{(A) } 12`, String.raw`A`, true],
+    [String.raw`\textbf{(A) } 12`, String.raw`12`, true],
+    [String.raw`\textbf{(A) } 12`, String.raw`B`, false],
+    [String.raw`x^2+y^2=25`, String.raw`x^2 + y^2 = 25`, true],
+    [String.raw`x^2+y^2=25`, String.raw`(x-0)^2 + (y-0)^2 = 5^2`, true],
+    [String.raw`-\frac{1}{2}, \frac{1}{3}`, String.raw`\frac13, -\frac12`, true],
+    [String.raw`\sqrt[3]{2}`, String.raw`2^{1/3}`, true],
+    [String.raw`4\pi`, String.raw`4 \pi`, true],
+    [String.raw`4\pi`, String.raw`12.566370614359172`, true],
+    [String.raw`4\pi`, String.raw`12.57`, false],
+    [String.raw`\frac{7}{8}`, String.raw`0.875`, true],
+    [String.raw`\text{odd}`, String.raw`odd`, true],
+    [String.raw`\text{odd}`, String.raw`\text{Odd}`, true],
+    [String.raw`-3`, String.raw`x = -3`, true],
+    [String.raw`1`, String.raw`x=1`, true],
+    [String.raw`1`, String.raw`y=1`, true],
+    [String.raw`\frac{1}{4}`, String.raw`1/4`, true],
+    [String.raw`\frac{9}{4}`, String.raw`2.25`, true],
+    [String.raw`\frac{9}{4}`, String.raw`2\frac{1}{4}`, true],
+    [String.raw`\textbf{(A) } 12`, String.raw`\text{(A)}`, true],
+    [String.raw`\textbf{(A) } 12`, String.raw`(A) 12`, true],
+    [String.raw`\textbf{(A) } 12`, String.raw`(B) 12`, false],
+    [String.raw`\textbf{(A) } 12`, String.raw`13`, false],
+    [String.raw`A`, String.raw`\textbf{(A) } 12`, true],
+    [String.raw`12`, String.raw`\textbf{(A) } 12`, true],
+    [String.raw`13`, String.raw`\textbf{(A) } 12`, false],
+    [String.raw`\text{(A)} \text{ and } \text{(C)}`, String.raw`A`, false],
+    [String.raw`\text{(A)} \text{ and } \text{(C)}`, String.raw`\text{(C)}, \text{(A)}`, true],
+  ])('%s vs %s → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
+});
+
 describe('math answers: whole responses', () => {
   it.each<Row>([
     [String.raw`12`, String.raw`The answer is 12 dollars.`, true],

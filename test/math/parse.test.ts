@@ -129,6 +129,13 @@ describe('math parser', () => {
     expect(parse('\\left[\\begin{array}{cc}1 & 2 \\\\3 & 4\\end{array}\\right]')).toMatchObject({ k: 'matrix' });
   });
 
+  it('reads a choice label before its value, not before another choice', () => {
+    expect(parse('\\textbf{(C) } 18')).toMatchObject({ k: 'choice', letter: 'C', value: { k: 'num' } });
+    expect(parse('(B) \\frac{1}{2}')).toMatchObject({ k: 'choice', letter: 'B', value: { k: 'div' } });
+    expect(parse('\\text{(A)} \\text{ and } \\text{(C)}')).toMatchObject({ k: 'list' });
+    expect(parse('\\text{(A)}')).toMatchObject({ k: 'text' });
+  });
+
   it('reads equations and inequality chains', () => {
     expect(parse('x = 3')).toMatchObject({ k: 'rel', ops: ['='] });
     expect(parse('-2 \\le x < 7')).toMatchObject({ k: 'rel', ops: ['<=', '<'] });

@@ -23,7 +23,8 @@ export type Value =
    */
   | Logic
   | { t: 'ratio'; items: Value[] }
-  | { t: 'text'; text: string };
+  | { t: 'text'; text: string }
+  | { t: 'choice'; letter: string; value: Value };
 
 export interface Logic {
   t: 'logic';
@@ -93,6 +94,8 @@ class Canonicalizer {
     switch (node.k) {
       case 'text':
         return { t: 'text', text: node.text };
+      case 'choice':
+        return { t: 'choice', letter: node.letter, value: this.value(node.value) };
       case 'tuple':
         return { t: 'tuple', items: this.items(node.items), bracket: node.bracket };
       case 'set':
@@ -599,5 +602,7 @@ export function show(v: Value): string {
       return v.items.map((i) => (i.t === 'logic' ? `(${show(i)})` : show(i))).join(v.op === 'list' ? ', ' : ` ${v.op} `);
     case 'text':
       return `"${v.text}"`;
+    case 'choice':
+      return `(${v.letter}) ${show(v.value)}`;
   }
 }

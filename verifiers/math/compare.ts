@@ -35,6 +35,7 @@ export class Comparer {
 
   compare(gold: Value, pred: Value): Rule {
     this.budget.spend(1);
+    if (gold.t === 'choice' || pred.t === 'choice') return this.choice(gold, pred);
     if (gold.t === 'text' || pred.t === 'text') return textEqual(gold, pred) ? 'text' : null;
     if (gold.t === 'logic' || pred.t === 'logic') return this.logic(gold, pred);
     if (gold.t === 'rel' && pred.t === 'rel') return this.relations(gold, pred);
@@ -58,6 +59,15 @@ export class Comparer {
     if (gold.t === 'matrix' || pred.t === 'matrix') return this.matrices(gold, pred);
     if (isSetLike(gold) && isSetLike(pred)) return this.setLike(gold, pred);
     return null;
+  }
+
+  /** `(C) 18` is answered by its letter, by its value, or by both with the same letter. */
+  private choice(gold: Value, pred: Value): Rule {
+    if (gold.t === 'choice' && pred.t === 'choice') return gold.letter === pred.letter ? 'choice' : null;
+    const [labelled, other] = gold.t === 'choice' ? [gold, pred] : [pred as Extract<Value, { t: 'choice' }>, gold];
+    if (letterOf(other) !== null) return letterOf(other) === labelled.letter ? 'choice' : null;
+    const rule = gold.t === 'choice' ? this.compare(gold.value, pred) : this.compare(gold, labelled.value);
+    return rule ? `choice_value:${rule}` : null;
   }
 
   /**
@@ -355,6 +365,14 @@ function difference(rel: Extract<Value, { t: 'rel' }>, budget: Budget): P.Poly |
 /** `and` against `or` is a different claim; a comma-only list may be read either way. */
 function compatible(a: Logic, b: Logic): boolean {
   return a.op === b.op || a.op === 'list' || b.op === 'list';
+}
+
+/** The letter of an answer that is only a choice letter (`C`, `\text{(C)}`), else null. */
+function letterOf(v: Value): string | null {
+  const spelled = v.t === 'text' ? v.text : v.t === 'scalar' ? v.spelling : undefined;
+  if (spelled === undefined) return null;
+  const m = /^\s*\(?\s*([A-E])\s*\)?\s*$/.exec(spelled.replace(/\\[a-zA-Z]+\s*|[{}]/g, ''));
+  return m ? (m[1] as string) : null;
 }
 
 function normalizeText(text: string): string {

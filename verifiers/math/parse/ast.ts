@@ -35,6 +35,8 @@ export type Node =
   | { k: 'percent'; arg: Node }
   | { k: 'degree'; arg: Node }
   | { k: 'text'; text: string }
+  /** A multiple-choice answer with its value: `\textbf{(C) } 18`. */
+  | { k: 'choice'; letter: string; value: Node }
   | { k: 'tuple'; items: Node[]; bracket: '(' | '[' | '{' | '<' }
   | { k: 'interval'; lo: Node; hi: Node; loClosed: boolean; hiClosed: boolean }
   | { k: 'set'; items: Node[] }

@@ -40,9 +40,26 @@ export class Parser {
 
   parseAnswer(): Node {
     if (this.toks.length === 0) throw new ParseError('empty answer');
+    const letter = this.choiceLabel();
     const node = this.parseGroups();
     if (this.pos < this.toks.length) throw new ParseError(`unexpected ${describe(this.peek())}`);
-    return node;
+    return letter === null ? node : { k: 'choice', letter, value: node };
+  }
+
+  /** `\textbf{(C) } 18`, `(C) 18`: a choice label before the value it stands for, consumed. */
+  private choiceLabel(): string | null {
+    const t = this.peek();
+    const letter = this.peek(1);
+    let label: string | null = null;
+    let width = 0;
+    const m = t?.t === 'text' ? /^\s*\(([A-E])\)\s*$/.exec(t.text) : null;
+    if (m) [label, width] = [m[1] as string, 1];
+    else if (this.isOp('(') && letter?.t === 'id' && /^[A-E]$/.test(letter.name) && this.isOp(')', 2)) [label, width] = [letter.name, 3];
+    // A value must follow, not another choice (`(A) and (C)` picks two letters).
+    const next = this.peek(width);
+    if (label === null || next === undefined || this.isSeparator(next)) return null;
+    this.pos += width;
+    return label;
   }
 
   private peek(offset = 0): Token | undefined {
