@@ -570,5 +570,13 @@ describe('math answers: whole responses', () => {
     [String.raw`5`, String.raw`\boxed{5.}`, true],
     [String.raw`5`, String.raw`The answer is: 5`, true],
     [String.raw`3`, String.raw`(a) \boxed{3} (b) \boxed{4}`, false],
+    [String.raw`32000`, String.raw`So the distance is 3.2 × 10^4 km.`, true],
+    [String.raw`32000`, String.raw`So the distance is $3.2 \times 10^4$ km.`, true],
+    [String.raw`0.00032`, String.raw`The answer is 3.2 x 10^-4.`, true],
+    [String.raw`32000`, String.raw`The answer is 3.2e4.`, true],
+    [String.raw`1/3`, String.raw`the answer is 0.333...`, true],
+    [String.raw`-5`, String.raw`so x = −5.`, true],
+    [String.raw`1000000`, String.raw`The answer is 1,000,000.`, true],
+    [String.raw`2.5`, String.raw`The answer is 2 1/2.`, true],
   ])('%s vs %j → %s', (gold, response, expected) => expect(rewarded(response, gold)).toBe(expected));
 });

@@ -54,6 +54,15 @@ describe('math extraction: fallbacks', () => {
     expect(last('$21,16$ or $11$')?.text).toBe('21,16, 11');
   });
 
+  it('reads signs, mixed numbers, ellipses and scientific notation in prose numbers', () => {
+    expect(last('so x = −5.')).toMatchObject({ text: '−5', rule: 'number' });
+    expect(last('The answer is 2 1/2.')).toMatchObject({ text: '2 1/2' });
+    expect(last('the answer is 0.333...')).toMatchObject({ text: '0.333...' });
+    expect(last('The answer is 3.2e4.')).toMatchObject({ text: '3.2e4' });
+    expect(last('about 3.2 × 10^4 km')).toMatchObject({ text: '3.2*10^4' });
+    expect(last('about 3.2 x 10^-4 m')).toMatchObject({ text: '3.2*10^-4' });
+  });
+
   it('does not read a digit glued into a word as a number', () => {
     expect(last('AZYUK2A')).toBeNull();
     expect(last('it costs 1,000.99€')).toMatchObject({ text: '1,000.99', rule: 'number', plain: true });

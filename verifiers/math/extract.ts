@@ -36,8 +36,13 @@ const MINERVA = /final answer is\s*:?\s*([\s\S]{1,400}?)\.?\s?I hope/gi;
 const FINAL_ANSWER_IS = /final answer[^\n]{0,100}?\s+is\s*:?\s*/gi;
 const ANSWER_ANCHOR = /\banswer\s*(?:is\s*)?[:：]\s*/gi;
 const BOX_MACRO = /\\(?:boxed|fbox)\s*\{/g;
+/**
+ * A number in prose: a sign (also `−`), a mixed number (`2 1/2`), thousands separators, a decimal
+ * (comma) part, a repeating decimal's ellipsis (`0.333...`), scientific notation (`3.2e4`,
+ * `3.2 × 10^4`, `3.2 x 10^-4`), a fraction bar, a percent.
+ */
 const BARE_NUMBER =
-  /(?<![\w.\\-])-?(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:[eE][-+]?\d+(?![\w.]))?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?|(?<![\w.\\])\.\d+/g;
+  /(?<![\w.\\-])[-−]?(?:\d+ \d+\s*\/\s*\d+(?!\d|\.\d)|(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:\.{3}|…)?(?:[eE][-+]?\d+(?!\w|\.\d)|\s*(?:×|\\times|\\cdot|x|\*)\s*10\s*\^\s*\{?[-−+]?\d+\}?)?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?)|(?<![\w.\\])\.\d+/g;
 /** Whatever separates math spans that together state one answer: `$1$ and $2$`, `$21,16$ or $11$`. */
 const SPAN_JOIN = /^\s*(?:,|;)?\s*(?:and|or)?\s*(?:,|;)?\s*$/i;
 
@@ -158,7 +163,8 @@ function lastNumber(text: string, outside: Span[]): Span | null {
   while ((m = BARE_NUMBER.exec(text)) !== null) {
     const start = m.index;
     if (outside.some((s) => start >= s.start && start < s.end)) continue;
-    last = { start, end: start + m[0].length, content: m[0] };
+    // `3.2 x 10^4`: the letter x is a times sign here, not a variable.
+    last = { start, end: start + m[0].length, content: m[0].replace(/\s*(?:x|×)\s*(?=10\s*\^)/, '*') };
   }
   return last;
 }
