@@ -42,10 +42,38 @@ function systemMounts(): string[] {
  */
 export function slotCommand(options: SlotCommandOptions): SlotCommand {
   const interpreter = realpathSync(options.python);
+  const bwrapArgs = [
+    ...isolationArgs(interpreter, options.tmpfsBytes),
+    '--cap-drop',
+    'ALL',
+    '--cap-add',
+    'CAP_SETUID',
+    '--cap-add',
+    'CAP_SETGID',
+    '--cap-add',
+    'CAP_KILL',
+    '--',
+    interpreter,
+    '-P',
+    '-S',
+    '-s',
+    '-B',
+    '-c',
+    options.harnessSource,
+    JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp' }),
+  ];
+  if (options.cgroupProcs.length === 0) return { command: options.bwrap, args: bwrapArgs };
+  // Join the slot's cgroups first, so bwrap and everything under it are counted from the start.
+  const join = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
+  return { command: '/bin/sh', args: ['-c', join, 'sh', ...options.cgroupProcs, '--', options.bwrap, ...bwrapArgs] };
+}
+
+/** Namespaces, mounts and environment of every sandbox (also the cold-start floor of bench/code.ts). */
+export function isolationArgs(interpreter: string, tmpfsBytes: number): string[] {
   const prefixMount = interpreter.startsWith('/usr/')
     ? []
     : ['--ro-bind', path.dirname(path.dirname(interpreter)), path.dirname(path.dirname(interpreter))];
-  const bwrapArgs = [
+  return [
     '--unshare-pid',
     '--unshare-net',
     '--unshare-ipc',
@@ -64,19 +92,11 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
     '--perms',
     '1777',
     '--size',
-    String(options.tmpfsBytes),
+    String(tmpfsBytes),
     '--tmpfs',
     '/tmp',
     '--chdir',
     '/tmp',
-    '--cap-drop',
-    'ALL',
-    '--cap-add',
-    'CAP_SETUID',
-    '--cap-add',
-    'CAP_SETGID',
-    '--cap-add',
-    'CAP_KILL',
     '--clearenv',
     '--setenv',
     'PATH',
@@ -94,18 +114,5 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
     '--setenv',
     'MALLOC_ARENA_MAX',
     '2',
-    '--',
-    interpreter,
-    '-P',
-    '-S',
-    '-s',
-    '-B',
-    '-c',
-    options.harnessSource,
-    JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp' }),
   ];
-  if (options.cgroupProcs.length === 0) return { command: options.bwrap, args: bwrapArgs };
-  // Join the slot's cgroups first, so bwrap and everything under it are counted from the start.
-  const join = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
-  return { command: '/bin/sh', args: ['-c', join, 'sh', ...options.cgroupProcs, '--', options.bwrap, ...bwrapArgs] };
 }

@@ -1,0 +1,142 @@
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import type { JsonObject } from '../core/json';
+import { checkAgainst } from '../core/label';
+import type { Sample } from '../core/sample';
+import type { AsyncVerifier } from '../core/verifier';
+import { Engine } from '../services/engine/engine';
+import { InlineExecutor } from '../services/pool/executor';
+import { Sandbox, sandboxConfigSection } from '../services/sandbox';
+import { isolationArgs } from '../services/sandbox/bwrap';
+import { createRegistry } from '../verifiers';
+import { code } from '../verifiers/code';
+import { heading, percentile } from './timing';
+
+/**
+ * The sandbox and `code` verifier on this machine:
+ *  - floor: a cold sandboxed `python3 -I -S -c pass` per test (same namespaces and mounts), as
+ *    many at once as there are slots — what starting Python per test would cost;
+ *  - one trivial assert test and one trivial stdio test per sample through the verifier, slots
+ *    kept busy (closed loop): per-test latency p50/p99 and tests/s, and the ratio to the floor;
+ *  - a problem's 50 asserts in one warm child: asserts/s;
+ *  - a simulated Coding RL step (128 prompts × 64 samples × 10 tests, half assert, half stdio,
+ *    correct and wrong answers) through the Engine; scaled down on a small machine and
+ *    extrapolated linearly (the pool is saturated throughout), which the output says.
+ */
+
+const PYTHON = '/usr/bin/python3';
+const BWRAP = '/usr/bin/bwrap';
+const never = new AbortController().signal;
+
+function coldRun(): Promise<number> {
+  const start = performance.now();
+  const args = [...isolationArgs(realpathSync(PYTHON), 16 << 20), '--', PYTHON, '-I', '-S', '-c', 'pass'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(BWRAP, args, { stdio: 'ignore' });
+    child.on('error', reject);
+    child.on('exit', (status) => (status === 0 ? resolve(performance.now() - start) : reject(new Error(`floor run exited ${status}`))));
+  });
+}
+
+/** Runs `count` jobs keeping `parallel` in flight; returns each job's own latency (ms) and the wall time. */
+async function closedLoop(count: number, parallel: number, job: (i: number) => Promise<unknown>): Promise<{ latencies: number[]; seconds: number }> {
+  const latencies: number[] = [];
+  let next = 0;
+  const start = performance.now();
+  const lane = async () => {
+    while (next < count) {
+      const i = next++;
+      const t = performance.now();
+      await job(i);
+      latencies.push(performance.now() - t);
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, lane));
+  return { latencies: latencies.sort((a, b) => a - b), seconds: (performance.now() - start) / 1000 };
+}
+
+function sampleOf(response: string, label: JsonObject, id: string): Sample {
+  return { id, verifier: 'code', response, label, groupId: '', responseTokens: 0, metadata: {} };
+}
+
+async function scoreOne(sandbox: Sandbox, response: string, label: JsonObject): Promise<number> {
+  const checked = checkAgainst(code.label, label);
+  if (!checked.ok) throw new Error(checked.error);
+  const env = { signal: never, services: { sandbox }, compute: () => Promise.reject(new Error('unused')) };
+  const outcome = await (code as AsyncVerifier).score({ response, label: checked.value, sample: sampleOf(response, label, 'b') }, env);
+  if (outcome.status !== 'OK') throw new Error(`bench sample not OK: ${JSON.stringify(outcome)}`);
+  return outcome.reward;
+}
+
+const fence = (body: string) => `Solution:\n\n\`\`\`python\n${body}\n\`\`\`\n`;
+const ASSERT_ONE = { response: fence('def add(a, b):\n    return a + b'), label: { mode: 'assert', fn_name: 'add', tests: ['assert add(2, 3) == 5'] } };
+const STDIO_ONE = {
+  response: fence('a, b = map(int, input().split())\nprint(a + b)'),
+  label: { mode: 'stdio', tests: [{ stdin: '2 3\n', stdout: '5\n' }] },
+};
+const ASSERT_50 = {
+  response: fence('def add(a, b):\n    return a + b'),
+  label: { mode: 'assert', fn_name: 'add', tests: Array.from({ length: 50 }, (_, i) => `assert add(${i}, ${i * 7}) == ${i * 8}`) },
+};
+
+/** One RL-step sample: problem p (even: assert, odd: stdio), rollout r (a third of them wrong). */
+function rlSample(p: number, r: number): Sample {
+  const wrong = r % 3 === 0;
+  if (p % 2 === 0) {
+    const body = `def f${p}(x):\n    return x * ${p + 1}${wrong ? ' + 1' : ''}`;
+    const tests = Array.from({ length: 10 }, (_, t) => `assert f${p}(${t}) == ${t * (p + 1)}`);
+    return sampleOf(fence(body), { mode: 'assert', fn_name: `f${p}`, tests, problem_id: `p${p}` }, `p${p}-r${r}`);
+  }
+  const body = `n = int(input())\nprint(sum(range(n))${wrong ? ' + 1' : ''})`;
+  const tests = Array.from({ length: 10 }, (_, t) => ({ stdin: `${t * 100 + p}\n`, stdout: `${((t * 100 + p) * (t * 100 + p - 1)) / 2}\n` }));
+  return sampleOf(fence(body), { mode: 'stdio', tests, problem_id: `p${p}` }, `p${p}-r${r}`);
+}
+
+export async function run(): Promise<void> {
+  heading('code: sandboxed Python (bubblewrap, warm zygotes)');
+  const sandbox = await Sandbox.start(sandboxConfigSection.parse({}));
+  const slots = sandbox.workers;
+  process.stdout.write(`${sandbox.describe()}\n`);
+  try {
+    const floor = await closedLoop(60, slots, () => coldRun());
+    const floorRate = 60 / floor.seconds;
+    const line = (name: string, r: { latencies: number[]; seconds: number }, tests: number) => {
+      const rate = tests / r.seconds;
+      process.stdout.write(
+        `${name.padEnd(34)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} tests/s  ×${(rate / floorRate).toFixed(1)} the floor\n`,
+      );
+    };
+    line('floor: cold bwrap + python3 -I -S', floor, 60);
+
+    await closedLoop(40, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label)); // warm-up
+    line('assert, 1 test per sample', await closedLoop(600, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label)), 600);
+    line('stdio, 1 test per sample', await closedLoop(600, slots, () => scoreOne(sandbox, STDIO_ONE.response, STDIO_ONE.label)), 600);
+    const shared = await closedLoop(60, slots, () => scoreOne(sandbox, ASSERT_50.response, ASSERT_50.label));
+    process.stdout.write(
+      `${'assert, 50 tests share one child'.padEnd(34)} ${((60 * 50) / shared.seconds).toFixed(0)} asserts/s (p50 ${percentile(shared.latencies, 50).toFixed(1)} ms per sample)\n`,
+    );
+
+    // The RL step: 8,192 samples × 10 tests. On a 2-core machine a full step takes minutes, so a
+    // slice of whole problems runs and the step time is extrapolated from its throughput.
+    const fullSamples = 128 * 64;
+    const problems = slots >= 8 ? 128 : 8;
+    const samples = Array.from({ length: problems * 64 }, (_, i) => rlSample(Math.floor(i / 64), i % 64));
+    const registry = createRegistry();
+    const engine = new Engine({ registry, executor: new InlineExecutor(registry), services: { sandbox } });
+    const start = performance.now();
+    const results = await engine.score(samples);
+    const seconds = (performance.now() - start) / 1000;
+    const notOk = results.filter((r) => r.status !== 'OK').length;
+    const mean = results.reduce((s, r) => s + (r.reward ?? 0), 0) / results.length;
+    const step = (seconds * fullSamples) / samples.length;
+    process.stdout.write(
+      `RL step (128×64 samples × 10 tests): ${samples.length === fullSamples ? 'measured' : `measured ${samples.length} samples (${problems} prompts × 64) in ${seconds.toFixed(1)} s, extrapolated`} ` +
+        `${step.toFixed(0)} s per step on ${slots} slots (${(samples.length / seconds).toFixed(0)} samples/s, mean reward ${mean.toFixed(2)}, ${notOk} not OK)\n`,
+    );
+    await engine.close();
+  } finally {
+    await sandbox.close();
+  }
+}
+
+if (require.main === module) void run();
