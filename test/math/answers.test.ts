@@ -23,6 +23,15 @@ const rewarded = (response: string, gold: string) => {
 
 describe('math answers: units, currency and words', () => {
   it.each<Row>([
+    [String.raw`5`, String.raw`\text{5 apples}`, true],
+    [String.raw`12`, String.raw`\text{12 dollars}`, true],
+    [String.raw`3`, String.raw`\text{3 or more}`, false],
+    [String.raw`2.5`, String.raw`\text{2.5 hours}`, true],
+    [String.raw`5`, String.raw`\text{5}`, true],
+    [String.raw`\text{5 apples}`, String.raw`5`, true],
+    [String.raw`6`, String.raw`\text{5 apples}`, false],
+    [String.raw`-5`, String.raw`\text{-5}`, true],
+    [String.raw`-2.5`, String.raw`\text{-2.5}`, true],
     [String.raw`5\text{ cm}^2`, String.raw`5`, true],
     [String.raw`5`, String.raw`5\text{ cm}^2`, true],
     [String.raw`5`, String.raw`5 \mathrm{cm}^2`, true],

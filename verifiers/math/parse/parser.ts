@@ -663,7 +663,13 @@ function skipUnitWord(toks: Token[], pos: number): number {
 function textNode(raw: string): Node {
   const text = raw.trim();
   if (text === '') return { k: 'text', text: '' };
-  if (/^-?\d+(?:\.\d+)?$/.test(text)) return text.includes('.') ? num(qFromDecimal(text.replace('-', '')), true) : num(qInt(BigInt(text)));
+  // `\text{5 apples}`: a number with its unit or noun is the number (not `3 or more`, `5 and 6`).
+  const counted = /^(-?\d+(?:\.\d+)?)\s+\p{L}[\p{L} ]*$/u.exec(text);
+  if (counted && !/\b(?:and|or|more|less|than|at|least|most|per|each)\b/i.test(text)) return textNode(counted[1] as string);
+  if (/^-?\d+(?:\.\d+)?$/.test(text)) {
+    const value = text.includes('.') ? num(qFromDecimal(text.replace('-', '')), true) : num(qInt(BigInt(text.replace('-', ''))));
+    return text.startsWith('-') ? { k: 'neg', arg: value } : value;
+  }
   if (/^[A-Za-z]$/.test(text)) return text === 'e' ? { k: 'const', name: 'e' } : { k: 'sym', name: text };
   if (/^(?:infinity|infinite|inf)$/i.test(text)) return INFINITY;
   if (/^(?:(?:the )?(?:set of )?all reals?(?: numbers)?|all real values(?: of x)?|real numbers)$/i.test(text)) return REALS;
