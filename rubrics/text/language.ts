@@ -124,13 +124,14 @@ function count(text: string, re: RegExp): number {
 }
 
 /** The key with the strictly highest score, or "unknown" on a tie or when every score is 0. */
-function best(scores: Record<string, number>): string {
+function best(keys: readonly string[], scores: readonly number[]): string {
   let top = 'unknown';
   let topScore = 0;
   let tie = false;
-  for (const [key, score] of Object.entries(scores)) {
+  for (let i = 0; i < keys.length; i++) {
+    const score = scores[i] as number;
     if (score > topScore) {
-      top = key;
+      top = keys[i] as string;
       topScore = score;
       tie = false;
     } else if (score === topScore && score > 0) tie = true;
@@ -138,53 +139,118 @@ function best(scores: Record<string, number>): string {
   return tie ? 'unknown' : top;
 }
 
-/** Words of two letters or more: single letters ("a", "i", "s" of "galway's") say little. */
-function tokens(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{M}]+/gu) ?? []).filter((t) => t.length > 1);
+interface WordIndex {
+  keys: readonly string[];
+  /** Word → the indexes in `keys` of the languages that list it. */
+  byWord: ReadonlyMap<string, readonly number[]>;
 }
 
-/** Word → the languages that list it, built once per word table. */
-const indexes = new WeakMap<Record<string, ReadonlySet<string>>, Map<string, string[]>>();
+const indexes = new WeakMap<Record<string, ReadonlySet<string>>, WordIndex>();
 
-function index(lists: Record<string, ReadonlySet<string>>): Map<string, string[]> {
+function index(lists: Record<string, ReadonlySet<string>>): WordIndex {
   let found = indexes.get(lists);
   if (!found) {
-    found = new Map();
-    for (const [key, list] of Object.entries(lists)) for (const w of list) found.set(w, [...(found.get(w) ?? []), key]);
+    const keys = Object.keys(lists);
+    const byWord = new Map<string, number[]>();
+    keys.forEach((key, i) => {
+      for (const w of lists[key] ?? []) byWord.set(w, [...(byWord.get(w) ?? []), i]);
+    });
+    found = { keys, byWord };
     indexes.set(lists, found);
   }
   return found;
 }
 
+/**
+ * Scores each language by the listed words among the text's runs of letters and marks
+ * (`[\p{L}\p{M}]+` of the lowercased text). Words of two letters or more only: single letters
+ * ("a", "i", "s" of "galway's") say little. A hand scan: a regex iterator per word was most of the
+ * identifier's time.
+ */
 function byWords(text: string, lists: Record<string, ReadonlySet<string>>): string {
-  const byWord = index(lists);
-  const scores: Record<string, number> = {};
-  for (const key of Object.keys(lists)) scores[key] = 0;
-  for (const token of tokens(text)) for (const key of byWord.get(token) ?? []) scores[key] = (scores[key] ?? 0) + 1;
-  return best(scores);
+  const { keys, byWord } = index(lists);
+  const scores = keys.map(() => 0);
+  const lower = text.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i++) {
+    const width = i < lower.length ? letterWidth(lower, i) : 0;
+    if (width > 0) {
+      if (start < 0) start = i;
+      i += width - 1;
+      continue;
+    }
+    if (start >= 0 && i - start > 1) {
+      const languages = byWord.get(lower.slice(start, i));
+      if (languages) for (const k of languages) scores[k] = (scores[k] ?? 0) + 1;
+    }
+    start = -1;
+  }
+  return best(keys, scores);
 }
 
 function byMarkers(text: string, markers: Record<string, RegExp>, fallback: string): string {
-  const scores: Record<string, number> = {};
-  for (const [key, re] of Object.entries(markers)) scores[key] = count(text, re);
-  const found = best(scores);
+  const keys = Object.keys(markers);
+  const found = best(
+    keys,
+    keys.map((key) => count(text, markers[key] as RegExp)),
+  );
   return found === 'unknown' ? fallback : found;
 }
 
+const SCRIPT_NAMES: readonly Script[] = [...SCRIPTS.map(([name]) => name), 'other'];
+const NOT_LETTER = -1;
+
+/**
+ * The script of a code point as an index into SCRIPT_NAMES, or NOT_LETTER when it is neither a
+ * letter nor a mark. Tabled by code point (a Unicode property lookup per character was most of
+ * the identifier's time); the table is Unicode's, so it is the same for every input. Entries hold
+ * the answer + 2, so that 0 means "not looked up yet".
+ */
+const bmpScripts = new Uint8Array(0x10000);
+const astralScripts = new Map<number, number>();
+
+function scriptIndex(codePoint: number): number {
+  const known = codePoint < 0x10000 ? (bmpScripts[codePoint] ?? 0) : (astralScripts.get(codePoint) ?? 0);
+  if (known !== 0) return known - 2;
+  const ch = String.fromCodePoint(codePoint);
+  const found = LETTER.test(ch) ? SCRIPT_NAMES.indexOf(SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other') : NOT_LETTER;
+  if (codePoint < 0x10000) bmpScripts[codePoint] = found + 2;
+  else astralScripts.set(codePoint, found + 2);
+  return found;
+}
+
+/** The UTF-16 length of the letter or mark at `i`, or 0 when there is none there. */
+function letterWidth(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if (code < 0x80) return (code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a ? 1 : 0;
+  const codePoint = text.codePointAt(i) as number;
+  if (scriptIndex(codePoint) === NOT_LETTER) return 0;
+  return codePoint > 0xffff ? 2 : 1;
+}
+
 export function detectLanguage(raw: string): string | null {
-  const text = raw.replace(URL, ' ').replace(EMAIL, ' ');
+  // Both patterns need their literal ("http", "@"); most texts have neither.
+  let text = raw.includes('http') ? raw.replace(URL, ' ') : raw;
+  if (text.includes('@')) text = text.replace(EMAIL, ' ');
+  // Insertion order decides ties between scripts: the first script seen wins.
   const letters = new Map<Script, number>();
+  const counts = SCRIPT_NAMES.map(() => 0);
+  const seen: Script[] = [];
   let ascii = 0;
-  for (const ch of text) {
-    const code = ch.charCodeAt(0);
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
     if (code < 0x80) {
       if ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) ascii++;
       continue;
     }
-    if (!LETTER.test(ch)) continue;
-    const script = SCRIPTS.find(([, re]) => re.test(ch))?.[0] ?? 'other';
-    letters.set(script, (letters.get(script) ?? 0) + 1);
+    const codePoint = text.codePointAt(i) as number;
+    if (codePoint > 0xffff) i++;
+    const k = scriptIndex(codePoint);
+    if (k === NOT_LETTER) continue;
+    if (counts[k] === 0) seen.push(SCRIPT_NAMES[k] as Script);
+    counts[k] = (counts[k] ?? 0) + 1;
   }
+  for (const name of seen) letters.set(name, counts[SCRIPT_NAMES.indexOf(name)] as number);
   if (ascii > 0) letters.set('latin', (letters.get('latin') ?? 0) + ascii);
   if (letters.size === 0) return null;
   let script: Script = 'other';

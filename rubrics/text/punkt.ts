@@ -1,6 +1,6 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
-import { ASCII_WHITESPACE, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+import { PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 
 /**
  * NLTK's Punkt sentence tokenizer (`nltk.sent_tokenize`, English), run with the trained English
@@ -61,6 +61,24 @@ function loadParams(): Params {
   return params;
 }
 
+/** The ASCII-only cases of the tests below, which are most tokens, without a regex. */
+function startsUpper(tok: string): boolean {
+  const code = tok.charCodeAt(0);
+  return code < 0x80 ? code >= 0x41 && code <= 0x5a : UPPER_RE.test(tok);
+}
+
+function startsLower(tok: string): boolean {
+  const code = tok.charCodeAt(0);
+  return code < 0x80 ? code >= 0x61 && code <= 0x7a : LOWER_RE.test(tok);
+}
+
+/** NUMERIC_RE needs "-", ".", "," or a digit first. */
+function isNumeric(lower: string): boolean {
+  const code = lower.charCodeAt(0);
+  if (code < 0x80 && !(code >= 0x30 && code <= 0x39) && code !== 0x2d && code !== 0x2e && code !== 0x2c) return false;
+  return NUMERIC_RE.test(lower);
+}
+
 class Token {
   readonly type: string;
   readonly periodFinal: boolean;
@@ -72,10 +90,10 @@ class Token {
 
   constructor(readonly tok: string) {
     const lower = tok.toLowerCase();
-    this.type = NUMERIC_RE.test(lower) ? '##number##' : lower;
+    this.type = isNumeric(lower) ? '##number##' : lower;
     this.periodFinal = tok.endsWith('.');
-    this.firstUpper = UPPER_RE.test(tok);
-    this.firstLower = LOWER_RE.test(tok);
+    this.firstUpper = startsUpper(tok);
+    this.firstLower = startsLower(tok);
   }
 
   get typeNoPeriod(): string {
@@ -91,17 +109,26 @@ class Token {
   }
 
   get isEllipsis(): boolean {
-    return /^\.\.+$/.test(this.tok);
+    const tok = this.tok;
+    if (tok.length < 2) return false;
+    for (let i = 0; i < tok.length; i++) if (tok.charCodeAt(i) !== 0x2e) return false;
+    return true;
   }
 }
 
+function tokenizeLine(line: string, tokens: Token[]): void {
+  WORD_RE.lastIndex = 0;
+  for (let m = WORD_RE.exec(line); m; m = WORD_RE.exec(line)) tokens.push(new Token(m[0]));
+}
+
+/**
+ * Punkt tokenizes line by line. Only a multi-character run such as ". . ." can cross a newline,
+ * so a context without one (nearly all) is tokenized whole; a blank line has no tokens.
+ */
 function tokenizeWords(text: string): Token[] {
   const tokens: Token[] = [];
-  for (const line of text.split('\n')) {
-    if (pyStrip(line) === '') continue;
-    WORD_RE.lastIndex = 0;
-    for (const m of line.matchAll(WORD_RE)) tokens.push(new Token(m[0]));
-  }
+  if (!text.includes('\n')) tokenizeLine(text, tokens);
+  else for (const line of text.split('\n')) if (pyStrip(line) !== '') tokenizeLine(line, tokens);
   return tokens;
 }
 
@@ -111,7 +138,8 @@ function firstPass(token: Token, p: Params): void {
   else if (token.isEllipsis) token.ellipsis = true;
   else if (token.periodFinal && !tok.endsWith('..')) {
     const stem = tok.slice(0, -1).toLowerCase();
-    const lastPart = stem.split('-').pop() ?? stem;
+    const dash = stem.lastIndexOf('-');
+    const lastPart = dash < 0 ? stem : stem.slice(dash + 1);
     if (p.abbrevTypes.has(stem) || p.abbrevTypes.has(lastPart)) token.abbr = true;
     else token.sentbreak = true;
   }
@@ -180,8 +208,12 @@ const containsSentbreak = memo((context: string): boolean => {
   return false;
 });
 
-function lastAsciiWhitespace(text: string): number {
-  for (let i = text.length - 1; i >= 0; i--) if (ASCII_WHITESPACE.includes(text[i] as string)) return i;
+/** `text.slice(from, to).rfind` of any ASCII whitespace, relative to `from`; 0 when there is none. */
+function lastAsciiWhitespace(text: string, from: number, to: number): number {
+  for (let i = to - 1; i >= from; i--) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return i - from;
+  }
   return 0;
 }
 
@@ -203,10 +235,9 @@ function candidates(text: string): Candidate[] {
     out.push({ end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok });
   };
   PERIOD_CONTEXT_RE.lastIndex = 0;
-  for (const match of text.matchAll(PERIOD_CONTEXT_RE)) {
-    const index = match.index ?? 0;
-    const before = text.slice(prevStop, index);
-    let wordStart = lastAsciiWhitespace(before);
+  for (let match = PERIOD_CONTEXT_RE.exec(text); match; match = PERIOD_CONTEXT_RE.exec(text)) {
+    const index = match.index;
+    let wordStart = lastAsciiWhitespace(text, prevStop, index);
     wordStart = wordStart ? wordStart + prevStop + 1 : prevStart;
     if (prev && prevStop <= wordStart) emit(prevStart, prevStop, prev);
     prev = { index, afterTok: match[1] ?? '', nextTok: match[2] };
