@@ -41,14 +41,8 @@ export class Comparer {
     if (gold.t === 'rel' && pred.t === 'rel') return this.relations(gold, pred);
     if (gold.t === 'rel') return this.relationAgainst(gold, pred);
     if (pred.t === 'rel') return this.relationAgainst(pred, gold);
-    // A gold ordered pair answered by a bare list keeps its order (`(3, 4)` is not `4, 3`); a list of
-    // equations (`y = 4, x = 3`) names its parts, so its order is free.
-    if (gold.t === 'tuple' && pred.t === 'list' && !pred.items.some((v) => v.t === 'rel')) return this.ordered(gold.items, pred.items, 'tuple');
-    // Components named by single variables (`y = 3, x = 2`) take the tuple's order by name: (x, y), (a, b, c), (p, q).
-    const namedPred = gold.t === 'tuple' && pred.t === 'list' ? namedComponents(pred.items) : null;
-    if (namedPred) return this.ordered(gold.t === 'tuple' ? gold.items : [], namedPred, 'tuple_by_name');
-    const namedGold = pred.t === 'tuple' && gold.t === 'list' ? namedComponents(gold.items) : null;
-    if (namedGold) return this.ordered(namedGold, pred.t === 'tuple' ? pred.items : [], 'tuple_by_name');
+    if (gold.t === 'tuple' && pred.t === 'list') return this.tupleAgainstList(gold.items, pred.items, true);
+    if (gold.t === 'list' && pred.t === 'tuple') return this.tupleAgainstList(pred.items, gold.items, false);
     if (gold.t === 'list' || pred.t === 'list') return this.unordered(itemsOf(gold), itemsOf(pred), 'answers');
     if (gold.t === 'scalar' && pred.t === 'scalar') return this.scalars(gold, pred);
     if (gold.t === 'set' && pred.t === 'set') return this.unordered(gold.items, pred.items, 'set');
@@ -59,6 +53,18 @@ export class Comparer {
     if (gold.t === 'matrix' || pred.t === 'matrix') return this.matrices(gold, pred);
     if (isSetLike(gold) && isSetLike(pred)) return this.setLike(gold, pred);
     return null;
+  }
+
+  /**
+   * A tuple against a list. Components named by single variables (`y = 3, x = 2`) take the
+   * tuple's order by name: (x, y), (a, b, c), (p, q). A gold tuple answered by a bare list keeps
+   * its order (`(3, 4)` is not `4, 3`); a gold list (several answers) takes a tuple in any order.
+   */
+  private tupleAgainstList(tuple: Value[], list: Value[], goldIsTuple: boolean): Rule {
+    const named = namedComponents(list);
+    if (named) return goldIsTuple ? this.ordered(tuple, named, 'tuple_by_name') : this.ordered(named, tuple, 'tuple_by_name');
+    if (goldIsTuple && !list.some((v) => v.t === 'rel')) return this.ordered(tuple, list, 'tuple');
+    return goldIsTuple ? this.unordered(tuple, list, 'answers') : this.unordered(list, tuple, 'answers');
   }
 
   /** `(C) 18` is answered by its letter, by its value, or by both with the same letter. */
