@@ -479,6 +479,24 @@ describe('math answers: dataset gold forms (polar points, AIME zeros, choices wi
   ])('%s vs %s → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
 });
 
+describe('math answers: spellings of solution sets (spacing, set-builder notation)', () => {
+  it.each<Row>([
+    [String.raw`(-\infty,2]\cup(3,\infty)`, String.raw`x\le2\ \text{or}\ x>3`, true],
+    [String.raw`(-\infty,2]\cup(3,\infty)`, String.raw`x \le 2,\ x > 3`, true],
+    [String.raw`(-\infty,2]\cup(3,\infty)`, String.raw`x \le 2 \quad \text{or} \quad x > 3`, true],
+    [String.raw`(-\infty,2]\cup(3,\infty)`, String.raw`(-\infty,2]\cup(3,+\infty)`, true],
+    [String.raw`(-\infty,2)\cup(3,\infty)`, String.raw`\{x \mid x < 2 \text{ or } x > 3\}`, true],
+    [String.raw`(-\infty,2)`, String.raw`\{x : x < 2\}`, true],
+    [String.raw`(-\infty,2)`, String.raw`\{x \in \mathbb{R} : x < 2\}`, true],
+    [String.raw`(-\infty,2)`, String.raw`\{x \mid x \le 2\}`, false],
+    [String.raw`[1, 3]`, String.raw`\{x \mid 1 \le x \le 3\}`, true],
+    [String.raw`(-\infty,2]\cup(3,\infty)`, String.raw`x \le 2 \text{ or } x \geq 3`, false],
+    [String.raw`[0, 2)`, String.raw`\{x \in [0, \infty) : x < 2\}`, true],
+    [String.raw`\{1, 2\}`, String.raw`\{x \mid x = 1 \text{ or } x = 2\}`, true],
+    [String.raw`\{x, y\}`, String.raw`\{y, x\}`, true],
+  ])('%s vs %s → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
+});
+
 describe('math answers: whole responses', () => {
   it.each<Row>([
     [String.raw`12`, String.raw`The answer is 12 dollars.`, true],

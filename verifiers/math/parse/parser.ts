@@ -522,6 +522,31 @@ export class Parser {
     return name === 'vmatrix' ? { k: 'apply', name: 'det', args: [matrix] } : matrix;
   }
 
+  /**
+   * Set-builder notation after `\{`: `\{x \mid x < 2 \text{ or } x > 3\}`, `\{x : 1 \le x \le 3\}`,
+   * `\{x \in \mathbb{R} : x < 2\}` — the conditions themselves, within the domain when one is given.
+   */
+  private setBuilder(): Node | null {
+    const start = this.pos;
+    if (this.peek()?.t !== 'id') return null;
+    this.pos++;
+    let domain: Node | null = null;
+    const rel = this.peek();
+    if (rel?.t === 'rel' && rel.v === 'in') {
+      this.pos++;
+      domain = this.parseAdditive();
+    }
+    if (!this.isOp('|') && !this.isOp(':')) {
+      this.pos = start;
+      return null;
+    }
+    this.pos++;
+    const conditions = this.parseList();
+    this.expectOp('\\}');
+    if (domain === null || domain === REALS) return conditions;
+    return { k: 'setop', op: 'cap', left: domain, right: conditions };
+  }
+
   private bracketed(open: string): Node {
     switch (open) {
       case '(':
@@ -559,6 +584,8 @@ export class Parser {
         return inner.k === 'list' ? { k: 'tuple', items: inner.items, bracket: '{' } : inner;
       }
       case '\\{': {
+        const builder = this.setBuilder();
+        if (builder) return builder;
         const items = this.isOp('\\}') ? [] : listItems(this.parseGroups());
         this.expectOp('\\}');
         return { k: 'set', items };
