@@ -233,8 +233,22 @@ describe('math answers: plus-minus and several answers', () => {
   ])('%s vs %s → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
 });
 
-describe('math answers: equations', () => {
+describe('math answers: equations and complex forms', () => {
   it.each<Row>([
+    [String.raw`y = 2x + 1`, String.raw`y=1+2x`, true],
+    [String.raw`x^2 + y^2 = 25`, String.raw`y^2 = 25 - x^2`, true],
+    [String.raw`y = \frac{1}{2}x + 3`, String.raw`x - 2y + 6 = 0`, true],
+    [String.raw`x = 2`, String.raw`2 = x`, true],
+    [String.raw`a = 2, b = 3`, String.raw`b = 3, a = 2`, true],
+    [String.raw`a = 2, b = 3`, String.raw`a = 3, b = 2`, false],
+    [String.raw`(x - 1)^2 + (y+2)^2 = 9`, String.raw`x^2 - 2x + y^2 + 4y - 4 = 0`, true],
+    [String.raw`(x - 1)^2 + (y+2)^2 = 9`, String.raw`x^2 - 2x + y^2 + 4y + 4 = 0`, false],
+    [String.raw`\frac{3}{5} + \frac{4}{5}i`, String.raw`\frac{3+4i}{5}`, true],
+    [String.raw`2e^{i\pi/3}`, String.raw`1 + i\sqrt{3}`, true],
+    [String.raw`1+i`, String.raw`\sqrt{2}(\cos 45^\circ + i \sin 45^\circ)`, true],
+    [String.raw`1+i`, String.raw`\sqrt{2}e^{i\pi/4}`, true],
+    [String.raw`1-i`, String.raw`\sqrt{2}e^{i\pi/4}`, false],
+    [String.raw`|3+4i|`, String.raw`5`, true],
     [String.raw`y = 2x + 1`, String.raw`2x - y + 1 = 0`, true],
     [String.raw`y = 2x + 1`, String.raw`y = 2x - 1`, false],
     [String.raw`y = 2x + 1`, String.raw`2x + 1`, true],
