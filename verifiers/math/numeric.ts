@@ -46,12 +46,12 @@ function splitmix32(x: number): number {
 
 /**
  * The points of the randomized check. Positive points alone would accept `\sqrt{x^2}` for `x` and
- * `|x|` for `x`, so the points mix signs and sizes; every value is a non-integer away from 0 and ±1,
- * where identities hide differences:
+ * `|x|` for `x`, so the points mix signs and sizes; every value is (almost surely) a non-integer,
+ * at least 0.3 from 0, where identities hide differences:
  * - points 0–2: every variable positive, in [0.3, 2.3) (the domain of school identities such as
  *   √x·√y = √(xy) or ln(x²) = 2 ln x is always sampled);
  * - point 3: every variable negative, in (-2.3, -0.3];
- * - points 4–5: each variable's sign drawn from its own hash, so variables differ in sign;
+ * - points 4–5: each variable's sign drawn from its own hash, so variables may differ in sign;
  * - points 6–7: every variable positive and larger, in [2.5, 12) (domains such as x > 5).
  */
 export const POINTS = 8;
