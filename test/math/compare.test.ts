@@ -204,6 +204,8 @@ describe('math comparison: conditions joined by or / and', () => {
     ['(-\\infty, 3) \\cup (3, \\infty)', 'x < 3 \\text{ or } x > 3'],
     ['(-\\infty, 3) \\cup (3, \\infty)', 'x \\ne 3'],
     ['x < 1 \\text{ or } 1 \\le x \\le 2', '(-\\infty, 2]'],
+    ['[1, 5)', '1 < x < 3 \\text{ or } 1 \\le x < 5'],
+    ['[1, 5)', '(1, 3) \\cup [1, 5)'],
   ])('or is the union: %s vs %s', (gold, pred) => same(gold, pred));
 
   it.each([

@@ -127,6 +127,7 @@ export class SetAlgebra {
       const last = out[out.length - 1];
       const gap = last ? this.order(s.lo, s.l, last.hi, last.h) : 1;
       if (last && (gap < 0 || (gap === 0 && (s.loClosed || last.hiClosed)))) {
+        if (this.order(s.lo, s.l, last.lo, last.l) === 0) last.loClosed = last.loClosed || s.loClosed;
         const further = this.order(s.hi, s.h, last.hi, last.h);
         if (further > 0) Object.assign(last, { hi: s.hi, h: s.h, hiClosed: s.hiClosed });
         else if (further === 0) last.hiClosed = last.hiClosed || s.hiClosed;
