@@ -28,7 +28,7 @@ function table(rows: string[][]): string {
 async function main(): Promise<void> {
   const root = packageRoot();
   const batch = loadBatch(path.join(root, 'examples', 'batch.jsonl'));
-  const server = spawn(process.execPath, [path.join(root, 'bin', 'verdict.js'), 'serve', '--host', '127.0.0.1', '--port', '0', '--http-port', '0'], {
+  const server = spawn(process.execPath, [path.join(root, 'bin', 'verdict.js'), 'serve', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', '--config', path.join(root, 'examples', 'verdict.yaml')], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const port = await new Promise<number>((resolve, reject) => {
