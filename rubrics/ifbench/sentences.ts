@@ -3,6 +3,7 @@ import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '..
 import { isEmojiChar } from '../text/emoji';
 import { sentTokenize } from '../text/punkt';
 import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { Trigrams, trigrams } from '../text/trigrams';
 import { countStopwords, countWords } from '../text/words';
 
 export const stopWords = defineConstraint({
@@ -89,21 +90,9 @@ export const overlap = defineConstraint({
   kwargs: z.strictObject({ reference_text: kw.str(), percentage: kw.count() }),
   check(response, { reference_text, percentage }) {
     // Character trigrams, as the reference computes them, although the prompt says "trigram".
-    const trigrams = (text: string): Set<number | string> => {
-      const codes = Array.from(text, (c) => c.codePointAt(0) as number);
-      const out = new Set<number | string>();
-      for (let i = 0; i + 3 <= codes.length; i++) {
-        const [a, b, c] = [codes[i] as number, codes[i + 1] as number, codes[i + 2] as number];
-        // Three BMP code points pack exactly into one safe integer; others keep a string key.
-        out.add(a < 0x10000 && b < 0x10000 && c < 0x10000 ? a * 2 ** 32 + b * 2 ** 16 + c : `${a},${b},${c}`);
-      }
-      return out;
-    };
-    const mine = trigrams(response);
+    const mine = new Trigrams(response);
     if (mine.size === 0) return fail('the response is shorter than three characters');
-    const theirs = trigrams(reference_text);
-    let shared = 0;
-    for (const t of mine) if (theirs.has(t)) shared++;
+    const shared = mine.sharedWith(trigrams(reference_text));
     const share = (shared / mine.size) * 100;
     return verdict(
       percentage - 2 <= share && share <= percentage + 2,

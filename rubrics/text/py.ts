@@ -16,24 +16,45 @@ export const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 /** `string.whitespace`: the ASCII whitespace only. */
 export const ASCII_WHITESPACE = ' \t\n\r\x0b\x0c';
 
-const SPACE_RUN = new RegExp(`[${PY_SPACE}]+`, 'u');
-const SPACE_CHARS = new Set([
-  ...'\t\n\v\f\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000',
-  ...Array.from({ length: 4 }, (_, i) => String.fromCharCode(0x1c + i)),
-  ...Array.from({ length: 11 }, (_, i) => String.fromCharCode(0x2000 + i)),
-]);
 const PUNCT_SET = new Set(PUNCTUATION);
 const PUNCT_RUN = /[!-/:-@[-`{-~]+/g;
 
-export function isSpace(ch: string): boolean {
-  return SPACE_CHARS.has(ch);
+/** `str.isspace()` for one UTF-16 unit (every Python whitespace character is in the BMP). */
+export function isSpaceCode(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
 }
 
-/** `s.split()`: runs of whitespace separate, leading and trailing whitespace yields nothing. */
+/** `ch.isspace()` for one character. */
+export function isSpace(ch: string): boolean {
+  return ch.length === 1 && isSpaceCode(ch.charCodeAt(0));
+}
+
+/**
+ * `s.split()`: runs of whitespace separate, leading and trailing whitespace yields nothing. A scan
+ * rather than a regex split: the checkers split every response, many of them per sentence.
+ */
 export function pySplit(s: string): string[] {
-  const parts = s.split(SPACE_RUN);
-  if (parts.length > 0 && parts[0] === '') parts.shift();
-  if (parts.length > 0 && parts[parts.length - 1] === '') parts.pop();
+  const parts: string[] = [];
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpaceCode(s.charCodeAt(i))) {
+      if (start >= 0) parts.push(s.slice(start, i));
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) parts.push(s.slice(start));
   return parts;
 }
 
@@ -42,34 +63,51 @@ export function pyStrip(s: string, chars?: string): string {
   return pyRstrip(pyLstrip(s, chars), chars);
 }
 
+// Indexing by UTF-16 unit is safe: no strip set here contains astral characters, and a lone
+// surrogate never equals a BMP character.
 export function pyLstrip(s: string, chars?: string): string {
-  const inSet = stripTest(chars);
+  const strip = stripSet(chars);
   let i = 0;
-  // Indexing by UTF-16 unit is safe: no strip set here contains astral characters, and a lone
-  // surrogate never equals a BMP character.
-  while (i < s.length && inSet(s[i] as string)) i++;
-  return s.slice(i);
+  while (i < s.length && strip.has(s.charCodeAt(i))) i++;
+  return i === 0 ? s : s.slice(i);
 }
 
 export function pyRstrip(s: string, chars?: string): string {
-  const inSet = stripTest(chars);
+  const strip = stripSet(chars);
   let j = s.length;
-  while (j > 0 && inSet(s[j - 1] as string)) j--;
-  return s.slice(0, j);
+  while (j > 0 && strip.has(s.charCodeAt(j - 1))) j--;
+  return j === s.length ? s : s.slice(0, j);
 }
 
-const stripSets = new Map<string, ReadonlySet<string>>();
+/** The characters to strip, by UTF-16 unit; checkers strip every word, so this avoids a Set of strings. */
+interface StripSet {
+  has(code: number): boolean;
+}
 
-function stripTest(chars?: string): (ch: string) => boolean {
-  if (chars === undefined) return isSpace;
+const WHITESPACE: StripSet = { has: isSpaceCode };
+
+function charSet(chars: string): StripSet {
+  const ascii = new Uint8Array(128);
+  const other = new Set<number>();
+  for (let i = 0; i < chars.length; i++) {
+    const code = chars.charCodeAt(i);
+    if (code < 128) ascii[code] = 1;
+    else other.add(code);
+  }
+  return { has: (code) => (code < 128 ? ascii[code] === 1 : other.has(code)) };
+}
+
+const stripSets = new Map<string, StripSet>();
+
+function stripSet(chars?: string): StripSet {
+  if (chars === undefined) return WHITESPACE;
   let set = stripSets.get(chars);
   if (!set) {
-    set = new Set(chars);
+    set = charSet(chars);
     // The callers pass a handful of constant sets; keep the cache from growing on odd input.
     if (stripSets.size < 64) stripSets.set(chars, set);
   }
-  const found = set;
-  return (ch) => found.has(ch);
+  return set;
 }
 
 /** `string.punctuation + ' '`, the strip set the IFBench checkers use most. */

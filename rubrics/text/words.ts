@@ -1,7 +1,7 @@
 import { stopwordSet } from '../data';
 import { memo } from './memo';
 import { sentTokenize } from './punkt';
-import { isSpace, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
+import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
 
 /**
  * Word tokenizers of the references: NLTK's `word_tokenize` (Punkt sentences, then the improved
@@ -80,7 +80,7 @@ function finalPeriod(closers: string, gap: string, needs: number): Pass {
     needs,
     run(text) {
       let end = text.length;
-      while (end > 0 && isSpace(text[end - 1] as string)) end--;
+      while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
       let start = end;
       while (start > 0 && closing.has(text[start - 1] as string)) start--;
       // The period, and a character before it that is not a period.
@@ -169,7 +169,12 @@ function treebankTokenizeOnce(sentence: string): string[] {
 export const treebankTokenize: (sentence: string) => readonly string[] = memo(treebankTokenizeOnce);
 
 /** `nltk.word_tokenize(text)`; memoized, so the result is shared. */
-export const wordTokenize: (text: string) => readonly string[] = memo((text) => sentTokenize(text).flatMap(treebankTokenize));
+export const wordTokenize: (text: string) => readonly string[] = memo((text) => {
+  // A loop, not flatMap: V8's flatMap was a tenth of the tokenizer's time.
+  const tokens: string[] = [];
+  for (const sentence of sentTokenize(text)) for (const token of treebankTokenize(sentence)) tokens.push(token);
+  return tokens;
+});
 
 const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
 
