@@ -175,6 +175,18 @@ describe('code: honest rewards against attacks', () => {
     for (const outcome of outcomes) expect(outcome).toMatchObject({ status: 'OK', reward: 1 });
   });
 
+  it('gives the same verdicts whether a job\'s calls are streamed or made one at a time', async () => {
+    // Calls with literal arguments are sent at once and answered in order; any other shape (here
+    // `or`) makes the judge call one at a time. A stateful candidate sees the same sequence either way.
+    const stateful = 'calls = []\ndef solve(n):\n    calls.append(n)\n    return n * len(calls)';
+    const streamed = { mode: 'assert', fn_name: 'solve', tests: ['assert solve(1) == 1', 'assert solve(2) == 4', 'assert solve(3) == 10'] };
+    const sequential = { ...streamed, tests: streamed.tests.map((t) => `${t} or False`) };
+    for (const label of [streamed, sequential]) {
+      const outcome = await score(stateful, label);
+      expect(outcome).toMatchObject({ reward: 0, details: { passed: 2, first_failure: { index: 2, got: '9' } } });
+    }
+  });
+
   it('reports the first failure with what the candidate returned', async () => {
     const outcome = await score('def solve(n):\n    return n * 2', ASSERTS);
     expect(outcome).toMatchObject({ status: 'OK', reward: 0, reason: 'wrong_answer' });
