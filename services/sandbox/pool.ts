@@ -31,7 +31,7 @@ interface Task {
   attempts: number;
   resolve(reply: JsonObject): void;
   reject(error: SandboxError): void;
-  runningOn: SlotState | null;
+  runningOn: Slot | null;
 }
 
 interface SlotState {
@@ -69,6 +69,8 @@ export class Sandbox implements SandboxService {
   private readonly instance = instances++;
   private closed = false;
   private readonly removals = new Set<Promise<void>>();
+  /** Every slot process not yet exited, retiring ones included. */
+  private readonly live = new Set<Slot>();
 
   private constructor(private readonly config: SandboxConfigSection) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
@@ -147,12 +149,11 @@ export class Sandbox implements SandboxService {
     if (this.closed) return;
     this.closed = true;
     for (const task of this.queue.splice(0)) this.settle(task, new SandboxError('sandbox_closed', 'sandbox shut down'));
-    const exits = this.slots.map(
-      (state) =>
+    const exits = [...this.live].map(
+      (slot) =>
         new Promise<void>((resolve) => {
-          if (!state.slot) return resolve();
-          state.slot.onceExited(resolve);
-          state.slot.kill();
+          slot.onceExited(resolve);
+          slot.kill();
         }),
     );
     await Promise.all(exits);
@@ -202,7 +203,7 @@ export class Sandbox implements SandboxService {
     const queued = new Set([...tasks].filter((t) => t.runningOn === null));
     for (let i = this.queue.length - 1; i >= 0; i--) if (queued.has(this.queue[i]!)) this.queue.splice(i, 1);
     for (const task of tasks) {
-      if (task.runningOn) task.runningOn.slot?.kill(); // cut short: the slot restarts, the sample is ABORTED
+      if (task.runningOn) task.runningOn.kill(); // cut short: the slot restarts, the sample is ABORTED
       else this.settle(task, new SandboxError(abortReason(signal)));
     }
   }
@@ -224,7 +225,7 @@ export class Sandbox implements SandboxService {
   private async run(state: SlotState, task: Task): Promise<void> {
     const slot = state.slot!;
     state.busy = true;
-    task.runningOn = state;
+    task.runningOn = slot;
     task.attempts++;
     let outcome: JsonObject | SandboxError;
     try {
@@ -248,7 +249,8 @@ export class Sandbox implements SandboxService {
       this.restartLater(state);
     }
     if (task.signal.aborted) this.settle(task, new SandboxError(abortReason(task.signal)));
-    else if (outcome instanceof SandboxError && outcome.reason !== 'sandbox_timeout' && task.attempts < MAX_ATTEMPTS && !this.closed) {
+    else if (this.closed) this.settle(task, new SandboxError('sandbox_closed', 'sandbox shut down'));
+    else if (outcome instanceof SandboxError && outcome.reason !== 'sandbox_timeout' && task.attempts < MAX_ATTEMPTS) {
       this.queue.unshift(task);
     } else this.settle(task, outcome);
     this.dispatch();
@@ -275,7 +277,9 @@ export class Sandbox implements SandboxService {
       }),
     );
     const cgroup = state.cgroup;
+    this.live.add(slot);
     slot.onceExited(() => {
+      this.live.delete(slot);
       if (cgroup) {
         const removal = cgroup.remove().finally(() => this.removals.delete(removal));
         this.removals.add(removal);

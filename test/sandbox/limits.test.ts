@@ -168,9 +168,14 @@ describe('sandbox: faults of the sandbox itself are errors, never verdicts', () 
     expect(await run(sandbox, 'print(3)', '3')).toEqual({ passed: 1, total: 1 });
   });
 
-  it('rejects with sandbox_closed once shut down', async () => {
+  it('rejects with sandbox_closed when shut down, for running, queued and later jobs', async () => {
     const other = await startSandbox({ workers: 1 });
+    const running = run(other, 'import time\ntime.sleep(30)');
+    const queued = run(other, 'print(1)', '1');
+    const expectations = [running, queued].map((job) => expect(job).rejects.toMatchObject({ reason: 'sandbox_closed' }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
     await other.close();
+    await Promise.all(expectations);
     await expect(run(other, 'print(1)', '1')).rejects.toMatchObject({ reason: 'sandbox_closed' });
   });
 });
