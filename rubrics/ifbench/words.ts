@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { sentTokenize } from '../text/punkt';
+import { firstSentence, sentTokenize } from '../text/punkt';
 import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
-import { wordTokenize } from '../text/words';
+import { treebankTokenize, wordTokenize } from '../text/words';
 
 const first = (s: string): string => Array.from(s)[0] ?? '';
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
@@ -112,8 +112,9 @@ export const startVerb = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const tokens = wordTokenize(response);
-    const token = tokens[0];
+    // The first of `word_tokenize(response)`, from the first sentence alone.
+    const sentence = firstSentence(response);
+    const token = sentence === undefined ? undefined : treebankTokenize(sentence)[0];
     return verdict(token !== undefined && startsWithVerb(token), `the first word "${token ?? ''}" is not a verb`);
   },
   examples: [

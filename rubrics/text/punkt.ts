@@ -224,37 +224,42 @@ interface Candidate {
   context: string;
 }
 
-/** NLTK's `_match_potential_end_contexts`, including its overlap rule for adjacent candidates. */
-function candidates(text: string): Candidate[] {
-  const out: Candidate[] = [];
+/**
+ * NLTK's `_match_potential_end_contexts`, including its overlap rule for adjacent candidates.
+ * Lazy, so that the first sentence can be found without deciding every period.
+ */
+function* candidates(text: string): Generator<Candidate> {
   let prevStart = 0;
   let prevStop = 0;
   let prev: { index: number; afterTok: string; nextTok: string | undefined } | undefined;
-  const emit = (start: number, stop: number, m: NonNullable<typeof prev>): void => {
+  const candidate = (start: number, stop: number, m: NonNullable<typeof prev>): Candidate => {
     const nextStart = m.nextTok ? m.index + 1 + (m.afterTok.length - m.nextTok.length) : m.index + 1;
-    out.push({ end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok });
+    return { end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok };
   };
+  // Shared, and reset here: a suspended generator is either run to the end or dropped, and
+  // nothing splits another text while one is suspended.
   PERIOD_CONTEXT_RE.lastIndex = 0;
   for (let match = PERIOD_CONTEXT_RE.exec(text); match; match = PERIOD_CONTEXT_RE.exec(text)) {
     const index = match.index;
     let wordStart = lastAsciiWhitespace(text, prevStop, index);
     wordStart = wordStart ? wordStart + prevStop + 1 : prevStart;
-    if (prev && prevStop <= wordStart) emit(prevStart, prevStop, prev);
+    if (prev && prevStop <= wordStart) yield candidate(prevStart, prevStop, prev);
     prev = { index, afterTok: match[1] ?? '', nextTok: match[2] };
     prevStart = wordStart;
     prevStop = index;
   }
-  if (prev) emit(prevStart, prevStop, prev);
-  return out;
+  if (prev) yield candidate(prevStart, prevStop, prev);
 }
 
-function slices(text: string): Array<[number, number]> {
+/** The sentence spans before realignment; after `limit` breaks, the rest of the text is left out. */
+function slices(text: string, limit = Infinity): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let lastBreak = 0;
   for (const c of candidates(text)) {
     if (!containsSentbreak(c.context)) continue;
     out.push([lastBreak, c.end]);
     lastBreak = c.nextStart;
+    if (out.length === limit) return out;
   }
   out.push([lastBreak, pyRstrip(text).length]);
   return out;
@@ -285,3 +290,13 @@ function realign(text: string, spans: Array<[number, number]>): Array<[number, n
 
 /** `nltk.sent_tokenize(text)` with the English model; memoized, so the result is shared. */
 export const sentTokenize: (text: string) => readonly string[] = memo((text) => realign(text, slices(text)).map(([s, e]) => text.slice(s, e)));
+
+/**
+ * `sentTokenize(text)[0]`, deciding only the periods up to the second break: realigning the first
+ * sentence looks at the second, and the first span is never empty (it ends after a period, or
+ * holds the whole non-blank text), so the rest cannot change it.
+ */
+export function firstSentence(text: string): string | undefined {
+  const first = realign(text, slices(text, 2))[0];
+  return first && text.slice(first[0], first[1]);
+}

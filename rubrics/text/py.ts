@@ -126,24 +126,55 @@ const LOWER = /[\p{Lowercase}]/u;
 const UPPER = /[\p{Uppercase}]/u;
 const TITLE = /\p{Lt}/u;
 
-/** `s.isupper()`: at least one cased character, and none lowercase or titlecase. */
-export function pyIsUpper(s: string): boolean {
+const IS_LOWER = 1;
+const IS_UPPER = 2;
+const IS_TITLE = 4;
+const LOOKED_UP = 8;
+
+/**
+ * Case properties by code point, looked up once per code point: `isupper`/`islower` run over
+ * whole responses and every token, and three Unicode-property tests per character were most of
+ * their time. ASCII is decided inline.
+ */
+const bmpCase = new Uint8Array(0x10000);
+const astralCase = new Map<number, number>();
+
+function caseOf(codePoint: number): number {
+  const known = codePoint < 0x10000 ? (bmpCase[codePoint] as number) : (astralCase.get(codePoint) ?? 0);
+  if (known !== 0) return known;
+  const ch = String.fromCodePoint(codePoint);
+  const flags = LOOKED_UP | (LOWER.test(ch) ? IS_LOWER : 0) | (UPPER.test(ch) ? IS_UPPER : 0) | (TITLE.test(ch) ? IS_TITLE : 0);
+  if (codePoint < 0x10000) bmpCase[codePoint] = flags;
+  else astralCase.set(codePoint, flags);
+  return flags;
+}
+
+/** Whether `s` has a cased character and none of the `forbidden` case; `wanted` is the other. */
+function allCased(s: string, wanted: number, forbidden: number): boolean {
   let cased = false;
-  for (const ch of s) {
-    if (LOWER.test(ch) || TITLE.test(ch)) return false;
-    if (UPPER.test(ch)) cased = true;
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    let flags: number;
+    if (code < 0x80) flags = code >= 0x61 && code <= 0x7a ? IS_LOWER : code >= 0x41 && code <= 0x5a ? IS_UPPER : 0;
+    else {
+      const codePoint = s.codePointAt(i) as number;
+      if (codePoint > 0xffff) i++;
+      flags = caseOf(codePoint);
+    }
+    if (flags & (forbidden | IS_TITLE)) return false;
+    if (flags & wanted) cased = true;
   }
   return cased;
 }
 
+/** `s.isupper()`: at least one cased character, and none lowercase or titlecase. */
+export function pyIsUpper(s: string): boolean {
+  return allCased(s, IS_UPPER, IS_LOWER);
+}
+
 /** `s.islower()`: at least one cased character, and none uppercase or titlecase. */
 export function pyIsLower(s: string): boolean {
-  let cased = false;
-  for (const ch of s) {
-    if (UPPER.test(ch) || TITLE.test(ch)) return false;
-    if (LOWER.test(ch)) cased = true;
-  }
-  return cased;
+  return allCased(s, IS_LOWER, IS_UPPER);
 }
 
 const ALPHA = /^\p{L}+$/u;
