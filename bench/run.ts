@@ -1,5 +1,6 @@
 // `npm run bench [-- NAME ...]`: every benchmark, or the named ones. Each prints its throughput and
 // its ratio against a baseline measured in the same run.
+import * as code from './code';
 import * as groups from './groups';
 import * as ifBench from './if';
 import * as judge from './judge';
@@ -7,7 +8,7 @@ import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, judge, rlhf, groups };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
