@@ -22,12 +22,15 @@ const noStars = (s: string): string => (s.includes('*') ? s.replace(/\*/g, '') :
 function* variants(response: string): Generator<string> {
   yield response;
   yield noStars(response);
-  const lines = response.split('\n');
-  const dropFirst = pyStrip(lines.slice(1).join('\n'));
+  // `"\n".join(lines[1:])` and the like, as slices: with no newline each is empty, and with one,
+  // dropping both lines leaves nothing.
+  const firstBreak = response.indexOf('\n');
+  const lastBreak = response.lastIndexOf('\n');
+  const dropFirst = firstBreak < 0 ? '' : pyStrip(response.slice(firstBreak + 1));
   yield dropFirst;
-  const dropLast = pyStrip(lines.slice(0, -1).join('\n'));
+  const dropLast = lastBreak < 0 ? '' : pyStrip(response.slice(0, lastBreak));
   yield dropLast;
-  const dropBoth = pyStrip(lines.slice(1, -1).join('\n'));
+  const dropBoth = firstBreak < 0 ? '' : pyStrip(response.slice(firstBreak + 1, lastBreak));
   yield dropBoth;
   yield noStars(dropFirst);
   yield noStars(dropLast);

@@ -6,34 +6,38 @@ import { memo } from './memo';
  * JavaScript Set of trigram keys (numbers or strings) cost most of that checker's time.
  */
 export class Trigrams {
-  /** Three code points per slot; a first code point of -1 marks an empty slot. */
+  /**
+   * Three code points per slot, each stored + 1 so that a fresh (zeroed) array is all empty
+   * slots; a first entry of 0 marks an empty slot.
+   */
   private readonly slots: Int32Array;
   private readonly mask: number;
   /** Where each distinct trigram sits in `slots`, in first-seen order. */
   private readonly filled: number[] = [];
 
   constructor(text: string) {
-    const codePoints: number[] = [];
-    for (let i = 0; i < text.length; i++) {
-      const codePoint = text.codePointAt(i) as number;
-      if (codePoint > 0xffff) i++;
-      codePoints.push(codePoint);
-    }
     let capacity = 16;
-    while (capacity < 2 * codePoints.length) capacity <<= 1;
-    this.slots = new Int32Array(3 * capacity).fill(-1);
+    // At most one trigram per UTF-16 unit: a table twice that size stays at most half full.
+    while (capacity < 2 * text.length) capacity <<= 1;
+    this.slots = new Int32Array(3 * capacity);
     this.mask = capacity - 1;
-    for (let i = 0; i + 2 < codePoints.length; i++) {
-      const a = codePoints[i] as number;
-      const b = codePoints[i + 1] as number;
-      const c = codePoints[i + 2] as number;
-      const slot = this.find(a, b, c);
-      if (this.slots[3 * slot] === -1) {
-        this.slots[3 * slot] = a;
-        this.slots[3 * slot + 1] = b;
-        this.slots[3 * slot + 2] = c;
-        this.filled.push(slot);
+    let a = 0;
+    let b = 0;
+    let seen = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = (text.codePointAt(i) as number) + 1;
+      if (c > 0x10000) i++;
+      if (++seen >= 3) {
+        const slot = this.find(a, b, c);
+        if (this.slots[3 * slot] === 0) {
+          this.slots[3 * slot] = a;
+          this.slots[3 * slot + 1] = b;
+          this.slots[3 * slot + 2] = c;
+          this.filled.push(slot);
+        }
       }
+      a = b;
+      b = c;
     }
   }
 
@@ -48,7 +52,7 @@ export class Trigrams {
       const a = this.slots[3 * slot] as number;
       const b = this.slots[3 * slot + 1] as number;
       const c = this.slots[3 * slot + 2] as number;
-      if (other.slots[3 * other.find(a, b, c)] !== -1) shared++;
+      if (other.slots[3 * other.find(a, b, c)] !== 0) shared++;
     }
     return shared;
   }
@@ -59,7 +63,7 @@ export class Trigrams {
     let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & this.mask;
     for (;;) {
       const at = 3 * slot;
-      if (slots[at] === -1 || (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c)) return slot;
+      if (slots[at] === 0 || (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c)) return slot;
       slot = (slot + 1) & this.mask;
     }
   }
