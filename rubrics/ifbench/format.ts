@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { sentTokenize } from '../text/punkt';
 import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
-import { wordTokenize } from '../text/words';
+import { wordTokens } from '../text/words';
 
 export const parentheses = defineConstraint({
   id: 'format:parentheses',
@@ -235,7 +235,8 @@ export const titleCase = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    for (const word of wordTokenize(response)) {
+    // Token by token: most responses fail at an early word, and the rest is not tokenized.
+    for (const word of wordTokens(response)) {
       const chars = Array.from(word);
       const head = chars[0];
       if (head === undefined || !pyIsAlpha(head)) continue;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { isEmojiChar } from '../text/emoji';
-import { sentTokenize } from '../text/punkt';
+import { leadingSentences, sentTokenize } from '../text/punkt';
 import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { Trigrams, trigrams } from '../text/trigrams';
 import { countStopwords, countWords } from '../text/words';
@@ -135,18 +135,33 @@ export const emojiSentences = defineConstraint({
   ],
 });
 
+const wholeWords = new Map<string, RegExp>();
+
+/** `\bword\b`, case-insensitive; compiled once per word, as Python's `re` caches patterns. */
+function wholeWord(word: string): RegExp {
+  let re = wholeWords.get(word);
+  if (!re) {
+    re = new RegExp(`${PY_B}${escapeRegExp(word)}${PY_B}`, 'iu');
+    // Labels repeat the same few words; a bound keeps odd input from growing the cache.
+    if (wholeWords.size > 1024) wholeWords.clear();
+    wholeWords.set(word, re);
+  }
+  return re;
+}
+
 export const keywordSentence = defineConstraint({
   id: 'sentence:keyword',
   source: 'ifbench',
   kwargs: z.strictObject({ word: kw.nonEmptyStr(), N: kw.count() }),
   check(response, { word, N }) {
-    const sentences = sentTokenize(response);
+    // Only the sentences up to N are split, unless N < 1 reads from the end. Fewer than asked
+    // for are all there are, so the count in the reason is exact.
+    const sentences = N >= 1 ? leadingSentences(response, Math.ceil(N)) : sentTokenize(response);
     if (sentences.length < N) return fail(`found ${plural(sentences.length, 'sentence')}, so there is no sentence ${N}`);
     // Python's `sentences[int(N - 1)]`: N = 0 reads the last sentence.
     const index = Math.trunc(N - 1);
     const sentence = sentences[index < 0 ? sentences.length + index : index] ?? '';
-    const re = new RegExp(`${PY_B}${escapeRegExp(word)}${PY_B}`, 'iu');
-    return verdict(re.test(sentence), `sentence ${N} does not contain "${word}"`);
+    return verdict(wholeWord(word).test(sentence), `sentence ${N} does not contain "${word}"`);
   },
   examples: [
     { response: 'First one. The giraffe is tall.', kwargs: { word: 'giraffe', N: 2 }, pass: true },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { firstSentence, sentTokenize } from '../text/punkt';
+import { firstSentence, leadingSentences } from '../text/punkt';
 import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
@@ -205,7 +205,8 @@ export const keywordsSpecificPosition = defineConstraint({
   source: 'ifbench',
   kwargs: z.strictObject({ keyword: kw.nonEmptyStr(), n: kw.index(), m: kw.index() }),
   check(response, { keyword, n, m }) {
-    const sentences = sentTokenize(response);
+    // Fewer sentences than asked for are all there are, so the count in the reason is exact.
+    const sentences = leadingSentences(response, n);
     if (sentences.length < n) return fail(`found ${plural(sentences.length, 'sentence')}, so there is no sentence ${n}`);
     const words = wordTokensWithoutPunctuation(sentences[n - 1] as string);
     if (words.length < m) return fail(`sentence ${n} has ${plural(words.length, 'word')}, so there is no word ${m}`);

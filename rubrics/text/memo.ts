@@ -25,21 +25,31 @@ export function withMemo<T>(fn: () => T): T {
   }
 }
 
+/** A memoized function, and a look at what its current scope already holds. */
+export interface Memoized<V> {
+  (key: string): V;
+  /** The value for `key` if this scope has computed it, without computing it. */
+  cached(key: string): V | undefined;
+}
+
 /**
  * `f` memoized per scope. Callers must treat the results as immutable: they are shared. Outside
  * a scope it is `f` itself.
  */
-export function memo<V>(f: (key: string) => V): (key: string) => V {
+export function memo<V>(f: (key: string) => V): Memoized<V> {
   const id = tables++;
-  return (key) => {
+  const table = (): Map<string, V> | undefined => scope?.[id] as Map<string, V> | undefined;
+  const memoized = (key: string): V => {
     if (!scope) return f(key);
-    let table = scope[id] as Map<string, V> | undefined;
-    if (!table) scope[id] = table = new Map();
-    let value = table.get(key);
+    let values = table();
+    if (!values) scope[id] = values = new Map();
+    let value = values.get(key);
     if (value === undefined) {
       value = f(key);
-      table.set(key, value);
+      values.set(key, value);
     }
     return value;
   };
+  memoized.cached = (key: string): V | undefined => table()?.get(key);
+  return memoized;
 }

@@ -236,10 +236,10 @@ function* candidates(text: string): Generator<Candidate> {
     const nextStart = m.nextTok ? m.index + 1 + (m.afterTok.length - m.nextTok.length) : m.index + 1;
     return { end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok };
   };
-  // Shared, and reset here: a suspended generator is either run to the end or dropped, and
-  // nothing splits another text while one is suspended.
-  PERIOD_CONTEXT_RE.lastIndex = 0;
-  for (let match = PERIOD_CONTEXT_RE.exec(text); match; match = PERIOD_CONTEXT_RE.exec(text)) {
+  // A regex of its own (its lastIndex is the position): another text may be split while this
+  // generator is suspended.
+  const periods = new RegExp(PERIOD_CONTEXT_RE);
+  for (let match = periods.exec(text); match; match = periods.exec(text)) {
     const index = match.index;
     let wordStart = lastAsciiWhitespace(text, prevStop, index);
     wordStart = wordStart ? wordStart + prevStop + 1 : prevStart;
@@ -251,52 +251,65 @@ function* candidates(text: string): Generator<Candidate> {
   if (prev) yield candidate(prevStart, prevStop, prev);
 }
 
-/** The sentence spans before realignment; after `limit` breaks, the rest of the text is left out. */
-function slices(text: string, limit = Infinity): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+/** The sentence spans before realignment, in order: the text up to each break, then the rest. */
+function* slices(text: string): Generator<[number, number]> {
   let lastBreak = 0;
   for (const c of candidates(text)) {
     if (!containsSentbreak(c.context)) continue;
-    out.push([lastBreak, c.end]);
+    yield [lastBreak, c.end];
     lastBreak = c.nextStart;
-    if (out.length === limit) return out;
   }
-  out.push([lastBreak, pyRstrip(text).length]);
-  return out;
+  yield [lastBreak, pyRstrip(text).length];
 }
 
-function realign(text: string, spans: Array<[number, number]>): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
+/**
+ * NLTK's `_realign_boundaries`: closing quotes and brackets after a break move to the sentence
+ * before. Each sentence needs the span after it, and no more, so a caller that wants only the
+ * leading sentences stops early.
+ */
+function* realigned(text: string): Generator<[number, number]> {
   let shift = 0;
-  for (let i = 0; i < spans.length; i++) {
-    const [start0, stop] = spans[i] as [number, number];
-    const start = start0 + shift;
-    const next = spans[i + 1];
-    if (!next) {
-      if (stop > start) out.push([start, stop]);
-      continue;
+  let current: [number, number] | undefined;
+  for (const next of slices(text)) {
+    if (current) {
+      const start = current[0] + shift;
+      const m = REALIGN_RE.exec(text.slice(next[0], next[1]));
+      if (m) {
+        yield [start, next[0] + pyRstrip(m[0]).length];
+        shift = m[0].length;
+      } else {
+        shift = 0;
+        if (current[1] > start) yield [start, current[1]];
+      }
     }
-    const m = REALIGN_RE.exec(text.slice(next[0], next[1]));
-    if (m) {
-      out.push([start, next[0] + pyRstrip(m[0]).length]);
-      shift = m[0].length;
-    } else {
-      shift = 0;
-      if (stop > start) out.push([start, stop]);
-    }
+    current = next;
   }
-  return out;
+  if (current && current[1] > current[0] + shift) yield [current[0] + shift, current[1]];
 }
 
 /** `nltk.sent_tokenize(text)` with the English model; memoized, so the result is shared. */
-export const sentTokenize: (text: string) => readonly string[] = memo((text) => realign(text, slices(text)).map(([s, e]) => text.slice(s, e)));
+export const sentTokenize = memo((text): readonly string[] => Array.from(realigned(text), ([s, e]) => text.slice(s, e)));
 
 /**
- * `sentTokenize(text)[0]`, deciding only the periods up to the second break: realigning the first
- * sentence looks at the second, and the first span is never empty (it ends after a period, or
- * holds the whole non-blank text), so the rest cannot change it.
+ * The sentences of `sentTokenize(text)` one by one, deciding each period only when the next
+ * sentence is asked for: checkers that read the first few sentences, or stop at the first word
+ * that fails, skip the rest.
  */
+export function* sentences(text: string): Generator<string> {
+  const known = sentTokenize.cached(text);
+  if (known) yield* known;
+  else for (const [s, e] of realigned(text)) yield text.slice(s, e);
+}
+
+/** The first `n` sentences of `sentTokenize(text)`, or all of them when it has fewer. */
+export function leadingSentences(text: string, n: number): readonly string[] {
+  const out: string[] = [];
+  if (n < 1) return out;
+  for (const sentence of sentences(text)) if (out.push(sentence) === n) break;
+  return out;
+}
+
+/** `sentTokenize(text)[0]`. */
 export function firstSentence(text: string): string | undefined {
-  const first = realign(text, slices(text, 2))[0];
-  return first && text.slice(first[0], first[1]);
+  return leadingSentences(text, 1)[0];
 }

@@ -1,6 +1,6 @@
 import { stopwordSet } from '../data';
 import { memo } from './memo';
-import { sentTokenize } from './punkt';
+import { sentences, sentTokenize } from './punkt';
 import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
 
 /**
@@ -29,7 +29,7 @@ const CLOSING_QUOTE = 1 << 11; // » ” ’
 const ALWAYS = -1;
 
 const CHAR_BITS = new Map<string, number>([
-  ...[...'.'].map((c) => [c, DOT] as const),
+  ['.', DOT],
   ...[...':,'].map((c) => [c, COLON_COMMA] as const),
   ...[...';@#$%&'].map((c) => [c, SYMBOL] as const),
   ...[...'?!'].map((c) => [c, QUESTION_BANG] as const),
@@ -45,11 +45,14 @@ const CHAR_BITS = new Map<string, number>([
 const ASCII_BITS = new Uint16Array(128);
 for (const [c, bit] of CHAR_BITS) if (c.charCodeAt(0) < 128) ASCII_BITS[c.charCodeAt(0)] = bit;
 
+/** The quotes outside ASCII, by UTF-16 unit (they are all in the BMP). */
+const OTHER_BITS = new Map([...CHAR_BITS].filter(([c]) => c.charCodeAt(0) >= 128).map(([c, bit]) => [c.charCodeAt(0), bit]));
+
 function charBits(sentence: string): number {
   let bits = 0;
   for (let i = 0; i < sentence.length; i++) {
     const code = sentence.charCodeAt(i);
-    bits |= code < 128 ? (ASCII_BITS[code] as number) : (CHAR_BITS.get(sentence[i] as string) ?? 0);
+    bits |= code < 128 ? (ASCII_BITS[code] as number) : (OTHER_BITS.get(code) ?? 0);
   }
   if (bits & QUOTE) bits |= BACKTICK | APOSTROPHE;
   if (bits & APOSTROPHE) bits |= BACKTICK;
@@ -101,10 +104,39 @@ const STARTING_QUOTES: Pass[] = [
   rule(`(')(?!re|ve|ll|m|t|s|d|n)([${PY_WORD}])${PY_B}`, '$1 $2', APOSTROPHE, 'i'),
 ];
 
+const DIGIT = /^\p{Nd}$/u;
+
+/**
+ * The pass `([:,])([^\p{Nd}])` → ` $1 $2`, as a scan: a colon or comma followed by anything but a
+ * digit gets a space on either side. As in the regex, that following character is consumed, so
+ * it is not itself a colon or comma to space ("a,,b" → "a , ,b").
+ */
+function colonsAndCommas(): Pass {
+  return {
+    needs: COLON_COMMA,
+    run(text) {
+      let out = '';
+      let copied = 0;
+      for (let i = 0; i + 1 < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (code !== 0x3a && code !== 0x2c) continue;
+        const next = text.codePointAt(i + 1) as number;
+        const width = next > 0xffff ? 2 : 1;
+        const isDigit = next < 0x80 ? next >= 0x30 && next <= 0x39 : DIGIT.test(String.fromCodePoint(next));
+        if (isDigit) continue;
+        out += `${text.slice(copied, i)} ${text[i] as string} ${text.slice(i + 1, i + 1 + width)}`;
+        copied = i + 1 + width;
+        i = copied - 1;
+      }
+      return copied === 0 ? text : out + text.slice(copied);
+    },
+  };
+}
+
 /** The punctuation passes, then the brackets and double dashes. */
 const PUNCTUATION: Pass[] = [
   finalPeriod(`])}>"'»”’ `, ' ', DOT),
-  rule('([:,])([^\\p{Nd}])', ' $1 $2', COLON_COMMA),
+  colonsAndCommas(),
   rule('([:,])$', ' $1 ', COLON_COMMA, '', (t) => t.endsWith(':') || t.endsWith(',')),
   rule('\\.{2,}', ' $& ', DOT, '', (t) => t.includes('..')),
   rule('[;@#$%&]', ' $& ', SYMBOL),
@@ -148,10 +180,13 @@ function apply(text: string, passes: readonly Pass[], bits: number): string {
 /** The contractions, case-insensitively ("ſ" folds to "s" under the regexes' `i` flag, so here too). */
 const CONTRACTION_NEEDLES = ['cannot', "d'ye", 'gimme', 'gonna', 'gotta', 'lemme', "more'n", 'wanna', "'tis", "'twas"];
 
+const DOUBLED = /nn|mm|tt/i;
+
 function mayHaveContraction(text: string): boolean {
   const lower = text.toLowerCase();
   const probe = lower.includes('ſ') ? lower.replace(/ſ/g, 's') : lower;
-  return CONTRACTION_NEEDLES.some((n) => probe.includes(n));
+  for (const needle of CONTRACTION_NEEDLES) if (probe.includes(needle)) return true;
+  return false;
 }
 
 /** `NLTKWordTokenizer().tokenize(sentence)`. */
@@ -161,7 +196,8 @@ function treebankTokenizeOnce(sentence: string): string[] {
   text = apply(text, PUNCTUATION, bits);
   text = ` ${text} `;
   text = apply(text, ENDING_QUOTES, bits);
-  if (mayHaveContraction(text)) text = apply(text, CONTRACTIONS, ALWAYS);
+  // Every contraction has an apostrophe or a doubled n, m or t, which the passes never split.
+  if ((bits & APOSTROPHE || DOUBLED.test(sentence)) && mayHaveContraction(text)) text = apply(text, CONTRACTIONS, ALWAYS);
   return pySplit(text);
 }
 
@@ -169,12 +205,19 @@ function treebankTokenizeOnce(sentence: string): string[] {
 export const treebankTokenize: (sentence: string) => readonly string[] = memo(treebankTokenizeOnce);
 
 /** `nltk.word_tokenize(text)`; memoized, so the result is shared. */
-export const wordTokenize: (text: string) => readonly string[] = memo((text) => {
+export const wordTokenize = memo((text): readonly string[] => {
   // A loop, not flatMap: V8's flatMap was a tenth of the tokenizer's time.
   const tokens: string[] = [];
   for (const sentence of sentTokenize(text)) for (const token of treebankTokenize(sentence)) tokens.push(token);
   return tokens;
 });
+
+/** The tokens of `wordTokenize(text)` one by one, for checkers that stop at the first bad one. */
+export function* wordTokens(text: string): Generator<string> {
+  const known = wordTokenize.cached(text);
+  if (known) yield* known;
+  else for (const sentence of sentences(text)) yield* treebankTokenize(sentence);
+}
 
 const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
 
