@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { PUNCT_AND_SPACE, pyIsDigit, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { PUNCT_AND_SPACE, pyIsDigit, pySplit, pyStrip, removePunctuation, stripPunctuation } from '../text/py';
 import { countWords, wordRuns, wordTokenize } from '../text/words';
 
 export const wordCountRange = defineConstraint({
@@ -22,7 +22,8 @@ export const uniqueWordCount = defineConstraint({
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const unique = new Set(pySplit(response.toLowerCase()).map((w) => pyStrip(w, PUNCT_AND_SPACE)));
+    const unique = new Set<string>();
+    for (const word of pySplit(response.toLowerCase())) unique.add(stripPunctuation(word));
     return verdict(unique.size >= N, `found ${plural(unique.size, 'unique word')}, expected at least ${N}`);
   },
   examples: [

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { isEmojiChar } from '../text/emoji';
-import { leadingSentences, sentTokenize } from '../text/punkt';
-import { escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { firstChar, lastChar, secondToLastChar } from '../text/chars';
+import { leadingSentences, sentences, sentTokenize } from '../text/punkt';
+import { countWordsWithoutPunctuation, escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { Trigrams, trigrams } from '../text/trigrams';
 import { countStopwords, countWords } from '../text/words';
 
@@ -105,10 +106,9 @@ export const overlap = defineConstraint({
   ],
 });
 
-function lastEmojiIsEmoji(chars: readonly string[]): boolean {
-  const last = chars[chars.length - 1] as string;
-  const secondLast = chars.length > 1 ? (chars[chars.length - 2] as string) : last;
-  return isEmojiChar(last) || isEmojiChar(secondLast);
+/** The last or the second-to-last character is an emoji, as the reference tests. */
+function endsWithEmoji(text: string): boolean {
+  return isEmojiChar(lastChar(text)) || isEmojiChar(secondToLastChar(text) || lastChar(text));
 }
 
 export const emojiSentences = defineConstraint({
@@ -116,18 +116,18 @@ export const emojiSentences = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const sentences = sentTokenize(response);
-    for (const [i, sentence] of sentences.entries()) {
-      const chars = Array.from(pyStrip(removePunctuation(sentence)));
-      if (chars.length === 0) return fail(`sentence ${i + 1} is empty once punctuation is removed`);
-      if (lastEmojiIsEmoji(chars)) continue;
-      // An emoji that Punkt attached to the start of the next sentence also counts.
-      const next = sentences[i + 1];
-      if (next === undefined) return fail(`sentence ${i + 1} does not end with an emoji`);
-      const nextChars = Array.from(pyStrip(removePunctuation(next)));
-      if (nextChars.length === 0 || !isEmojiChar(nextChars[0] as string)) return fail(`sentence ${i + 1} does not end with an emoji`);
+    // Sentence by sentence, stopping at the first that fails. `waiting`: the one before has no
+    // emoji at its end, and an emoji that Punkt attached to the start of this one also counts.
+    let n = 0;
+    let waiting = false;
+    for (const sentence of sentences(response)) {
+      const text = pyStrip(removePunctuation(sentence));
+      if (waiting && (text === '' || !isEmojiChar(firstChar(text)))) return fail(`sentence ${n} does not end with an emoji`);
+      n++;
+      if (text === '') return fail(`sentence ${n} is empty once punctuation is removed`);
+      waiting = !endsWithEmoji(text);
     }
-    return PASS;
+    return waiting ? fail(`sentence ${n} does not end with an emoji`) : PASS;
   },
   examples: [
     { response: 'I love rockets 🚀. They fly high 🌙.', pass: true },
@@ -175,20 +175,22 @@ export const alliterationIncrement = defineConstraint({
   kwargs: NO_KWARGS,
   check(response) {
     let previous = -1;
-    for (const [i, sentence] of sentTokenize(response).entries()) {
-      const words = pySplit(sentence.toLowerCase())
-        .map((w) => pyLstrip(w, PUNCT_AND_SPACE))
-        .filter((w) => w !== '');
+    let i = 0;
+    for (const sentence of sentences(response)) {
+      const initials = pySplit(sentence.toLowerCase())
+        .map((w) => firstChar(pyLstrip(w, PUNCT_AND_SPACE)))
+        .filter((c) => c !== '');
       let run = 0;
       let inRun = false;
-      for (let j = 0; j + 1 < words.length; j++) {
-        if (Array.from(words[j] as string)[0] === Array.from(words[j + 1] as string)[0]) {
+      for (let j = 0; j + 1 < initials.length; j++) {
+        if (initials[j] === initials[j + 1]) {
           run += inRun ? 1 : 2;
           inRun = true;
         } else inRun = false;
       }
       if (run <= previous) return fail(`sentence ${i + 1} has ${run} alliterative words, no more than the sentence before (${previous})`);
       previous = run;
+      i++;
     }
     return PASS;
   },
@@ -203,11 +205,15 @@ export const incrementWords = defineConstraint({
   source: 'ifbench',
   kwargs: z.strictObject({ small_n: kw.count() }),
   check(response, { small_n }) {
-    const sentences = sentTokenize(response);
-    const counts = sentences.map((s) => pySplit(pyStrip(removePunctuation(s))).length);
-    for (let i = 1; i < counts.length; i++) {
-      const expected = (counts[i - 1] as number) + small_n;
-      if (counts[i] !== expected) return fail(`sentence ${i + 1} has ${plural(counts[i] as number, 'word')}, expected ${expected}`);
+    let previous: number | undefined;
+    let i = 0;
+    for (const sentence of sentences(response)) {
+      const count = countWordsWithoutPunctuation(sentence);
+      if (previous !== undefined && count !== previous + small_n) {
+        return fail(`sentence ${i + 1} has ${plural(count, 'word')}, expected ${previous + small_n}`);
+      }
+      previous = count;
+      i++;
     }
     return PASS;
   },

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { firstChar, isPalindrome } from '../text/chars';
 import { firstSentence, leadingSentences } from '../text/punkt';
 import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { treebankTokenize, wordTokenize } from '../text/words';
 
-const first = (s: string): string => Array.from(s)[0] ?? '';
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
 export const alphabet = defineConstraint({
@@ -16,13 +16,13 @@ export const alphabet = defineConstraint({
   check(response) {
     const words = pySplit(pyStrip(removePunctuation(response), PUNCT_AND_SPACE));
     if (words.length === 0) return fail('the response has no words');
-    let letter = first(words[0] as string).toLowerCase();
+    let letter = firstChar(words[0] as string).toLowerCase();
     if (!ALPHABET.includes(letter) || letter.length !== 1) return fail(`the first word does not start with a letter a-z`);
     for (const raw of words.slice(1)) {
       const word = pyStrip(raw, PUNCT_AND_SPACE).toLowerCase();
       if (word === '') continue;
       letter = ALPHABET[(ALPHABET.indexOf(letter) + 1) % 26] as string;
-      if (first(word) !== letter) return fail(`"${raw}" should start with "${letter}"`);
+      if (firstChar(word) !== letter) return fail(`"${raw}" should start with "${letter}"`);
     }
     return PASS;
   },
@@ -78,11 +78,7 @@ export const palindrome = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => {
-      if (w.length < 5) return false;
-      const chars = Array.from(w);
-      return chars.length >= 5 && chars.join('') === chars.reverse().join('');
-    });
+    const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w));
     return verdict(found.length >= 10, `found ${plural(found.length, 'palindrome')} of 5+ letters, expected at least 10`);
   },
   examples: [
@@ -185,7 +181,7 @@ export const noConsecutive = defineConstraint({
   check(response) {
     const words = pySplit(removePunctuation(response.toLowerCase()));
     for (let i = 0; i + 1 < words.length; i++) {
-      if (first(words[i] as string) === first(words[i + 1] as string)) return fail(`"${words[i]}" and "${words[i + 1]}" start with the same letter`);
+      if (firstChar(words[i] as string) === firstChar(words[i + 1] as string)) return fail(`"${words[i]}" and "${words[i + 1]}" start with the same letter`);
     }
     return PASS;
   },

@@ -17,6 +17,8 @@ export const PUNCTUATION = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
 export const ASCII_WHITESPACE = ' \t\n\r\x0b\x0c';
 
 const PUNCT_SET = new Set(PUNCTUATION);
+const PUNCT_CODES = new Uint8Array(128);
+for (const ch of PUNCTUATION) PUNCT_CODES[ch.charCodeAt(0)] = 1;
 const PUNCT_RUN = /[!-/:-@[-`{-~]+/g;
 
 /** `str.isspace()` for one UTF-16 unit (every Python whitespace character is in the BMP). */
@@ -56,6 +58,32 @@ export function pySplit(s: string): string[] {
   }
   if (start >= 0) parts.push(s.slice(start));
   return parts;
+}
+
+/**
+ * `len(removePunctuation(s).split())` without building either: a whitespace-separated chunk is
+ * a word unless it is all punctuation, which removing punctuation would empty.
+ */
+export function countWordsWithoutPunctuation(s: string): number {
+  let words = 0;
+  let inChunk = false;
+  let counted = false;
+  for (let i = 0; i < s.length; i++) {
+    const code = s.charCodeAt(i);
+    if (isSpaceCode(code)) {
+      inChunk = false;
+      continue;
+    }
+    if (!inChunk) {
+      inChunk = true;
+      counted = false;
+    }
+    if (!counted && !(code < 128 && PUNCT_CODES[code] === 1)) {
+      counted = true;
+      words++;
+    }
+  }
+  return words;
 }
 
 /** `s.strip(chars)` / `lstrip` / `rstrip`; with no `chars`, Python whitespace. */
@@ -112,6 +140,19 @@ function stripSet(chars?: string): StripSet {
 
 /** `string.punctuation + ' '`, the strip set the IFBench checkers use most. */
 export const PUNCT_AND_SPACE = PUNCTUATION + ' ';
+
+/** `s.strip(string.punctuation + ' ')`, the strip the IFBench checkers apply to every word. */
+export function stripPunctuation(s: string): string {
+  let i = 0;
+  let j = s.length;
+  while (i < j && isPunctOrSpace(s.charCodeAt(i))) i++;
+  while (j > i && isPunctOrSpace(s.charCodeAt(j - 1))) j--;
+  return i === 0 && j === s.length ? s : s.slice(i, j);
+}
+
+function isPunctOrSpace(code: number): boolean {
+  return code < 128 && (PUNCT_CODES[code] === 1 || code === 0x20);
+}
 
 /** `s.translate(str.maketrans('', '', string.punctuation))`. */
 export function removePunctuation(s: string): string {

@@ -1,0 +1,47 @@
+/**
+ * Code-point helpers for checkers that look at one end of a word or sentence: Python indexes
+ * strings by code point, and `Array.from(s)` of a whole sentence to read one character was a
+ * large part of those checkers' time.
+ */
+
+/** `s[0]` in Python: the first code point, or "" for "". */
+export function firstChar(s: string): string {
+  if (s.length === 0) return '';
+  return (s.codePointAt(0) as number) > 0xffff ? s.slice(0, 2) : (s[0] as string);
+}
+
+/** The UTF-16 length of the code point that ends at `end` (exclusive): 2 for a surrogate pair. */
+function widthBefore(s: string, end: number): number {
+  if (end >= 2) {
+    const low = s.charCodeAt(end - 1);
+    const high = s.charCodeAt(end - 2);
+    if (low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff) return 2;
+  }
+  return 1;
+}
+
+/** `s[-1]` in Python, or "" for "". */
+export function lastChar(s: string): string {
+  return s.length === 0 ? '' : s.slice(s.length - widthBefore(s, s.length));
+}
+
+/** `s[-2]` in Python, or "" when `s` has fewer than two code points. */
+export function secondToLastChar(s: string): string {
+  if (s.length === 0) return '';
+  const end = s.length - widthBefore(s, s.length);
+  return end === 0 ? '' : s.slice(end - widthBefore(s, end), end);
+}
+
+/** `s == s[::-1]`, by code point, without building the reversed string. */
+export function isPalindrome(s: string): boolean {
+  let i = 0;
+  let j = s.length;
+  while (i < j) {
+    const leftWidth = (s.codePointAt(i) as number) > 0xffff ? 2 : 1;
+    const rightWidth = widthBefore(s, j);
+    if (s.codePointAt(i) !== s.codePointAt(j - rightWidth)) return false;
+    i += leftWidth;
+    j -= rightWidth;
+  }
+  return true;
+}
