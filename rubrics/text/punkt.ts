@@ -1,6 +1,7 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
 import { PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+import { punktWords } from './punkt-words';
 
 /**
  * NLTK's Punkt sentence tokenizer (`nltk.sent_tokenize`, English), run with the trained English
@@ -12,13 +13,6 @@ import { PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 const S = `[${PY_SPACE}]`;
 const NS = `[^${PY_SPACE}]`;
 const NON_WORD = `[)";}\\]*:@'({\\[!?]`;
-const MULTI_CHAR = `(?:-{2,}|\\.{2,}|(?:\\.${S}){2,}\\.)`;
-const WORD_START = `[^("\`{\\[:;&#*@)}\\]\\-,]`;
-
-const WORD_RE = new RegExp(
-  `${MULTI_CHAR}|(?=${WORD_START})${NS}+?(?=${S}|$|${NON_WORD}|${MULTI_CHAR}|,(?=$|${S}|${NON_WORD}|${MULTI_CHAR}))|${NS}`,
-  'gu',
-);
 /** A sentence-end character, the punctuation or whitespace-and-token after it (groups 1 and 2). */
 const PERIOD_CONTEXT_RE = new RegExp(`[.?!](?=(${NON_WORD}|${S}+(${NS}+)))`, 'gu');
 /** Python's MULTILINE `$` is before "\n" only; JavaScript's would also stop before "\r". */
@@ -27,7 +21,6 @@ const REALIGN_RE = new RegExp(`^["')\\]}]+?(?:${S}+|(?=--)|(?=\\n|(?![\\s\\S])))
 const NUMERIC_RE = /^-?[.,]?\p{Nd}[\p{Nd},.-]*\.?$/u;
 const LETTER = `[${PY_WORD.replace('\\p{N}', '\\p{Nl}\\p{No}')}]`;
 const INITIAL_RE = new RegExp(`^${LETTER}\\.$`, 'u');
-const NON_PUNCT_RE = new RegExp(LETTER, 'u');
 const UPPER_RE = /^\p{Uppercase}/u;
 const LOWER_RE = /^\p{Lowercase}/u;
 
@@ -117,8 +110,7 @@ class Token {
 }
 
 function tokenizeLine(line: string, tokens: Token[]): void {
-  WORD_RE.lastIndex = 0;
-  for (let m = WORD_RE.exec(line); m; m = WORD_RE.exec(line)) tokens.push(new Token(m[0]));
+  for (const word of punktWords(line)) tokens.push(new Token(word));
 }
 
 /**

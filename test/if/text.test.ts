@@ -2,7 +2,8 @@ import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
 import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
-import { sentTokenize } from '../../rubrics/text/punkt';
+import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
+import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
 import { countWords, wordTokenize } from '../../rubrics/text/words';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
@@ -15,6 +16,32 @@ describe('Punkt sentence tokenizer (NLTK English model)', () => {
     ['No break here', ['No break here']],
   ])('splits %j', (text, expected) => {
     expect(sentTokenize(text)).toEqual(expected);
+  });
+});
+
+/** Deterministic strings over `alphabet` (a linear congruential generator, never Math.random). */
+function generated(alphabet: readonly string[], count: number, maxLength: number): string[] {
+  let seed = 12345;
+  const next = (n: number): number => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return Math.floor((seed / 2147483648) * n);
+  };
+  return Array.from({ length: count }, () => Array.from({ length: next(maxLength + 1) }, () => alphabet[next(alphabet.length)]).join(''));
+}
+
+describe('Punkt internals', () => {
+  it("the word scanner finds exactly the NLTK regex's matches", () => {
+    const alphabet = ['a', 'B', '.', '.', ' ', '-', ',', "'", '"', '?', '!', ')', '(', ';', ':', '@', '*', '`', '[', ']', '&', '\u3000', '\t', '\u{1F600}', '1'];
+    for (const line of generated(alphabet, 20000, 12)) {
+      PUNKT_WORD_RE.lastIndex = 0;
+      expect([line, punktWords(line)]).toEqual([line, line.match(PUNKT_WORD_RE) ?? []]);
+    }
+  });
+  it('leading sentences are the first sentences of the whole split', () => {
+    const text = 'Dr. Smith arrived. "He left." Then (quietly.) it ended! Did it? Yes.';
+    const all = sentTokenize(text);
+    expect(all).toHaveLength(6);
+    for (const n of [0, 1, 2, 5, 6, 9]) expect(leadingSentences(text, n)).toEqual(all.slice(0, n));
   });
 });
 
