@@ -1,5 +1,5 @@
 import type { Constraint, Verdict } from './constraint';
-import { withMemo } from './text/memo';
+import { type Depth, withMemo } from './text/memo';
 import { pyStrip } from './text/py';
 
 /**
@@ -47,7 +47,12 @@ export function looseVariants(response: string): string[] {
  * on one response can wrap them all in one `withMemo`.
  */
 export function evaluate<K>(constraint: Constraint<K>, response: string, kwargs: K, mode: Mode): Verdict {
-  return withMemo(() => (mode === 'strict' ? strict(constraint, response, kwargs) : loose(constraint, response, kwargs)));
+  return withMemo(depthFor(mode), () => (mode === 'strict' ? strict(constraint, response, kwargs) : loose(constraint, response, kwargs)));
+}
+
+/** Loose mode analyses variants of one text, which share their sentences and periods. */
+export function depthFor(mode: Mode): Depth {
+  return mode === 'loose' ? 'parts' : 'texts';
 }
 
 function strict<K>(constraint: Constraint<K>, response: string, kwargs: K): Verdict {

@@ -1,23 +1,35 @@
 /**
  * Memos of text analyses (sentences, word tokens, Punkt's period decisions) that last for one
- * evaluation. Loose mode checks up to eight variants of one response, and a sample's rubrics all
- * check the same response; the variants share most of their sentences and period contexts, so
- * each is analysed once. A memo only holds results of a pure function of its key, so a verdict is
- * the same with or without it; the scope is dropped when the evaluation ends, so memory stays
- * bounded by one response and nothing carries over from one sample to the next.
+ * evaluation. A sample's rubrics all check the same response, and loose mode checks up to eight
+ * variants of it that share most of their sentences and period contexts, so each is analysed
+ * once. A memo only holds results of a pure function of its key, so a verdict is the same with
+ * or without it; the scope is dropped when the evaluation ends, so memory stays bounded by one
+ * response and nothing carries over from one sample to the next.
  */
 
-/** One table per memoized function, indexed by the id `memo()` gave it. */
-let scope: Array<Map<string, unknown> | undefined> | undefined;
+/**
+ * What a scope memoizes. "texts": analyses of a whole text, shared by the rubrics of a sample.
+ * "parts": also those of each sentence and period, which only variants of one text share; in
+ * strict mode storing them cost a fifth of the tokenizer's time and saved nothing.
+ */
+export type Depth = 'texts' | 'parts';
+
+interface Scope {
+  depth: Depth;
+  /** One table per memoized function, indexed by the id `memo()` gave it. */
+  tables: Array<Map<string, unknown> | undefined>;
+}
+
+let scope: Scope | undefined;
 let tables = 0;
 
 /**
  * Runs `fn` inside a memo scope; a nested call shares the outer scope. The checkers are
  * synchronous, so a scope cannot leak into another evaluation (each worker thread has its own).
  */
-export function withMemo<T>(fn: () => T): T {
+export function withMemo<T>(depth: Depth, fn: () => T): T {
   if (scope) return fn();
-  scope = [];
+  scope = { depth, tables: [] };
   try {
     return fn();
   } finally {
@@ -33,16 +45,18 @@ export interface Memoized<V> {
 }
 
 /**
- * `f` memoized per scope. Callers must treat the results as immutable: they are shared. Outside
- * a scope it is `f` itself.
+ * `f` memoized per scope (of depth "parts" only, for a `part` analysis). Callers must treat the
+ * results as immutable: they are shared. Outside a scope it is `f` itself.
  */
-export function memo<V>(f: (key: string) => V): Memoized<V> {
+export function memo<V>(f: (key: string) => V, of: 'text' | 'part' = 'text'): Memoized<V> {
   const id = tables++;
-  const table = (): Map<string, V> | undefined => scope?.[id] as Map<string, V> | undefined;
+  /** The current scope, if it memoizes this kind of analysis. */
+  const active = (): Scope | undefined => (scope && (of === 'text' || scope.depth === 'parts') ? scope : undefined);
   const memoized = (key: string): V => {
-    if (!scope) return f(key);
-    let values = table();
-    if (!values) scope[id] = values = new Map();
+    const current = active();
+    if (!current) return f(key);
+    let values = current.tables[id] as Map<string, V> | undefined;
+    if (!values) current.tables[id] = values = new Map();
     let value = values.get(key);
     if (value === undefined) {
       value = f(key);
@@ -50,6 +64,6 @@ export function memo<V>(f: (key: string) => V): Memoized<V> {
     }
     return value;
   };
-  memoized.cached = (key: string): V | undefined => table()?.get(key);
+  memoized.cached = (key: string): V | undefined => (active()?.tables[id] as Map<string, V> | undefined)?.get(key);
   return memoized;
 }

@@ -1,6 +1,6 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
-import { PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+import { isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 import { punktWords } from './punkt-words';
 
 /**
@@ -13,10 +13,15 @@ import { punktWords } from './punkt-words';
 const S = `[${PY_SPACE}]`;
 const NS = `[^${PY_SPACE}]`;
 const NON_WORD = `[)";}\\]*:@'({\\[!?]`;
-/** A sentence-end character, the punctuation or whitespace-and-token after it (groups 1 and 2). */
-const PERIOD_CONTEXT_RE = new RegExp(`[.?!](?=(${NON_WORD}|${S}+(${NS}+)))`, 'gu');
+/**
+ * A sentence-end character, the punctuation or whitespace-and-token after it (groups 1 and 2).
+ * `nextPeriod` scans for it by hand; the regex is the specification the tests hold it to.
+ */
+export const PERIOD_CONTEXT_RE = new RegExp(`[.?!](?=(${NON_WORD}|${S}+(${NS}+)))`, 'gu');
 /** Python's MULTILINE `$` is before "\n" only; JavaScript's would also stop before "\r". */
 const REALIGN_RE = new RegExp(`^["')\\]}]+?(?:${S}+|(?=--)|(?=\\n|(?![\\s\\S])))`, 'u');
+
+const CLOSERS = new Set([...'"\')]}'].map((c) => c.charCodeAt(0)));
 
 const NUMERIC_RE = /^-?[.,]?\p{Nd}[\p{Nd},.-]*\.?$/u;
 const LETTER = `[${PY_WORD.replace('\\p{N}', '\\p{Nl}\\p{No}')}]`;
@@ -198,7 +203,7 @@ const containsSentbreak = memo((context: string): boolean => {
     if (t1.sentbreak) return i < tokens.length - 1;
   }
   return false;
-});
+}, 'part');
 
 /** `text.slice(from, to).rfind` of any ASCII whitespace, relative to `from`; 0 when there is none. */
 function lastAsciiWhitespace(text: string, from: number, to: number): number {
@@ -216,6 +221,39 @@ interface Candidate {
   context: string;
 }
 
+/** A sentence-end character and what follows it, as PERIOD_CONTEXT_RE matches them. */
+interface PeriodMatch {
+  index: number;
+  /** The length of the regex's group 1: one NON_WORD character, or whitespace and a token. */
+  after: number;
+  /** The length of group 2 (the token after the whitespace); 0 after a NON_WORD character. */
+  nextToken: number;
+}
+
+const NON_WORD_AFTER = new Set([...')";}]*:@\'({[!?'].map((c) => c.charCodeAt(0)));
+
+/**
+ * The next match of PERIOD_CONTEXT_RE at or after `from`, scanned by hand: the regex built two
+ * capture strings per period, which is most periods of a response.
+ */
+function nextPeriod(text: string, from: number): PeriodMatch | undefined {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code !== 0x2e && code !== 0x3f && code !== 0x21) continue;
+    const next = text.charCodeAt(i + 1);
+    if (NON_WORD_AFTER.has(next)) return { index: i, after: 1, nextToken: 0 };
+    if (i + 1 >= text.length || !isSpaceCode(next)) continue;
+    let tokenStart = i + 2;
+    while (tokenStart < text.length && isSpaceCode(text.charCodeAt(tokenStart))) tokenStart++;
+    // `\s+(\S+)` needs a token after the whitespace.
+    if (tokenStart >= text.length) continue;
+    let tokenEnd = tokenStart + 1;
+    while (tokenEnd < text.length && !isSpaceCode(text.charCodeAt(tokenEnd))) tokenEnd++;
+    return { index: i, after: tokenEnd - i - 1, nextToken: tokenEnd - tokenStart };
+  }
+  return undefined;
+}
+
 /**
  * NLTK's `_match_potential_end_contexts`, including its overlap rule for adjacent candidates.
  * Lazy, so that the first sentence can be found without deciding every period.
@@ -223,24 +261,23 @@ interface Candidate {
 function* candidates(text: string): Generator<Candidate> {
   let prevStart = 0;
   let prevStop = 0;
-  let prev: { index: number; afterTok: string; nextTok: string | undefined } | undefined;
-  const candidate = (start: number, stop: number, m: NonNullable<typeof prev>): Candidate => {
-    const nextStart = m.nextTok ? m.index + 1 + (m.afterTok.length - m.nextTok.length) : m.index + 1;
-    return { end: m.index + 1, nextStart, context: text.slice(start, stop) + text[m.index] + m.afterTok };
-  };
-  // A regex of its own (its lastIndex is the position): another text may be split while this
-  // generator is suspended.
-  const periods = new RegExp(PERIOD_CONTEXT_RE);
-  for (let match = periods.exec(text); match; match = periods.exec(text)) {
+  let prev: PeriodMatch | undefined;
+  // The context is the word before the period, the period, and what the regex saw after it.
+  const candidate = (start: number, m: PeriodMatch): Candidate => ({
+    end: m.index + 1,
+    nextStart: m.index + 1 + (m.nextToken ? m.after - m.nextToken : 0),
+    context: text.slice(start, m.index + 1 + m.after),
+  });
+  for (let match = nextPeriod(text, 0); match; match = nextPeriod(text, match.index + 1)) {
     const index = match.index;
     let wordStart = lastAsciiWhitespace(text, prevStop, index);
     wordStart = wordStart ? wordStart + prevStop + 1 : prevStart;
-    if (prev && prevStop <= wordStart) yield candidate(prevStart, prevStop, prev);
-    prev = { index, afterTok: match[1] ?? '', nextTok: match[2] };
+    if (prev && prevStop <= wordStart) yield candidate(prevStart, prev);
+    prev = match;
     prevStart = wordStart;
     prevStop = index;
   }
-  if (prev) yield candidate(prevStart, prevStop, prev);
+  if (prev) yield candidate(prevStart, prev);
 }
 
 /** The sentence spans before realignment, in order: the text up to each break, then the rest. */
@@ -265,7 +302,8 @@ function* realigned(text: string): Generator<[number, number]> {
   for (const next of slices(text)) {
     if (current) {
       const start = current[0] + shift;
-      const m = REALIGN_RE.exec(text.slice(next[0], next[1]));
+      // REALIGN_RE needs a closing quote or bracket first.
+      const m = CLOSERS.has(text.charCodeAt(next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
       if (m) {
         yield [start, next[0] + pyRstrip(m[0]).length];
         shift = m[0].length;

@@ -202,7 +202,7 @@ function treebankTokenizeOnce(sentence: string): string[] {
 }
 
 /** Memoized per sentence: the loose variants of a response share most of their sentences. */
-export const treebankTokenize: (sentence: string) => readonly string[] = memo(treebankTokenizeOnce);
+export const treebankTokenize: (sentence: string) => readonly string[] = memo(treebankTokenizeOnce, 'part');
 
 /** `nltk.word_tokenize(text)`; memoized, so the result is shared. */
 export const wordTokenize = memo((text): readonly string[] => {

@@ -1,5 +1,5 @@
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
-import { evaluate, type Mode } from '../../rubrics/evaluate';
+import { depthFor, evaluate, type Mode } from '../../rubrics/evaluate';
 import { constraintById } from '../../rubrics/registry';
 import { withMemo } from '../../rubrics/text/memo';
 
@@ -22,7 +22,7 @@ export interface ConstraintVerdict {
  */
 export function checkConstraints(payload: Json): Json {
   const { text, mode, rubrics } = payload as unknown as ConstraintsPayload;
-  return withMemo(() =>
+  return withMemo(depthFor(mode), () =>
     rubrics.map(({ id, kwargs }) => {
       const constraint = constraintById(id);
       if (!constraint) throw new Error(`unknown instruction id "${id}"`);
