@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
 import type { Json, JsonObject } from '../../core/json';
-import type { Sample, ScoreResult, Status } from '../../core/sample';
+import type { Sample, Status } from '../../core/sample';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 
 // The proto3 JSON mapping of `Sample`: lowerCamelCase names, the proto's own names accepted too.

@@ -1,5 +1,3 @@
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
 import type { Json, JsonObject } from '../../core/json';
 import type { Outcome, Sample } from '../../core/sample';
 import { checkAgainst } from '../../core/label';
@@ -7,20 +5,8 @@ import { invalid } from '../../core/sample';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { ifVerifier } from '../../verifiers/if';
 
-/** The repository root: the nearest directory above the compiled test holding package.json. */
-export function repoRoot(): string {
-  let dir = __dirname;
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error('no package.json above the tests');
-    dir = parent;
-  }
-  return dir;
-}
-
-export function sharedDir(): string {
-  return resolve(repoRoot(), '..', 'shared');
-}
+export { packageRoot as repoRoot } from '../../services/paths';
+export { sharedPath as sharedDir } from '../fixtures/shared';
 
 export function sample(response: string, label: JsonObject, metadata: JsonObject = {}): Sample {
   return { id: 's', verifier: 'if', response, label, groupId: '', responseTokens: 0, metadata };

@@ -1,5 +1,1 @@
-import path from 'node:path';
-import { packageRoot } from '../../services/paths';
-
-/** A path under ../shared/, the read-only reference material next to the repository. */
-export const sharedDir = (...parts: string[]) => path.resolve(packageRoot(), '..', 'shared', ...parts);
+export { sharedPath as sharedDir } from '../fixtures/shared';

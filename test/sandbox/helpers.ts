@@ -1,15 +1,10 @@
-import path from 'node:path';
 import type { Json, JsonObject } from '../../core/json';
 import { checkAgainst } from '../../core/label';
 import { invalid, type Outcome, type Sample } from '../../core/sample';
 import type { AsyncVerifier, Services, Verifier } from '../../core/verifier';
-import { packageRoot } from '../../services/paths';
 import { Sandbox, sandboxConfigSection } from '../../services/sandbox';
 
-/** A path under the read-only shared material next to the repository (`../shared`). */
-export function sharedPath(...parts: string[]): string {
-  return path.join(packageRoot(__dirname), '..', 'shared', ...parts);
-}
+export { sharedPath } from '../fixtures/shared';
 
 /** A real sandbox with small limits, so that limit tests stay quick. */
 export function startSandbox(config: JsonObject = {}): Promise<Sandbox> {
