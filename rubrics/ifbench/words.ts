@@ -5,7 +5,7 @@ import { firstSentence, leadingSentences } from '../text/punkt';
 import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
-import { treebankTokenize, wordTokenize } from '../text/words';
+import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -220,14 +220,15 @@ export const wordsPosition = defineConstraint({
   source: 'ifbench',
   kwargs: z.strictObject({ keyword: kw.str().transform((s) => s.trim()) }),
   check(response, { keyword }) {
-    const words = wordTokenize(response);
+    // Only the two ends of `word_tokenize(response)` are read.
+    const { head, tail } = tokensAtEnds(response, 2, 3);
     const want = keyword.toLowerCase();
-    if (words.length < 2) return fail('the response has fewer than two words');
-    const last = words[words.length - 1] as string;
+    if (head.length < 2) return fail('the response has fewer than two words');
+    const last = tail[tail.length - 1] as string;
     // `token in string.punctuation` is a substring test in the reference.
-    const secondToLast = PUNCTUATION.includes(last) ? words[words.length - 3] : words[words.length - 2];
+    const secondToLast = PUNCTUATION.includes(last) ? tail[tail.length - 3] : tail[tail.length - 2];
     if (secondToLast === undefined) return fail('the response has fewer than two words besides punctuation');
-    const second = words[1] as string;
+    const second = head[1] as string;
     return verdict(
       second.toLowerCase() === want && secondToLast.toLowerCase() === want,
       `the second word is "${second}" and the second-to-last is "${secondToLast}", expected both to be "${keyword}"`,

@@ -219,6 +219,24 @@ export function* wordTokens(text: string): Generator<string> {
   else for (const sentence of sentences(text)) yield* treebankTokenize(sentence);
 }
 
+/**
+ * The first `head` and last `tail` tokens of `wordTokenize(text)` (all of them when there are
+ * fewer), Treebank-tokenizing only the sentences at the two ends.
+ */
+export function tokensAtEnds(text: string, head: number, tail: number): { head: readonly string[]; tail: readonly string[] } {
+  const known = wordTokenize.cached(text);
+  if (known) return { head: known.slice(0, head), tail: known.slice(-tail) };
+  const all = sentTokenize(text);
+  const first: string[] = [];
+  let i = 0;
+  for (; i < all.length && first.length < head; i++) first.push(...treebankTokenize(all[i] as string));
+  const last: string[] = [];
+  for (let j = all.length - 1; j >= i && last.length < tail; j--) last.unshift(...treebankTokenize(all[j] as string));
+  // Short of `tail`: every sentence after the head's is in `last`, so the head's tokens precede them.
+  if (last.length < tail) last.unshift(...first);
+  return { head: first.slice(0, head), tail: last.slice(-tail) };
+}
+
 const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
 
 /** `RegexpTokenizer(r"\w+").tokenize(text)`; memoized, so the result is shared. */
