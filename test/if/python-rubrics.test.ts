@@ -4,8 +4,10 @@ import { scoreIf } from './helpers';
 /** Python rubrics in the real sandbox (services/sandbox): bubblewrap, rlimits, a warm interpreter. */
 describe('if verifier: python rubrics', () => {
   let sandbox: Sandbox;
+  // A generous CPU limit (and so wall-clock kill at 2 × cpu + 0.5 s): on a loaded 2-core CI machine the
+  // memory bomb's page faults must reach the 128 MiB limit before the wall clock does.
   beforeAll(async () => {
-    sandbox = await Sandbox.start(sandboxConfigSection.parse({ workers: 1, limits: { cpuMs: 500, memoryMb: 128 } }));
+    sandbox = await Sandbox.start(sandboxConfigSection.parse({ workers: 1, limits: { cpuMs: 2000, memoryMb: 128 } }));
   });
   afterAll(async () => {
     await sandbox.close();
