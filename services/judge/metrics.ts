@@ -1,15 +1,7 @@
 import { Counter, Histogram, register as defaultRegistry, type Registry } from 'prom-client';
+import type { FailureKind } from './errors';
 
-export type AttemptResult =
-  | 'ok'
-  | 'malformed'
-  | 'rate_limited'
-  | 'server_error'
-  | 'timeout'
-  | 'connection'
-  | 'rejected'
-  | 'deadline'
-  | 'cancelled';
+export type AttemptResult = 'ok' | FailureKind;
 
 /** Prometheus metrics of every judge endpoint, labelled by endpoint name. */
 export interface JudgeMetrics {
