@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import { JudgeCache } from '../services/judge/cache';
-import { JudgeClient, type JudgeRequest } from '../services/judge/client';
+import type { JudgeRequest } from '../core/ports/judge';
+import { JudgeClient } from '../services/judge/client';
 import { judgeMetrics } from '../services/judge/metrics';
 import { gradeSchema, testSettings } from '../test/judge/harness';
 import { FakeOpenAIServer } from '../test/fakes/fake-openai-server';

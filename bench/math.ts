@@ -4,6 +4,7 @@ import type { Sample } from '../core/sample';
 import { Engine } from '../services/engine/engine';
 import { PoolExecutor } from '../services/pool/executor';
 import { clearGoldCache, mathLabel, scoreMath, type MathLabel } from '../verifiers/math';
+import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import { createRegistry } from '../verifiers';
 import { heading, percentile, row } from './timing';
 
@@ -125,7 +126,7 @@ export async function run(): Promise<void> {
   // The same batch through the engine on the worker pool (two threads on this machine).
   const registry = createRegistry();
   const samples = loadMathBatch();
-  const engine = new Engine({ registry, executor: new PoolExecutor(2) });
+  const engine = new Engine({ registry, executor: new PoolExecutor(VERDICT_VERIFIERS, 2) });
   try {
     await engine.score(samples);
     const start = process.hrtime.bigint();

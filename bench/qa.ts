@@ -5,6 +5,7 @@ import { Engine } from '../services/engine/engine';
 import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
 import { startServer } from '../services/server';
 import { parseConfig } from '../services/config';
+import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import { createRegistry } from '../verifiers';
 import { bestOf, heading, row } from './timing';
 
@@ -45,7 +46,7 @@ export async function run(): Promise<void> {
   const baseRate = batch.length / base.seconds;
   process.stdout.write(row(['in-process, main thread (baseline)', baseRate.toFixed(0), '1.00'], widths) + '\n');
 
-  const pool = new Engine({ registry, executor: new PoolExecutor(2) });
+  const pool = new Engine({ registry, executor: new PoolExecutor(VERDICT_VERIFIERS, 2) });
   await pool.score(batch);
   const pooled = await bestOf(3, () => pool.score(batch));
   await pool.close();

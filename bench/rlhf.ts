@@ -1,4 +1,5 @@
-import { createRewardModels, type ChatMessage } from '../services/reward-model';
+import type { ChatMessage } from '../core/chat';
+import { createRewardModels } from '../services/reward-model';
 import { rewardModelConfigSchema } from '../services/reward-model/config';
 import { FakeSglangServer } from '../test/fakes/fake-sglang-server';
 import { bestOf, heading, row } from './timing';

@@ -5,7 +5,8 @@ import type { Json } from '../core/json';
 import { checkAgainst } from '../core/label';
 import { createServices } from '../services/bootstrap';
 import { ConfigError, type VerdictConfig } from '../services/config';
-import type { ChatMessage, RewardModelEndpoint } from '../services/reward-model';
+import type { ChatMessage } from '../core/chat';
+import type { RewardModelPort } from '../core/ports/reward-model';
 import { promptMessages, replyFor } from '../verifiers/rlhf/conversation';
 
 /**
@@ -63,7 +64,7 @@ function conversationOf(prompt: PairLine['prompt'], response: PairLine['chosen']
  */
 export async function scorePairs(
   lines: AsyncIterable<string> | Iterable<string>,
-  endpoint: RewardModelEndpoint,
+  endpoint: RewardModelPort,
   window = 1024,
 ): Promise<PairsReport> {
   let pairs = 0;

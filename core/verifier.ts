@@ -1,5 +1,9 @@
 import type { z } from 'zod';
 import type { Json } from './json';
+import type { JsIsolatePort } from './ports/js-isolate';
+import type { JudgePort } from './ports/judge';
+import type { RewardModelsPort } from './ports/reward-model';
+import type { SandboxPort } from './ports/sandbox';
 import type { Outcome, Sample } from './sample';
 
 /** What every verifier's score function receives: the response, the validated label, the raw sample. */
@@ -10,13 +14,21 @@ export interface VerifierInput<L> {
 }
 
 /**
- * I/O clients a verifier may use (sandbox, judge, reward model). Each service module adds its own
- * field by declaration merging (`declare module '../../core/verifier' { interface Services { … } }`),
- * so adding a service touches only its own folder. A field is absent when the service is not
- * configured; a verifier that needs it answers ABORTED, never a reward.
+ * The I/O a verifier may use, each through a narrow port defined in core/ports/ and implemented
+ * under services/. The composition root (services/bootstrap.ts) fills the fields the config asks
+ * for. A field is absent when the service is not configured; a verifier that needs it answers
+ * ABORTED `service_unavailable`, never a reward.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
-export interface Services {}
+export interface Services {
+  /** The Python sandbox (code, puzzle, python rubrics of if); absent without a `sandbox:` section. */
+  sandbox?: SandboxPort;
+  /** LLM-judge endpoints by name ("search", "if"); absent without a `judge:` section. */
+  judges?: ReadonlyMap<string, JudgePort>;
+  /** Reward-model endpoints (rlhf); absent without a `rewardModel:` section. */
+  rewardModels?: RewardModelsPort;
+  /** V8 isolates for `js` rubrics of if: memory and time limits, no I/O. */
+  jsIsolate?: JsIsolatePort;
+}
 
 export interface VerifierEnv {
   /** Aborted on deadline, cancellation or shutdown; `signal.reason` is the reason string. */

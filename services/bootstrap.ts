@@ -4,7 +4,8 @@ import { ConfigError, type VerdictConfig } from './config';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
-import { Sandbox, SandboxError } from './sandbox';
+import { SandboxError } from '../core/ports/sandbox';
+import { Sandbox } from './sandbox';
 
 export interface ServiceSet {
   services: Services;

@@ -1,9 +1,10 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
-import type { Registry } from '../core/registry';
 import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
 import { Engine, type EngineLimits, type EngineObserver } from './engine/engine';
-import { DEFAULT_REGISTRY_MODULE, InlineExecutor, PoolExecutor } from './pool/executor';
+import { InlineExecutor, PoolExecutor } from './pool/executor';
+import { VERDICT_VERIFIERS } from './pool-entry';
+import type { PoolEntry } from './pool/worker';
 
 export interface RuntimeOptions {
   /** Worker threads; 0 scores pure verifiers on the main thread. */
@@ -12,8 +13,8 @@ export interface RuntimeOptions {
   limits?: Partial<EngineLimits>;
   observer?: EngineObserver;
   metricsRegistry?: MetricsRegistry;
-  /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
-  registryModule?: string;
+  /** The verifiers to serve: Verdict's own unless a test says otherwise. */
+  verifiers?: PoolEntry;
 }
 
 export interface Runtime {
@@ -22,17 +23,20 @@ export interface Runtime {
   close(drainMs?: number): Promise<void>;
 }
 
-/** The engine with its registry, executor and I/O services: what the server and the CLI both run. */
+/**
+ * The composition root: the registry (from the pool entry, so the worker threads build the same
+ * one), the I/O services the config asks for (services/bootstrap.ts), the executor and the engine.
+ * What the server and the CLI both run; nothing else wires services to verifiers.
+ */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
-  const registryModule = options.registryModule ?? DEFAULT_REGISTRY_MODULE;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
+  const verifiers = options.verifiers ?? VERDICT_VERIFIERS;
+  const registry = verifiers.createRegistry();
   const serviceSet = await createServices(
     options.config,
     options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {},
   );
   const executor =
-    options.workers > 0 ? new PoolExecutor(options.workers, registryModule) : new InlineExecutor(registry);
+    options.workers > 0 ? new PoolExecutor(verifiers, options.workers) : new InlineExecutor(registry);
   const engine = new Engine({
     registry,
     executor,

@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import type { VerdictConfig } from './config';
 import type { Engine, EngineLimits } from './engine/engine';
+import type { PoolEntry } from './pool/worker';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen } from './http/gateway';
@@ -17,8 +18,8 @@ export interface ServeOptions {
   limits?: Partial<EngineLimits>;
   /** How long in-flight batches may run on after a shutdown starts. */
   drainMs?: number;
-  /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
-  registryModule?: string;
+  /** The verifiers to serve: Verdict's own unless a test says otherwise. */
+  verifiers?: PoolEntry;
 }
 
 export interface RunningServer {
@@ -37,7 +38,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     observer: metrics,
     metricsRegistry: metrics.registry,
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.registryModule ? { registryModule: options.registryModule } : {}),
+    ...(options.verifiers ? { verifiers: options.verifiers } : {}),
   });
   const { engine } = runtime;
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));

@@ -1,15 +1,11 @@
 import type { Server } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { shapeGroups } from '../../core/groups';
-import type { Sample, ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import type { Metrics } from '../metrics';
 import { groupToJson, resultToJson } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
-import { trainerRoutes } from './trainers';
-
-/** Scores the samples of one HTTP request; null once a refusal or failure has been answered. */
-export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
+import { trainerRoutes, type ScoreFor } from './trainers';
 
 export const MAX_BODY = '256mb';
 

@@ -1,7 +1,9 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { invalid, type Sample, type ScoreResult } from '../../core/sample';
-import type { ScoreFor } from './gateway';
+
+/** Scores the samples of one HTTP request; null once a refusal or failure has been answered (the gateway's). */
+export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
 
 /**
  * Trainers' own remote-reward protocols, so that adopting Verdict is a URL in the trainer's config:

@@ -1,44 +1,14 @@
 import ivm from 'isolated-vm';
 import type { Json } from '../../core/json';
+import type { JsCallRequest, JsCallResult, JsIsolatePort } from '../../core/ports/js-isolate';
 import type { JsIsolateConfigSection } from './config';
 
 export { jsIsolateConfigSection, type JsIsolateConfigSection } from './config';
-
-/**
- * The outcome of calling label-supplied JavaScript. `compile_error` covers source that does not
- * parse or does not evaluate to a function (our data is wrong); `raised` and `limit` are what the
- * function did on this input.
- */
-export type JsCallResult =
-  | { kind: 'returned'; value: Json }
-  | { kind: 'raised'; error: string }
-  | { kind: 'compile_error'; error: string }
-  | { kind: 'limit'; limit: 'time' | 'memory' };
-
-export interface JsCallRequest {
-  /** A function expression: `(response, messages) => response.length < 100`. */
-  source: string;
-  args: Json[];
-  limits?: { timeoutMs?: number; memoryMb?: number };
-}
-
-/** The narrow interface verifiers see as `env.services.jsIsolate`. */
-export interface JsIsolateService {
-  /** Rejects (with JsIsolateError) only when the isolate machinery itself fails. */
-  call(request: JsCallRequest, signal: AbortSignal): Promise<JsCallResult>;
-}
 
 export class JsIsolateError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'JsIsolateError';
-  }
-}
-
-declare module '../../core/verifier' {
-  interface Services {
-    /** V8 isolates for `js` rubrics: memory and time limits, no I/O. */
-    jsIsolate?: JsIsolateService;
   }
 }
 
@@ -64,7 +34,7 @@ function message(error: unknown): string {
  * Runs each call in a fresh isolate (a few milliseconds), so no state or exhausted heap carries
  * from one sample to the next; at most `maxConcurrency` isolates exist at once.
  */
-export class JsIsolates implements JsIsolateService {
+export class JsIsolates implements JsIsolatePort {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
 

@@ -1,41 +1,14 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
+import type { JudgeFailureKind, JudgePort, JudgeRequest, JudgeResult } from '../../core/ports/judge';
 import { cacheKey, type JudgeCache } from './cache';
 import type { EndpointSettings } from './config';
-import { classifyError, nestFlatErrors, RETRYABLE, type AttemptFailure, type FailureKind } from './errors';
+import { classifyError, nestFlatErrors, RETRYABLE, type AttemptFailure } from './errors';
 import type { JudgeMetrics } from './metrics';
 import { ConcurrencyLimit } from './limiter';
 import { parseReply } from './reply';
 import { backoffDelay, sleep } from './retry';
-import type { JudgeSchema } from './schema';
-
-export interface JudgeMessage {
-  role: 'system' | 'user' | 'assistant';
-  content: string;
-}
-
-export interface JudgeRequest<T> {
-  messages: JudgeMessage[];
-  schema: JudgeSchema<T>;
-}
-
-export type JudgeResult<T> =
-  | {
-      ok: true;
-      value: T;
-      /** "judge": asked now; "cache": stored reply; "shared": an identical call in flight answered it. */
-      source: 'judge' | 'cache' | 'shared';
-      attempts: number;
-    }
-  | { ok: false; kind: FailureKind; message: string; attempts: number };
-
-/** What verifiers see of a judge endpoint. */
-export interface Judge {
-  readonly name: string;
-  readonly model: string;
-  judge<T>(request: JudgeRequest<T>, options?: { signal?: AbortSignal }): Promise<JudgeResult<T>>;
-}
 
 type RawResult = { ok: true; json: unknown; attempts: number } | { ok: false; failure: AttemptFailure; attempts: number };
 
@@ -48,7 +21,7 @@ type Attempt = { ok: true; json: unknown } | { ok: false; failure: AttemptFailur
  * backoff or the server's Retry-After, within `maxAttempts` and the call's deadline. Identical calls
  * in flight at once share one request, so equal answers in a group get the same verdict.
  */
-export class JudgeClient implements Judge {
+export class JudgeClient implements JudgePort {
   readonly name: string;
   readonly model: string;
   private readonly openai: OpenAI;
@@ -138,7 +111,8 @@ export class JudgeClient implements Judge {
     return {
       ...this.settings.extraBody,
       model: this.model,
-      messages: request.messages,
+      // Roles come from verifiers' prompts (system/user/assistant); the package's type lists every role.
+      messages: request.messages as ChatCompletionCreateParamsNonStreaming['messages'],
       temperature: this.settings.temperature,
       max_tokens: this.settings.maxTokens,
       response_format: {
@@ -199,7 +173,7 @@ export class JudgeClient implements Judge {
     deadlineAt: number,
   ): Promise<Attempt> {
     const controller = new AbortController();
-    let abortedBy: FailureKind | undefined;
+    let abortedBy: JudgeFailureKind | undefined;
     const remaining = deadlineAt - performance.now();
     const byDeadline = remaining <= this.settings.attemptTimeoutMs;
     const timer = setTimeout(() => {

@@ -1,20 +1,10 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { isJsonObject } from '../../core/json';
+import type { JudgeFailureKind } from '../../core/ports/judge';
 import { retryAfterMs } from './retry';
 
-/** Why a judge call did not give a usable verdict. */
-export type FailureKind =
-  | 'malformed'
-  | 'rate_limited'
-  | 'server_error'
-  | 'timeout'
-  | 'connection'
-  | 'rejected'
-  | 'deadline'
-  | 'cancelled';
-
 /** Kinds worth another attempt: the next one may well succeed. */
-export const RETRYABLE: ReadonlySet<FailureKind> = new Set([
+export const RETRYABLE: ReadonlySet<JudgeFailureKind> = new Set([
   'malformed',
   'rate_limited',
   'server_error',
@@ -23,14 +13,14 @@ export const RETRYABLE: ReadonlySet<FailureKind> = new Set([
 ]);
 
 export interface AttemptFailure {
-  kind: FailureKind;
+  kind: JudgeFailureKind;
   message: string;
   /** The wait the server asked for (`Retry-After`), in ms. */
   retryAfterMs?: number;
 }
 
 /** Status codes the openai package would retry too: timeout, conflict, rate limit, server errors. */
-function kindOfStatus(status: number): FailureKind {
+function kindOfStatus(status: number): JudgeFailureKind {
   if (status === 429) return 'rate_limited';
   if (status === 408) return 'timeout';
   if (status === 409 || status >= 500) return 'server_error';
@@ -41,7 +31,7 @@ function kindOfStatus(status: number): FailureKind {
  * Maps what the openai client threw to a failure kind. `abortedBy` is set when our own timer or
  * the caller's signal aborted the attempt, which the client reports only as a generic abort.
  */
-export function classifyError(error: unknown, abortedBy: FailureKind | undefined, nowMs: number): AttemptFailure {
+export function classifyError(error: unknown, abortedBy: JudgeFailureKind | undefined, nowMs: number): AttemptFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (abortedBy) return { kind: abortedBy, message: `${abortedBy}: ${message}` };
   if (error instanceof APIUserAbortError) return { kind: 'cancelled', message };

@@ -1,7 +1,7 @@
 import { Counter, Histogram, register as defaultRegistry, type Registry } from 'prom-client';
-import type { FailureKind } from './errors';
+import type { JudgeFailureKind } from '../../core/ports/judge';
 
-export type AttemptResult = 'ok' | FailureKind;
+export type AttemptResult = 'ok' | JudgeFailureKind;
 
 /** Prometheus metrics of every judge endpoint, labelled by endpoint name. */
 export interface JudgeMetrics {

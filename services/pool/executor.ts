@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import path from 'node:path';
 import { Piscina } from 'piscina';
 import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
 import { runTask, scoreChunk, type PoolTask, type TimedOutcome } from './tasks';
+import type { PoolEntry } from './worker';
 
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
 export interface Executor {
@@ -47,21 +47,17 @@ export class InlineExecutor implements Executor {
   async close(): Promise<void> {}
 }
 
-/** The module each pool thread builds its registry from (`createRegistry()`): the verifiers Verdict serves. */
-export const DEFAULT_REGISTRY_MODULE = path.join(__dirname, '..', '..', 'verifiers', 'index.js');
-
 /** A piscina worker-thread pool; an aborted chunk is dropped from the queue, or its thread stopped. */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
 
-  /** `registryModule` must build the same registry as the caller's, so both sides agree on verifiers. */
+  /** `entry` is the caller's registry too (`entry.createRegistry()`), so both sides agree on verifiers. */
   constructor(
+    entry: PoolEntry,
     readonly threads: number = availableParallelism(),
-    registryModule: string = DEFAULT_REGISTRY_MODULE,
   ) {
     this.pool = new Piscina({
-      filename: path.join(__dirname, 'worker.js'),
-      workerData: { registryModule },
+      filename: entry.module,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.POSITIVE_INFINITY,

@@ -1,13 +1,26 @@
-// Entry point of each pool thread: the registry is built once per thread, so per-verifier caches
-// (parsed golds, compiled checkers) live as long as the thread.
-import { workerData } from 'node:worker_threads';
+// What each pool thread runs. A thread loads a pool entry module (see PoolEntry), whose default
+// export is `poolHandler(createRegistry)`: the registry is built once per thread, so per-verifier
+// caches (parsed golds, compiled checkers) live as long as the thread.
 import type { Registry } from '../../core/registry';
 import { runTask, scoreChunk, type PoolTask } from './tasks';
 
-const { registryModule } = workerData as { registryModule: string };
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
+/**
+ * The verifiers a pool serves, in the two forms a pool needs: `createRegistry` for the calling
+ * thread, and `module`, the file each worker thread loads (its default export is
+ * `poolHandler(createRegistry)` over the same function). Both sides build the same registry
+ * because both come from one module, which the compiler checks like any other import.
+ */
+export interface PoolEntry {
+  /** The compiled entry module's path (`__filename` inside it). */
+  readonly module: string;
+  createRegistry(): Registry;
+}
 
-export default function handle(task: PoolTask): unknown {
-  return task.op === 'score' ? scoreChunk(registry, task.samples) : runTask(registry, task.verifier, task.task, task.payload);
+/** A pool thread's task handler over the registry `createRegistry` builds (on the first task). */
+export function poolHandler(createRegistry: () => Registry): (task: PoolTask) => unknown {
+  let registry: Registry | undefined;
+  return (task) => {
+    registry ??= createRegistry();
+    return task.op === 'score' ? scoreChunk(registry, task.samples) : runTask(registry, task.verifier, task.task, task.payload);
+  };
 }

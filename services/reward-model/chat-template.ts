@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Template } from '@huggingface/jinja';
+import type { ChatMessage } from '../../core/chat';
 import type { Json, JsonObject } from '../../core/json';
 import { isJsonObject } from '../../core/json';
 import { packageRoot } from '../paths';
-
-/** An OpenAI-format chat message; extra fields (tool_calls, reasoning_content) reach the template. */
-export interface ChatMessage extends JsonObject {
-  role: string;
-  content: string;
-}
 
 export interface RenderOptions {
   addGenerationPrompt?: boolean;

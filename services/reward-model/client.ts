@@ -1,20 +1,12 @@
 import { onAbort } from './abort';
 import { Batcher } from './batcher';
-import type { ChatMessage, ChatTemplate } from './chat-template';
+import type { ChatMessage } from '../../core/chat';
+import type { RewardModelPort, RmScore } from '../../core/ports/reward-model';
+import type { ChatTemplate } from './chat-template';
 import type { EndpointConfig } from './config';
 import { postJson } from './http';
 import { protocolFor, type RewardProtocol, type RmInput } from './protocol';
 import { describeAttempt, isRetryable, retryDelay } from './retry';
-
-/**
- * The raw logit of one conversation, or why there is none. `reason` is the ABORTED reason:
- * reward_model_unavailable (retries exhausted), reward_model_rejected (4xx), reward_model_malformed
- * (an answer that is not a 1-label logit), reward_model_deadline, chat_template_error, or the
- * caller's cancellation reason ("deadline", "shutdown", …).
- */
-export type RmScore =
-  | { ok: true; score: number; attempts: number }
-  | { ok: false; reason: string; message: string; attempts: number };
 
 interface Job {
   input: RmInput;
@@ -51,7 +43,7 @@ function cancelReason(signal: AbortSignal): string {
  * once; they are batched, sent with bounded concurrency, retried on transient failures and each
  * answered exactly once — with the server's raw logit or a failure, never a made-up number.
  */
-export class RewardModelEndpoint {
+export class RewardModelEndpoint implements RewardModelPort {
   private readonly protocol: RewardProtocol;
   private readonly batcher: Batcher<Job>;
   private readonly url: string;

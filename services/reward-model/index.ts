@@ -1,13 +1,12 @@
 import { ChatTemplateError, loadChatTemplate, type ChatTemplate } from './chat-template';
 import { RewardModelEndpoint } from './client';
+import type { RewardModelsPort } from '../../core/ports/reward-model';
 import type { RewardModelConfig } from './config';
 
-export type { ChatMessage } from './chat-template';
-export type { RmScore } from './client';
 export { RewardModelEndpoint } from './client';
 
 /** The configured reward-model endpoints, by name; verifiers reach them as `env.services.rewardModels`. */
-export class RewardModels {
+export class RewardModels implements RewardModelsPort {
   constructor(
     private readonly endpoints: ReadonlyMap<string, RewardModelEndpoint>,
     readonly defaultName: string,
@@ -20,12 +19,6 @@ export class RewardModels {
 
   names(): string[] {
     return [...this.endpoints.keys()];
-  }
-}
-
-declare module '../../core/verifier' {
-  interface Services {
-    rewardModels?: RewardModels;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/json';
-import type { ChatMessage } from './chat-template';
+import type { ChatMessage } from '../../core/chat';
 import type { EndpointConfig } from './config';
 
 /** What one conversation travels as: templated text, or the messages for a server that templates. */

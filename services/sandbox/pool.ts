@@ -14,10 +14,10 @@ import {
   type CallResult,
   type RequestLimits,
   SandboxError,
-  type SandboxService,
+  type SandboxPort,
   type StdioJob,
   type TestReport,
-} from './types';
+} from '../../core/ports/sandbox';
 
 /** Most slots per pool: the uid layout reserves 16 per pool. */
 const MAX_SLOTS = 16;
@@ -58,7 +58,7 @@ function abortReason(signal: AbortSignal): string {
  * (or is recycled after `recycleAfter` jobs, or after any fault) is restarted at once so the pool
  * stays warm. The only failures it reports are its own, as SandboxError (→ ABORTED).
  */
-export class Sandbox implements SandboxService {
+export class Sandbox implements SandboxPort {
   readonly workers: number;
   readonly cgroups: CgroupSupport;
   private readonly slots: SlotState[];

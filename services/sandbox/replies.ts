@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Json, JsonObject } from '../../core/json';
-import { type CallResult, SandboxError, type TestReport } from './types';
+import { type CallResult, SandboxError, type TestReport } from '../../core/ports/sandbox';
 
 // The harness's replies (snake_case, as the Python side writes them). The judge is our own code,
 // but a reply that does not parse is a sandbox fault, never a verdict.

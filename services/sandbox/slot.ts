@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import { encodeFrame, FrameReader } from './frames';
 import type { SlotCommand } from './bwrap';
-import { SandboxError } from './types';
+import { SandboxError } from '../../core/ports/sandbox';
 
 const START_TIMEOUT_MS = 30_000;
 const STDERR_TAIL = 4_096;

@@ -1,4 +1,4 @@
-import type { Judge, JudgeRequest, JudgeResult } from '../../services/judge';
+import type { JudgePort as Judge, JudgeRequest, JudgeResult } from '../../core/ports/judge';
 import { jsIsolateConfigSection, JsIsolates } from '../../services/js-isolate';
 import { scoreIf } from './helpers';
 

@@ -1,5 +1,5 @@
 import { JudgeCache } from '../../services/judge/cache';
-import { judgeAborted } from '../../services/judge/outcome';
+import { judgeAborted } from '../../core/ports/judge';
 import { counterValue, gradeRequest, rig, type Rig } from './harness';
 
 describe('judge client against a fake OpenAI-compatible server', () => {

@@ -7,7 +7,7 @@ import { JudgeCache } from '../../services/judge/cache';
 import { JudgeClient } from '../../services/judge/client';
 import type { EndpointSettings } from '../../services/judge/config';
 import { judgeMetrics, type JudgeMetrics } from '../../services/judge/metrics';
-import { defineJudgeSchema } from '../../services/judge/schema';
+import { defineJudgeSchema } from '../../core/ports/judge';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
 
 /** Endpoint settings with retry delays small enough for tests. */

@@ -2,7 +2,7 @@ import type { JsonObject } from '../../core/json';
 import type { Sample, ScoreResult } from '../../core/sample';
 import type { Services } from '../../core/verifier';
 import { Engine } from '../../services/engine/engine';
-import type { Judge } from '../../services/judge/client';
+import type { JudgePort as Judge } from '../../core/ports/judge';
 import { InlineExecutor } from '../../services/pool/executor';
 import { createRegistry } from '../../verifiers';
 import { rig, type Rig } from './harness';

@@ -1,4 +1,4 @@
-import { judgeRubric, judgeRubrics, rubricPrompt } from '../../services/judge/rubric';
+import { judgeRubric, judgeRubrics, rubricPrompt } from '../../verifiers/if/judge';
 import { rig, type Rig } from './harness';
 
 const conversation = [

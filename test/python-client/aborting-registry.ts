@@ -1,4 +1,5 @@
 import { Registry } from '../../core/registry';
+import { poolHandler, type PoolEntry } from '../../services/pool/worker';
 import { VERIFIERS } from '../../verifiers';
 import { flakyVerifier, spin } from '../fixtures/test-registry';
 
@@ -7,4 +8,6 @@ export function createRegistry(): Registry {
   return new Registry([...VERIFIERS, spin, flakyVerifier(true)]);
 }
 
-export const ABORTING_REGISTRY_MODULE = __filename;
+export default poolHandler(createRegistry);
+
+export const ABORTING_VERIFIERS: PoolEntry = { module: __filename, createRegistry };

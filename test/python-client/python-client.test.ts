@@ -6,7 +6,7 @@ import { PROTO_ROOT, SCORE_PROTO } from '../../services/grpc/proto';
 import { packageRoot } from '../../services/paths';
 import type { RunningServer } from '../../services/server';
 import { startTestServer } from '../fixtures/server';
-import { ABORTING_REGISTRY_MODULE } from './aborting-registry';
+import { ABORTING_VERIFIERS } from './aborting-registry';
 
 /**
  * The Python client and the trainer adapters, run by a real /usr/bin/python3 (Debian's python3-grpcio)
@@ -37,7 +37,7 @@ describe('Python client against real servers', () => {
   beforeAll(async () => {
     expect(existsSync(PYTHON)).toBe(true);
     [a, b] = await Promise.all([
-      startTestServer({ workers: 1, registryModule: ABORTING_REGISTRY_MODULE }),
+      startTestServer({ workers: 1, verifiers: ABORTING_VERIFIERS }),
       startTestServer({ workers: 1 }),
     ]);
     env = {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { createRewardModels, type ChatMessage, type RewardModelEndpoint } from '../../services/reward-model';
+import type { ChatMessage } from '../../core/chat';
+import { createRewardModels, type RewardModelEndpoint } from '../../services/reward-model';
 import { rewardModelConfigSchema } from '../../services/reward-model/config';
 import { sharedDir } from './repo';
 

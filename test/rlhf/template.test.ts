@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Json } from '../../core/json';
-import { ChatTemplateError, loadChatTemplate, type ChatMessage } from '../../services/reward-model/chat-template';
+import type { ChatMessage } from '../../core/chat';
+import { ChatTemplateError, loadChatTemplate } from '../../services/reward-model/chat-template';
 import { sharedDir } from './repo';
 
 interface Rendering {

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
-import { type Sandbox, SandboxError, type TestReport } from '../../services/sandbox';
+import { SandboxError, type TestReport } from '../../core/ports/sandbox';
+import type { Sandbox } from '../../services/sandbox';
 import { never, startSandbox } from './helpers';
 
 /** One stdio run of `code` whose output must equal `stdout`; the report says how it failed if not. */

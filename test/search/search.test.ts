@@ -2,7 +2,7 @@ import type { Json, JsonObject } from '../../core/json';
 import { checkAgainst } from '../../core/label';
 import { invalid, type Outcome, type Sample } from '../../core/sample';
 import type { AsyncVerifier, Services } from '../../core/verifier';
-import type { Judge } from '../../services/judge/client';
+import type { JudgePort as Judge } from '../../core/ports/judge';
 import { search } from '../../verifiers/search';
 import { countToolCalls } from '../../verifiers/search/trajectory';
 import { rig, type Rig } from '../judge/harness';

@@ -1,6 +1,6 @@
 import { Engine, RequestRefused } from '../../services/engine/engine';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
-import { createRegistry, TEST_REGISTRY_MODULE } from '../fixtures/test-registry';
+import { createRegistry, TEST_VERIFIERS } from '../fixtures/test-registry';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 import { summarizeGroups } from '../../core/groups';
 
@@ -11,7 +11,7 @@ const spinSamples = (n: number, ops: number) =>
 describe('engine', () => {
   let pool: Engine;
   beforeAll(() => {
-    pool = new Engine({ registry, executor: new PoolExecutor(2, TEST_REGISTRY_MODULE) });
+    pool = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 2) });
   });
   afterAll(() => pool.close());
 
@@ -45,7 +45,7 @@ describe('engine', () => {
 
   it('is deterministic across worker counts', async () => {
     const batch = Array.from({ length: 300 }, (_, i) => mixedQaBatch()[i % 7]!);
-    const one = new Engine({ registry, executor: new PoolExecutor(1, TEST_REGISTRY_MODULE) });
+    const one = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 1) });
     try {
       expect(await one.score(batch)).toEqual(await pool.score(batch));
     } finally {
@@ -86,7 +86,7 @@ describe('engine', () => {
   });
 
   it('on close, refuses new work and aborts what outlives the grace period with reason "shutdown"', async () => {
-    const engine = new Engine({ registry, executor: new PoolExecutor(1, TEST_REGISTRY_MODULE) });
+    const engine = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 1) });
     const running = engine.score(spinSamples(30, 20_000_000));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = engine.close(200);

@@ -2,7 +2,7 @@ import type { JsonObject } from '../../core/json';
 import { invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { type RequestLimits, sandboxAborted, sandboxMissing, type TestReport } from '../../services/sandbox';
+import { type RequestLimits, sandboxAborted, sandboxMissing, type TestReport } from '../../core/ports/sandbox';
 import { lastPythonBlock } from './extract';
 import { codeLabel, type CodeLabel } from './label';
 import { selectTests, testsSeed } from './subsample';

@@ -1,14 +1,16 @@
+import { z } from 'zod';
+import { inputMessage, textMessage, type InputMessage } from '../../core/chat';
 import type { Json, JsonObject } from '../../core/json';
 import { checkAgainst } from '../../core/label';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
 import { defineAsync, type VerifierEnv } from '../../core/verifier';
-import { judgeAborted, judgeMissing } from '../../services/judge/outcome';
+import { judgeAborted, judgeMissing } from '../../core/ports/judge';
 import { pyStrip } from '../../rubrics/text/py';
 import { runCodeRubric } from './code';
 import { checkConstraints, toVerdicts, type ConstraintsPayload } from './constraints';
 import { runJudgeRubrics } from './judge';
-import { chatMessages, ifLabel, presentKwargs, type ChatMessages, type CodeRubric, type IfLabel, type Rubric } from './label';
+import { ifLabel, presentKwargs, type CodeRubric, type IfLabel, type Rubric } from './label';
 
 /** One rubric's line in `details.rubrics`. */
 interface RubricReport extends JsonObject {
@@ -30,12 +32,6 @@ function record(report: RubricReport, pass: boolean, reason: string): void {
   if (!pass) report.reason = reason;
 }
 
-function contentText(content: ChatMessages[number]['content']): string {
-  if (typeof content === 'string') return content;
-  if (!content) return '';
-  return content.map((part) => part.text ?? '').join('');
-}
-
 /**
  * Instruction following: reward 1 iff every rubric of the label passes on the final response (the
  * text after the last `</think>`, surrounding whitespace removed, which chat templates add).
@@ -52,9 +48,9 @@ export const ifVerifier = defineAsync({
   tasks: { constraints: checkConstraints },
   async score({ response, label, sample }, env) {
     const messagesField = sample.metadata.messages;
-    let messages: ChatMessages = [];
+    let messages: InputMessage[] = [];
     if (messagesField !== undefined) {
-      const checked = checkAgainst(chatMessages, messagesField, 'metadata.messages');
+      const checked = checkAgainst(z.array(inputMessage), messagesField, 'metadata.messages');
       if (!checked.ok) return invalid(checked.error);
       messages = checked.value;
     }
@@ -76,7 +72,7 @@ export const ifVerifier = defineAsync({
       return ok(0, 'rubric_failed', details());
     }
     if (judged.length > 0) {
-      const conversation = messages.map((m) => ({ role: m.role, content: contentText(m.content) }));
+      const conversation = messages.map(textMessage);
       const questions = judged.map((r) => r.question as string);
       const outcome = await runJudgeRubrics(questions, conversation, text, env);
       if (outcome.kind === 'unavailable') return judgeMissing(outcome.endpoint);

@@ -55,13 +55,3 @@ export type IfLabel = z.output<typeof ifLabel>;
 export type ConstraintRubric = Extract<Rubric, { kind: 'constraint' }>;
 export type CodeRubric = Extract<Rubric, { kind: 'python' | 'js' }>;
 export type JudgeRubric = Extract<Rubric, { kind: 'judge' }>;
-
-/** OpenAI chat messages in `metadata.messages`; content may be a string or a list of text parts. */
-export const chatMessages = z.array(
-  z.looseObject({
-    role: z.string(),
-    content: z.union([z.string(), z.null(), z.array(z.looseObject({ type: z.string().optional(), text: z.string().optional() }))]).optional(),
-  }),
-);
-
-export type ChatMessages = z.output<typeof chatMessages>;

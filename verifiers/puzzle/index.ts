@@ -3,7 +3,7 @@ import type { Json } from '../../core/json';
 import { invalid, ok } from '../../core/sample';
 import { finalText, lastBoxed } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { type RequestLimits, sandboxAborted, sandboxMissing } from '../../services/sandbox';
+import { type RequestLimits, sandboxAborted, sandboxMissing } from '../../core/ports/sandbox';
 
 export const puzzleLabel = z.strictObject({
   checker: z.string().min(1).describe('Python source defining the checker function'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Json } from '../../core/json';
 import { finalText } from '../../core/text';
-import type { ChatMessage } from '../../services/reward-model';
+import type { ChatMessage } from '../../core/chat';
 
 /** `metadata.messages`: the prompt conversation in OpenAI chat format, before the response. */
 export const promptMessages = z

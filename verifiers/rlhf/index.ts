@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
-import { aborted, invalid, ok } from '../../core/sample';
+import { rewardModelAborted, rewardModelMissing } from '../../core/ports/reward-model';
+import { invalid, ok } from '../../core/sample';
 import { defineAsync } from '../../core/verifier';
 import { conversation, promptMessages, replyFor } from './conversation';
 import { penalizedReward, penaltyFraction, responseLength } from './penalty';
@@ -30,7 +31,7 @@ export const rlhf = defineAsync({
   label: rlhfLabel,
   async score({ response, label, sample }, env) {
     const models = env.services.rewardModels;
-    if (!models) return aborted('service_unavailable', { service: 'rewardModel' });
+    if (!models) return rewardModelMissing();
     const endpoint = models.get(label.endpoint);
     if (!endpoint) {
       return invalid(`label.endpoint: unknown reward-model endpoint "${label.endpoint}" (known: ${models.names().join(', ')})`);
@@ -47,7 +48,7 @@ export const rlhf = defineAsync({
     const reply = replyFor(response, endpoint.stripThink);
     const scored = await endpoint.score(conversation(prompt.value, reply), env.signal);
     const where = { endpoint: endpoint.name, attempts: scored.attempts };
-    if (!scored.ok) return aborted(scored.reason, { ...where, message: scored.message });
+    if (!scored.ok) return rewardModelAborted(scored, endpoint.name);
 
     const raw = scored.score;
     const details = { ...where, raw_score: raw, ...(reply.unclosedThink ? { unclosed_think: true } : {}) };

@@ -3,7 +3,7 @@ import { checkAgainst } from '../../core/label';
 import { invalid, ok, type Sample } from '../../core/sample';
 import { finalText, lastBoxed } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { judgeAborted, judgeMissing } from '../../services/judge/outcome';
+import { judgeAborted, judgeMissing } from '../../core/ports/judge';
 import { DEFAULT_PROMPT, goldText, PLACEHOLDERS, renderPrompt, searchGradeSchema } from './prompt';
 import { countToolCalls, messageText, searchMetadata, toolCallCounts, type SearchMetadata, type ToolCallCounts } from './trajectory';
 

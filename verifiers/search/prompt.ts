@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineJudgeSchema } from '../../services/judge/schema';
+import { defineJudgeSchema } from '../../core/ports/judge';
 
 /**
  * The default grading prompt. `{question}`, `{correct_answer}` and `{response}` are filled in once

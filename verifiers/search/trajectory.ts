@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { contentText, inputMessage } from '../../core/chat';
 
 /**
  * The agent trajectory in `metadata.messages`, in OpenAI chat format: assistant messages carry
@@ -25,8 +26,8 @@ const toolCall = z.looseObject({
   }),
 });
 
-export const chatMessage = z.looseObject({
-  role: z.string(),
+/** A trajectory message: the chat message trainers send, with the tool fields counting reads. */
+export const trajectoryMessage = inputMessage.extend({
   content,
   tool_calls: z.array(toolCall).nullable().optional(),
   tool_call_id: z.string().optional(),
@@ -36,7 +37,7 @@ export const chatMessage = z.looseObject({
   error: z.json().optional(),
 });
 
-export type ChatMessage = z.output<typeof chatMessage>;
+export type TrajectoryMessage = z.output<typeof trajectoryMessage>;
 type ToolCall = z.output<typeof toolCall>;
 
 const toolDef = z.union([z.string(), z.looseObject({ function: z.looseObject({ name: z.string() }) })]);
@@ -56,7 +57,7 @@ export type ToolCallCounts = z.output<typeof toolCallCounts>;
 
 /** The metadata fields the search verifier reads; anything else is left alone. */
 export const searchMetadata = z.looseObject({
-  messages: z.array(chatMessage).optional(),
+  messages: z.array(trajectoryMessage).optional(),
   /** The harness's typed termination reason ("stop", "max_tool_calls", "context_length", …). */
   termination: z.string().optional(),
   tool_calls: toolCallCounts.optional(),
@@ -66,11 +67,8 @@ export const searchMetadata = z.looseObject({
 
 export type SearchMetadata = z.output<typeof searchMetadata>;
 
-export function messageText(message: ChatMessage): string {
-  const c = message.content;
-  if (typeof c === 'string') return c;
-  if (!c) return '';
-  return c.map((part) => part.text ?? '').join('');
+export function messageText(message: TrajectoryMessage): string {
+  return contentText(message.content);
 }
 
 function argumentsAreObject(args: ToolCall['function']['arguments']): boolean {
@@ -89,7 +87,7 @@ function isMalformed(call: ToolCall, tools: ReadonlySet<string> | null): boolean
   return !argumentsAreObject(call.function.arguments);
 }
 
-function marksFailure(result: ChatMessage): boolean {
+function marksFailure(result: TrajectoryMessage): boolean {
   return (
     result.status?.toLowerCase() === 'error' ||
     result.is_error === true ||
@@ -104,7 +102,7 @@ function toolNames(tools: SearchMetadata['tools']): ReadonlySet<string> | null {
 }
 
 /** Counts the tool calls of a trajectory by the rules above. */
-export function countToolCalls(messages: readonly ChatMessage[], tools?: SearchMetadata['tools']): ToolCallCounts {
+export function countToolCalls(messages: readonly TrajectoryMessage[], tools?: SearchMetadata['tools']): ToolCallCounts {
   const names = toolNames(tools);
   const calls: Array<{ id?: string; malformed: boolean; answered: boolean; ok: boolean }> = [];
   const byId = new Map<string, (typeof calls)[number]>();

@@ -1,4 +1,10 @@
-import type { Json } from '../../core/json';
+import type { Json, JsonObject } from '../json';
+import { aborted, type Outcome } from '../sample';
+
+/**
+ * The sandbox port: what `code`, `puzzle` and python rubrics of `if` see of the Python sandbox
+ * (`env.services.sandbox`). services/sandbox implements it; nothing here knows bubblewrap.
+ */
 
 /** What a request may set per run; everything else comes from the service config. */
 export interface RequestLimits {
@@ -92,7 +98,7 @@ export type CallResult =
   | { kind: 'limit'; limit: 'time' | 'memory' | 'output' };
 
 /** The narrow interface verifiers see as `env.services.sandbox`. */
-export interface SandboxService {
+export interface SandboxPort {
   runAsserts(job: AssertJob, signal: AbortSignal): Promise<TestReport>;
   runStdio(job: StdioJob, signal: AbortSignal): Promise<TestReport>;
   /** Rejects (with SandboxError) only when the sandbox itself fails. */
@@ -101,8 +107,22 @@ export interface SandboxService {
 
 /** The sandbox could not run the job (failed start, dead worker, closed pool, deadline): ABORTED. */
 export class SandboxError extends Error {
-  constructor(readonly reason: string, message: string = reason) {
+  constructor(
+    readonly reason: string,
+    message: string = reason,
+  ) {
     super(message);
     this.name = 'SandboxError';
   }
+}
+
+/** The ABORTED outcome for a sandbox that failed the job itself: never a reward. */
+export function sandboxAborted(error: unknown, details: JsonObject = {}): Outcome {
+  if (error instanceof SandboxError) return aborted(error.reason, { ...details, error: error.message });
+  return aborted('sandbox_error', { ...details, error: error instanceof Error ? error.message : String(error) });
+}
+
+/** The ABORTED outcome when a verifier needs the sandbox and the config has no `sandbox:` section. */
+export function sandboxMissing(): Outcome {
+  return aborted('service_unavailable', { service: 'sandbox' });
 }

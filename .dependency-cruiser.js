@@ -1,0 +1,39 @@
+/**
+ * The dependency rule of issue 16, checked by `npm run lint:deps` (part of `npm test`, so CI holds
+ * it): the domain (core/, verifiers/, rubrics/) never imports the I/O layer (services/), and no
+ * module imports itself back through a cycle. Type-only imports count too: a port the domain needs
+ * belongs in core/.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-imports-no-io',
+      comment: 'core/, verifiers/ and rubrics/ are pure: they see services only through the ports in core/.',
+      severity: 'error',
+      from: { path: '^(core|verifiers|rubrics)/' },
+      to: { path: '^(services|cli)/' },
+    },
+    {
+      name: 'no-cycles',
+      comment: 'An import cycle hides which module is built first; break it with a port or a composition root.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-unresolvable',
+      comment: 'An import that resolves to nothing is a typo or a missing dependency.',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};

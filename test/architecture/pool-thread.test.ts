@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { VERDICT_VERIFIERS } from '../../services/pool-entry';
+
+const DIST = path.resolve(__dirname, '..', '..');
+
+/**
+ * Loads `module` in a fresh worker thread the way a pool thread does (require it, run one task
+ * through its default export when it has one) and answers every file the thread then holds loaded.
+ */
+function loadedBy(module: string): Promise<string[]> {
+  const source = `
+    const { parentPort, workerData } = require('node:worker_threads');
+    const handler = require(workerData.module).default;
+    if (typeof handler === 'function') {
+      handler({ op: 'score', samples: [{ id: 'a', verifier: 'qa', response: '\\\\boxed{C}', label: { choice: 'C' },
+        groupId: '', responseTokens: 0, metadata: {} }] });
+    }
+    parentPort.postMessage(Object.keys(require.cache));`;
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(source, { eval: true, workerData: { module } });
+    worker.once('message', (files: string[]) => {
+      void worker.terminate();
+      resolve(files);
+    });
+    worker.once('error', reject);
+  });
+}
+
+const IO_PACKAGES = /node_modules\/(better-sqlite3|openai|prom-client|isolated-vm|@grpc|express|piscina|yaml)\//;
+
+describe('a pool thread', () => {
+  it('loads only pure code: core/, verifiers/, rubrics/ and the pool handler', async () => {
+    const files = await loadedBy(VERDICT_VERIFIERS.module);
+    const own = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`)).map((f) => path.relative(DIST, f));
+    // The probe really loaded the verifiers (and scored a sample through them).
+    expect(own).toContain(path.join('verifiers', 'index.js'));
+    expect(own).toContain(path.join('verifiers', 'qa', 'index.js'));
+    const outside = own.filter(
+      (f) => !/^(core|verifiers|rubrics)\//.test(f) && !['services/pool-entry.js', 'services/pool/worker.js', 'services/pool/tasks.js'].includes(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);
+  });
+
+  it('would notice a service: the same probe on the services module sees their packages', async () => {
+    const files = await loadedBy(path.join(DIST, 'services', 'bootstrap.js'));
+    expect(files.some((f) => /node_modules\/better-sqlite3\//.test(f))).toBe(true);
+    expect(files.some((f) => /node_modules\/openai\//.test(f))).toBe(true);
+    expect(files.some((f) => f.endsWith(path.join('services', 'sandbox', 'pool.js')))).toBe(true);
+  });
+});
