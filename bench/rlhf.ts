@@ -28,7 +28,7 @@ function conversations(): ChatMessage[][] {
 function endpoint(url: string, maxBatch: number) {
   const config = rewardModelConfigSchema.parse({
     endpoints: {
-      rm: { server: 'sglang', url, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', chatTemplate: 'qwen3', maxBatch, concurrency: CONCURRENCY },
+      rm: { server: 'sglang', url, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', chatTemplate: 'qwen3', maxBatch, maxConcurrency: CONCURRENCY },
     },
   });
   return createRewardModels(config).get('rm')!;

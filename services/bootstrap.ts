@@ -1,10 +1,10 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
+import { SandboxError } from '../core/ports/sandbox';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
-import { SandboxError } from '../core/ports/sandbox';
 import { Sandbox } from './sandbox';
 
 export interface ServiceSet {
@@ -16,50 +16,64 @@ export interface ServiceSet {
 export interface ServiceOptions {
   /** Where services register their Prometheus metrics; prom-client's default registry when absent. */
   metricsRegistry?: MetricsRegistry;
+  /** Where endpoint URLs, models and keys not in the config are read from; process.env when absent. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * Builds the I/O services a config asks for. Each service contributes one block here; services not
- * configured stay absent, and verifiers that need them answer ABORTED ("service_unavailable").
+ * Builds the I/O services a config asks for, each behind its port in core/ports/. Each service
+ * contributes one block here; services not configured stay absent, and verifiers that need them
+ * answer ABORTED ("service_unavailable"). Every problem found is reported at once, each naming
+ * its key; whatever was opened before a failure is closed again.
  */
 export async function createServices(config: VerdictConfig, options: ServiceOptions = {}): Promise<ServiceSet> {
+  const root = config.source ?? 'config';
   const services: Services = {};
   const closers: Array<() => Promise<void>> = [];
+  const problems: string[] = [];
   let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    for (const closer of closers.reverse()) await closer();
+  };
 
   // In-process and needing nothing outside it, the isolates for `js` rubrics always run.
   services.jsIsolate = new JsIsolates(config.jsIsolate ?? jsIsolateConfigSection.parse({}));
 
   if (config.judge) {
-    const opened = openJudges(config.judge, options.metricsRegistry ? { registry: options.metricsRegistry } : {});
-    if (!opened.ok) throw new ConfigError(opened.error);
-    services.judges = opened.value.judges;
-    closers.push(async () => opened.value.close());
+    const opened = openJudges(config.judge, {
+      root: `${root}.judge`,
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.metricsRegistry ? { registry: options.metricsRegistry } : {}),
+    });
+    if (opened.ok) {
+      services.judges = opened.value.judges;
+      closers.push(async () => opened.value.close());
+    } else problems.push(...opened.errors);
   }
   if (config.rewardModel) {
     try {
-      services.rewardModels = createRewardModels(config.rewardModel);
+      services.rewardModels = createRewardModels(config.rewardModel, root);
     } catch (error) {
-      throw error instanceof RewardModelSetupError ? new ConfigError(error.message) : error;
+      if (!(error instanceof RewardModelSetupError)) throw error;
+      problems.push(...error.problems);
     }
   }
-  if (config.sandbox) {
-    let sandbox: Sandbox;
+  // The sandbox starts processes: only once everything else is known to be right.
+  if (config.sandbox && problems.length === 0) {
     try {
-      sandbox = await Sandbox.start(config.sandbox);
+      const sandbox = await Sandbox.start(config.sandbox);
+      services.sandbox = sandbox;
+      closers.push(() => sandbox.close());
     } catch (error) {
-      if (error instanceof SandboxError) throw new ConfigError(`sandbox: ${error.message}`);
-      throw error;
+      if (!(error instanceof SandboxError)) throw error;
+      problems.push(`${root}.sandbox: ${error.message}`);
     }
-    services.sandbox = sandbox;
-    closers.push(() => sandbox.close());
   }
-  return {
-    services,
-    async close() {
-      if (closed) return;
-      closed = true;
-      for (const close of closers.reverse()) await close();
-    },
-  };
+  if (problems.length > 0) {
+    await close();
+    throw new ConfigError(problems);
+  }
+  return { services, close };
 }

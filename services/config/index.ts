@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { checkAgainst } from '../../core/label';
+import { fieldPath } from '../../core/label';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
@@ -18,14 +18,51 @@ export const configSchema = z.strictObject({
   sandbox: sandboxConfigSection.optional(),
 });
 
-export type VerdictConfig = z.output<typeof configSchema>;
+/** A parsed config, with `source` (the file, or "config") that every later error names keys under. */
+export type VerdictConfig = z.output<typeof configSchema> & { source?: string };
 
-export class ConfigError extends Error {}
+/**
+ * A config that cannot be used. Every problem is one line in one style, `SOURCE.key.path: what`
+ * (`verdict.yaml.judge.endpoints.search.url: required`), and all of them are reported at once.
+ */
+export class ConfigError extends Error {
+  readonly problems: readonly string[];
+
+  constructor(problems: string | readonly string[]) {
+    const list = typeof problems === 'string' ? [problems] : problems;
+    super(list.length === 1 ? list[0] : `${list.length} problems:\n  ${list.join('\n  ')}`);
+    this.problems = list;
+  }
+}
+
+/** `expected "auto"` and `expected number, received string` → `expected "auto" or number, received string`. */
+function describeUnion(branches: readonly (readonly z.core.$ZodIssue[])[]): string | undefined {
+  const expected: string[] = [];
+  let received: string | undefined;
+  for (const issues of branches) {
+    const direct = issues.find((issue) => issue.path.length === 0);
+    const m = direct && /^(?:Invalid input: )?expected (.+?)(?:, received (.+))?$/.exec(direct.message);
+    if (!m) return undefined;
+    if (!expected.includes(m[1]!)) expected.push(m[1]!);
+    received ??= m[2];
+  }
+  if (expected.length === 0) return undefined;
+  return `expected ${expected.join(' or ')}${received ? `, received ${received}` : ''}`;
+}
+
+/** One line per problem, each naming its key from `root`. */
+export function configProblems(root: string, issues: readonly z.core.$ZodIssue[]): string[] {
+  return issues.flatMap((issue) => {
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${fieldPath(root, [...issue.path, key])}: unknown field`);
+    const union = issue.code === 'invalid_union' ? describeUnion(issue.errors) : undefined;
+    return [`${fieldPath(root, issue.path)}: ${union ?? issue.message.replace(/^Invalid input: /, '')}`];
+  });
+}
 
 export function parseConfig(value: unknown, source = 'config'): VerdictConfig {
-  const checked = checkAgainst(configSchema, value ?? {}, source);
-  if (!checked.ok) throw new ConfigError(checked.error);
-  return checked.value;
+  const parsed = configSchema.safeParse(value ?? {});
+  if (!parsed.success) throw new ConfigError(configProblems(source, parsed.error.issues));
+  return { ...parsed.data, source };
 }
 
 export function loadConfig(path: string): VerdictConfig {

@@ -1,6 +1,7 @@
 import ivm from 'isolated-vm';
 import type { Json } from '../../core/json';
 import type { JsCallRequest, JsCallResult, JsIsolatePort } from '../../core/ports/js-isolate';
+import { Semaphore } from '../resilience/semaphore';
 import type { JsIsolateConfigSection } from './config';
 
 export { jsIsolateConfigSection, type JsIsolateConfigSection } from './config';
@@ -35,17 +36,19 @@ function message(error: unknown): string {
  * from one sample to the next; at most `maxConcurrency` isolates exist at once.
  */
 export class JsIsolates implements JsIsolatePort {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly slots: Semaphore;
 
-  constructor(private readonly config: JsIsolateConfigSection) {}
+  constructor(private readonly config: JsIsolateConfigSection) {
+    this.slots = new Semaphore(config.maxConcurrency);
+  }
 
   async call(request: JsCallRequest, signal: AbortSignal): Promise<JsCallResult> {
-    await this.acquire(signal);
+    const release = await this.slots.acquire(signal);
+    if (!release) throw new JsIsolateError(`cancelled: ${String(signal.reason)}`);
     try {
       return await this.run(request);
     } finally {
-      this.release();
+      release();
     }
   }
 
@@ -89,32 +92,5 @@ export class JsIsolates implements JsIsolatePort {
     if (isolate.isDisposed) return { kind: 'limit', limit: 'memory' };
     if (errorParts(error)?.message === TIMED_OUT) return { kind: 'limit', limit: 'time' };
     return { kind, error: message(error) };
-  }
-
-  private acquire(signal: AbortSignal): Promise<void> {
-    if (signal.aborted) return Promise.reject(new JsIsolateError(`cancelled: ${String(signal.reason)}`));
-    if (this.active < this.config.maxConcurrency) {
-      this.active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => {
-        const i = this.waiting.indexOf(grant);
-        if (i >= 0) this.waiting.splice(i, 1);
-        reject(new JsIsolateError(`cancelled: ${String(signal.reason)}`));
-      };
-      const grant = (): void => {
-        signal.removeEventListener('abort', onAbort);
-        this.active++;
-        resolve();
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.waiting.push(grant);
-    });
-  }
-
-  private release(): void {
-    this.active--;
-    this.waiting.shift()?.();
   }
 }

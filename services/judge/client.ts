@@ -1,14 +1,15 @@
 import OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
+import { onAbort, sleep } from '../../core/abort';
 import type { JudgeFailureKind, JudgePort, JudgeRequest, JudgeResult } from '../../core/ports/judge';
 import { cacheKey, type JudgeCache } from './cache';
 import type { EndpointSettings } from './config';
 import { classifyError, nestFlatErrors, RETRYABLE, type AttemptFailure } from './errors';
 import type { JudgeMetrics } from './metrics';
-import { ConcurrencyLimit } from './limiter';
 import { parseReply } from './reply';
-import { backoffDelay, sleep } from './retry';
+import { retryWait } from '../resilience/retry';
+import { Semaphore } from '../resilience/semaphore';
 
 type RawResult = { ok: true; json: unknown; attempts: number } | { ok: false; failure: AttemptFailure; attempts: number };
 
@@ -25,7 +26,7 @@ export class JudgeClient implements JudgePort {
   readonly name: string;
   readonly model: string;
   private readonly openai: OpenAI;
-  private readonly limit: ConcurrencyLimit;
+  private readonly limit: Semaphore;
   private readonly inFlight = new Map<string, Promise<RawResult>>();
 
   constructor(
@@ -35,9 +36,9 @@ export class JudgeClient implements JudgePort {
   ) {
     this.name = settings.name;
     this.model = settings.model;
-    this.limit = new ConcurrencyLimit(settings.maxConcurrency);
+    this.limit = new Semaphore(settings.maxConcurrency);
     this.openai = new OpenAI({
-      baseURL: settings.baseUrl,
+      baseURL: settings.url,
       apiKey: settings.apiKey,
       // Retries are ours: they also cover malformed replies, and they count against the deadline.
       maxRetries: 0,
@@ -128,7 +129,7 @@ export class JudgeClient implements JudgePort {
     schema: z.ZodType,
     signal: AbortSignal | undefined,
   ): Promise<RawResult> {
-    const { maxAttempts, deadlineMs, backoff, maxRetryAfterMs } = this.settings;
+    const { maxAttempts, deadlineMs } = this.settings;
     let deadlineAt: number | undefined;
     for (let attempts = 1; ; attempts++) {
       const release = await this.limit.acquire(signal);
@@ -152,10 +153,7 @@ export class JudgeClient implements JudgePort {
       }
       const { failure } = attempt;
       if (!RETRYABLE.has(failure.kind) || attempts >= maxAttempts) return { ok: false, failure, attempts };
-      const wait =
-        failure.retryAfterMs !== undefined
-          ? Math.min(failure.retryAfterMs, maxRetryAfterMs)
-          : backoffDelay(backoff, attempts - 1, key);
+      const wait = retryWait(this.settings, attempts - 1, key, failure.retryAfterMs);
       if (performance.now() + wait >= deadlineAt) {
         return { ok: false, failure: { ...failure, message: `${failure.message}; no time left before the deadline to retry` }, attempts };
       }
@@ -180,11 +178,12 @@ export class JudgeClient implements JudgePort {
       abortedBy = byDeadline ? 'deadline' : 'timeout';
       controller.abort();
     }, Math.max(0, Math.min(remaining, this.settings.attemptTimeoutMs)));
-    const onAbort = () => {
-      abortedBy = 'cancelled';
-      controller.abort();
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = signal
+      ? onAbort(signal, () => {
+          abortedBy = 'cancelled';
+          controller.abort();
+        })
+      : () => {};
     const started = performance.now();
     let result: Attempt;
     try {
@@ -195,7 +194,7 @@ export class JudgeClient implements JudgePort {
       result = { ok: false, failure: classifyError(error, abortedBy, Date.now()) };
     } finally {
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      unsubscribe();
     }
     this.metrics.latency.observe({ endpoint: this.name }, (performance.now() - started) / 1000);
     this.metrics.requests.inc({ endpoint: this.name, result: result.ok ? 'ok' : result.failure.kind });

@@ -1,7 +1,6 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { isJsonObject } from '../../core/json';
 import type { JudgeFailureKind } from '../../core/ports/judge';
-import { retryAfterMs } from './retry';
+import { parseErrorBody, retryAfterMs, statusKind } from '../resilience/retry';
 
 /** Kinds worth another attempt: the next one may well succeed. */
 export const RETRYABLE: ReadonlySet<JudgeFailureKind> = new Set([
@@ -19,14 +18,6 @@ export interface AttemptFailure {
   retryAfterMs?: number;
 }
 
-/** Status codes the openai package would retry too: timeout, conflict, rate limit, server errors. */
-function kindOfStatus(status: number): JudgeFailureKind {
-  if (status === 429) return 'rate_limited';
-  if (status === 408) return 'timeout';
-  if (status === 409 || status >= 500) return 'server_error';
-  return 'rejected';
-}
-
 /**
  * Maps what the openai client threw to a failure kind. `abortedBy` is set when our own timer or
  * the caller's signal aborted the attempt, which the client reports only as a generic abort.
@@ -41,7 +32,7 @@ export function classifyError(error: unknown, abortedBy: JudgeFailureKind | unde
     return { kind: 'connection', message: cause instanceof Error ? `${message} (${cause.message})` : message };
   }
   if (error instanceof APIError && typeof error.status === 'number') {
-    const failure: AttemptFailure = { kind: kindOfStatus(error.status), message };
+    const failure: AttemptFailure = { kind: statusKind(error.status), message };
     const wait = retryAfterMs(error.headers, nowMs);
     return wait === undefined ? failure : { ...failure, retryAfterMs: wait };
   }
@@ -62,18 +53,10 @@ export function nestFlatErrors(inner: typeof fetch): typeof fetch {
     const response = await inner(input, init);
     if (response.ok) return response;
     const text = await response.text();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      body = undefined;
-    }
-    const nested =
-      isJsonObject(body) && body['error'] === undefined && (body['object'] === 'error' || typeof body['message'] === 'string')
-        ? JSON.stringify({
-            error: { message: body['message'] ?? null, type: body['type'] ?? null, param: body['param'] ?? null, code: body['code'] ?? null },
-          })
-        : text;
+    const body = parseErrorBody(text);
+    const nested = body?.flat
+      ? JSON.stringify({ error: { message: body.message, type: body.type, param: body.param, code: body.code } })
+      : text;
     const headers = new Headers(response.headers);
     // The body was decoded and may have changed length.
     headers.delete('content-length');

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Registry } from 'prom-client';
 import { JudgeCache } from './cache';
 import type { JudgePort } from '../../core/ports/judge';
@@ -16,20 +18,33 @@ export interface OpenedJudges {
   close(): void;
 }
 
-export type OpenJudgesResult = { ok: true; value: OpenedJudges } | { ok: false; error: string };
+export type OpenJudgesResult = { ok: true; value: OpenedJudges } | { ok: false; errors: string[] };
 
 /**
  * Builds one client per configured endpoint over one shared SQLite cache, with metrics on
- * `registry` (prom-client's default registry when omitted).
+ * `registry` (prom-client's default registry when omitted). Errors name the key under `root`
+ * (`verdict.yaml.judge.endpoints.search.url: …`).
  */
 export function openJudges(
   section: JudgeConfigSection,
-  options: { env?: NodeJS.ProcessEnv; registry?: Registry } = {},
+  options: { env?: NodeJS.ProcessEnv; registry?: Registry; root?: string } = {},
 ): OpenJudgesResult {
-  const resolved = resolveEndpoints(section, options.env ?? process.env);
+  const root = options.root ?? 'judge';
+  const resolved = resolveEndpoints(section, options.env ?? process.env, root);
   if (!resolved.ok) return resolved;
-  const cache = new JudgeCache(section.cachePath);
+  const cache = openCache(section.cachePath, `${root}.cachePath`);
+  if (!cache.ok) return cache;
   const metrics = judgeMetrics(options.registry);
-  const judges = new Map<string, JudgePort>(resolved.endpoints.map((e) => [e.name, new JudgeClient(e, metrics, cache)]));
-  return { ok: true, value: { judges, cache, close: () => cache.close() } };
+  const judges = new Map<string, JudgePort>(resolved.endpoints.map((e) => [e.name, new JudgeClient(e, metrics, cache.cache)]));
+  return { ok: true, value: { judges, cache: cache.cache, close: () => cache.cache.close() } };
+}
+
+/** The cache file, its parent folders created first; a file that still cannot be opened names the key. */
+function openCache(file: string, key: string): { ok: true; cache: JudgeCache } | { ok: false; errors: string[] } {
+  try {
+    if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+    return { ok: true, cache: new JudgeCache(file) };
+  } catch (error) {
+    return { ok: false, errors: [`${key}: cannot open ${file} (${(error as Error).message})`] };
+  }
 }

@@ -1,4 +1,4 @@
-import { onAbort } from './abort';
+import { abortReason, onAbort, sleep } from '../../core/abort';
 import { Batcher } from './batcher';
 import type { ChatMessage } from '../../core/chat';
 import type { RewardModelPort, RmScore } from '../../core/ports/reward-model';
@@ -21,23 +21,6 @@ interface Job {
 /** Statuses that may be caused by one input of a batch (too long, unparsable), not by the endpoint. */
 const INPUT_ERRORS = new Set([400, 413, 422]);
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    if (signal.aborted) done();
-    else signal.addEventListener('abort', done, { once: true });
-  });
-}
-
-function cancelReason(signal: AbortSignal): string {
-  return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
-}
-
 /**
  * One configured reward-model server. `score` may be called for thousands of conversations at
  * once; they are batched, sent with bounded concurrency, retried on transient failures and each
@@ -47,6 +30,7 @@ export class RewardModelEndpoint implements RewardModelPort {
   private readonly protocol: RewardProtocol;
   private readonly batcher: Batcher<Job>;
   private readonly url: string;
+  private batchesRun = 0;
 
   constructor(
     readonly name: string,
@@ -56,7 +40,7 @@ export class RewardModelEndpoint implements RewardModelPort {
     this.protocol = protocolFor(config);
     this.url = config.url.replace(/\/+$/, '') + this.protocol.path;
     this.batcher = new Batcher<Job>(
-      { maxBatch: config.maxBatch, concurrency: config.concurrency },
+      { maxBatch: config.maxBatch, concurrency: config.maxConcurrency },
       (batch) => this.runBatch(batch),
     );
   }
@@ -101,7 +85,7 @@ export class RewardModelEndpoint implements RewardModelPort {
       const fail = (reason: string, message: string) => job.settle({ ok: false, reason, message, attempts: job.attempts });
       const timer = setTimeout(() => fail('reward_model_deadline', `no score within ${deadlineMs} ms`), deadlineMs);
       if (signal) {
-        const cancel = () => fail(cancelReason(signal), 'cancelled by the caller');
+        const cancel = () => fail(abortReason(signal), 'cancelled by the caller');
         if (signal.aborted) return cancel();
         unsubscribe = onAbort(signal, cancel);
       }
@@ -110,6 +94,8 @@ export class RewardModelEndpoint implements RewardModelPort {
   }
 
   private async runBatch(jobs: Job[]): Promise<void> {
+    // Seeds the backoff jitter, so batches that fail together spread their retries apart.
+    const seed = this.batchesRun++;
     const stop = new AbortController();
     for (const job of jobs) job.onSettle = () => jobs.every((j) => j.settled) && stop.abort();
     const fail = (batch: Job[], reason: string, message: string) => {
@@ -121,7 +107,7 @@ export class RewardModelEndpoint implements RewardModelPort {
         if (batch.length === 0) return;
         for (const job of batch) job.attempts++;
         const untilDeadline = Math.max(...batch.map((job) => job.deadlineAt)) - performance.now();
-        const timeout = Math.max(1, Math.min(this.config.timeoutMs, untilDeadline));
+        const timeout = Math.max(1, Math.min(this.config.attemptTimeoutMs, untilDeadline));
         const body = this.protocol.body(batch.map((job) => job.input));
         const result = await postJson(this.url, body, timeout, stop.signal);
         if (result.kind === 'cancelled') return;
@@ -140,10 +126,10 @@ export class RewardModelEndpoint implements RewardModelPort {
           const reason = result.kind === 'status' ? 'reward_model_rejected' : 'reward_model_malformed';
           return fail(batch, reason, describeAttempt(result));
         }
-        if (attempt >= this.config.retries) {
+        if (attempt + 1 >= this.config.maxAttempts) {
           return fail(batch, 'reward_model_unavailable', `${describeAttempt(result)} (after ${attempt + 1} attempts)`);
         }
-        await sleep(retryDelay(this.config, attempt, result), stop.signal);
+        await sleep(retryDelay(this.config, attempt, result, `${this.name}:${seed}`), stop.signal);
       }
     } finally {
       for (const job of jobs) job.onSettle = undefined;

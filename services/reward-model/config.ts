@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { endpointKeys, withRenamedKeys } from '../resilience/policy';
 
 /**
  * The `rewardModel` section of the Verdict config: named endpoints, each one reward-model server
@@ -10,12 +11,15 @@ import { z } from 'zod';
 const common = {
   url: z.url({ protocol: /^https?$/ }).describe('Base URL of the server, e.g. http://10.0.0.7:30000'),
   model: z.string().min(1).describe('Model name sent in the request body'),
-  concurrency: z.int().min(1).max(1024).default(4).describe('HTTP requests in flight at once'),
-  timeoutMs: z.int().min(1).default(60_000).describe('Timeout of one HTTP attempt'),
-  retries: z.int().min(0).max(20).default(3).describe('Retries after the first attempt on 408/429/5xx/timeouts'),
-  backoffMs: z.int().min(0).default(250).describe('First retry delay; doubles per retry'),
-  backoffMaxMs: z.int().min(0).default(8_000).describe('Largest retry delay'),
-  deadlineMs: z.int().min(1).default(300_000).describe('Per sample: past it the sample is ABORTED'),
+  // deadlineMs is per sample here, from the moment it is queued: past it the sample is ABORTED.
+  ...endpointKeys({
+    maxConcurrency: 4,
+    maxAttempts: 4,
+    attemptTimeoutMs: 60_000,
+    deadlineMs: 300_000,
+    backoff: { initialMs: 250, maxMs: 8_000, jitter: 0.25 },
+    maxRetryAfterMs: 60_000,
+  }),
   stripThink: z.boolean().default(true).describe('Score only the text after </think>'),
   chatTemplate: z
     .string()
@@ -48,7 +52,16 @@ const vllm = z.strictObject({
     .describe('messages: the server applies the chat template; text: Verdict renders it'),
 });
 
-const endpoint = z
+/** Keys of the reward model's older vocabulary, and what replaced them (the judge's). */
+const RENAMED = {
+  concurrency: 'maxConcurrency',
+  timeoutMs: 'attemptTimeoutMs',
+  retries: 'maxAttempts (which counts the first attempt too: retries + 1)',
+  backoffMs: 'backoff.initialMs',
+  backoffMaxMs: 'backoff.maxMs',
+} as const;
+
+const endpointSchema = z
   .discriminatedUnion('server', [sglang, vllm])
   .superRefine((value, ctx) => {
     const takesText = value.server === 'sglang' || value.input === 'text';
@@ -58,14 +71,13 @@ const endpoint = z
     if (!takesText && value.maxBatch !== undefined && value.maxBatch !== 1) {
       ctx.addIssue({ code: 'custom', path: ['maxBatch'], message: 'must be 1 with input "messages" (one conversation per request)' });
     }
-    if (value.backoffMaxMs < value.backoffMs) {
-      ctx.addIssue({ code: 'custom', path: ['backoffMaxMs'], message: 'must be >= backoffMs' });
-    }
   })
   .transform((value) => {
     const takesText = value.server === 'sglang' || value.input === 'text';
     return { ...value, maxBatch: value.maxBatch ?? (takesText ? 32 : 1) };
   });
+
+const endpoint = withRenamedKeys(endpointSchema, RENAMED);
 
 export const rewardModelConfigSchema = z
   .strictObject({

@@ -22,12 +22,17 @@ export class RewardModels implements RewardModelsPort {
   }
 }
 
-/** A start-up error that names the config key at fault (`rewardModel.endpoints.rm.chatTemplate: …`). */
-export class RewardModelSetupError extends Error {}
+/** Start-up problems, each naming its config key (`verdict.yaml.rewardModel.endpoints.rm.chatTemplate: …`). */
+export class RewardModelSetupError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(problems.join('\n'));
+  }
+}
 
 /** Builds the endpoints, loading every chat template now so a bad path fails at start-up. */
 export function createRewardModels(config: RewardModelConfig, source = 'config'): RewardModels {
   const endpoints = new Map<string, RewardModelEndpoint>();
+  const problems: string[] = [];
   for (const [name, endpoint] of Object.entries(config.endpoints)) {
     let template: ChatTemplate | undefined;
     if (endpoint.chatTemplate !== undefined) {
@@ -36,11 +41,13 @@ export function createRewardModels(config: RewardModelConfig, source = 'config')
         template = loadChatTemplate(endpoint.chatTemplate, tokens);
       } catch (error) {
         const why = error instanceof ChatTemplateError ? error.message : `invalid template (${(error as Error).message})`;
-        throw new RewardModelSetupError(`${source}.rewardModel.endpoints.${name}.chatTemplate: ${why}`);
+        problems.push(`${source}.rewardModel.endpoints.${name}.chatTemplate: ${why}`);
+        continue;
       }
     }
     endpoints.set(name, new RewardModelEndpoint(name, endpoint, template));
   }
+  if (problems.length > 0) throw new RewardModelSetupError(problems);
   const defaultName = config.default ?? [...endpoints.keys()][0]!;
   return new RewardModels(endpoints, defaultName);
 }

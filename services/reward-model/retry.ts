@@ -1,10 +1,6 @@
+import { isRetryableStatus, retryWait } from '../resilience/retry';
+import type { RetryPolicy } from '../resilience/policy';
 import type { Attempt } from './http';
-
-export interface RetryPolicy {
-  retries: number;
-  backoffMs: number;
-  backoffMaxMs: number;
-}
 
 /** Transient failures worth another attempt: overload, server errors, timeouts, lost connections. */
 export function isRetryable(attempt: Attempt): boolean {
@@ -13,20 +9,18 @@ export function isRetryable(attempt: Attempt): boolean {
     case 'timeout':
       return true;
     case 'status':
-      return attempt.status === 408 || attempt.status === 409 || attempt.status === 429 || attempt.status >= 500;
+      return isRetryableStatus(attempt.status);
     default:
       return false;
   }
 }
 
 /**
- * The wait before retry number `retry` (0-based): the server's Retry-After when it sent one, else
- * exponential backoff. No random jitter — Verdict never calls Math.random — so concurrent batches
- * that fail together retry together; the cap keeps that burst small.
+ * The wait before retry number `retry` (0-based) of a batch: the server's Retry-After (capped)
+ * when it sent one, else backoff with jitter seeded by `seed` (the batch), never Math.random.
  */
-export function retryDelay(policy: RetryPolicy, retry: number, attempt: Attempt): number {
-  if (attempt.kind === 'status' && attempt.retryAfterMs !== undefined) return attempt.retryAfterMs;
-  return Math.min(policy.backoffMs * 2 ** retry, policy.backoffMaxMs);
+export function retryDelay(policy: RetryPolicy, retry: number, attempt: Attempt, seed: string): number {
+  return retryWait(policy, retry, seed, attempt.kind === 'status' ? attempt.retryAfterMs : undefined);
 }
 
 /** Why a failed attempt failed, in words for `details.message`. */

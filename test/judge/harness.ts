@@ -11,10 +11,10 @@ import { defineJudgeSchema } from '../../core/ports/judge';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
 
 /** Endpoint settings with retry delays small enough for tests. */
-export function testSettings(baseUrl: string, overrides: Partial<EndpointSettings> = {}): EndpointSettings {
+export function testSettings(url: string, overrides: Partial<EndpointSettings> = {}): EndpointSettings {
   return {
     name: 'search',
-    baseUrl,
+    url,
     model: 'Qwen/Qwen3-32B',
     apiKey: 'test-key',
     maxConcurrency: 16,
@@ -47,7 +47,7 @@ export function gradeRequest(answer: string, gold = 'Paris') {
 
 export interface Rig {
   server: FakeOpenAIServer;
-  baseUrl: string;
+  url: string;
   registry: Registry;
   metrics: JudgeMetrics;
   dir: string;
@@ -60,7 +60,7 @@ export interface Rig {
 /** A fake server, a fresh metrics registry and a temp SQLite cache per test. */
 export async function rig(): Promise<Rig> {
   const server = new FakeOpenAIServer();
-  const baseUrl = await server.start();
+  const url = await server.start();
   const registry = new Registry();
   const metrics = judgeMetrics(registry);
   const dir = mkdtempSync(join(tmpdir(), 'verdict-judge-'));
@@ -68,7 +68,7 @@ export async function rig(): Promise<Rig> {
   const caches: JudgeCache[] = [];
   return {
     server,
-    baseUrl,
+    url,
     registry,
     metrics,
     dir,
@@ -80,7 +80,7 @@ export async function rig(): Promise<Rig> {
         use = new JudgeCache(cachePath);
         caches.push(use);
       }
-      return new JudgeClient(testSettings(baseUrl, overrides), metrics, use);
+      return new JudgeClient(testSettings(url, overrides), metrics, use);
     },
     async close() {
       for (const cache of caches) cache.close();

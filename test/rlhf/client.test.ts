@@ -32,6 +32,11 @@ const CONFIGS = () => ({
   'vllm previous /pooling text': endpoint({ server: 'vllm', url: urls.vllmPrevious, api: 'previous', route: 'pooling', input: 'text' }),
 });
 
+/** Resolves once `condition` holds, checking every few milliseconds. */
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 describe('reward-model client: SGLang and vLLM agree', () => {
   const conversations = [
     chat('What is 2+2?', '4'),
@@ -118,7 +123,7 @@ describe('reward-model client: SGLang and vLLM agree', () => {
 describe('reward-model client: batching', () => {
   it('never sends more than maxBatch conversations in one request, and fills batches under load', async () => {
     const server = new FakeSglangServer();
-    const rm = endpoint({ server: 'sglang', url: await server.listen(), maxBatch: 8, concurrency: 2 });
+    const rm = endpoint({ server: 'sglang', url: await server.listen(), maxBatch: 8, maxConcurrency: 2 });
     const scores = await Promise.all(Array.from({ length: 50 }, (_, i) => rm.score(chat('q', `[[rm:${i}]]`))));
     await server.close();
     expect(scores.map((s) => s.ok && s.score)).toEqual(Array.from({ length: 50 }, (_, i) => i));
@@ -128,10 +133,10 @@ describe('reward-model client: batching', () => {
     expect(sizes).toHaveLength(7);
   });
 
-  it('keeps at most `concurrency` requests in flight', async () => {
+  it('keeps at most `maxConcurrency` requests in flight', async () => {
     const server = new FakeSglangServer();
     server.latencyMs = 20;
-    const rm = endpoint({ server: 'sglang', url: await server.listen(), maxBatch: 1, concurrency: 3 });
+    const rm = endpoint({ server: 'sglang', url: await server.listen(), maxBatch: 1, maxConcurrency: 3 });
     await Promise.all(Array.from({ length: 12 }, (_, i) => rm.score(chat('q', `${i}`))));
     await server.close();
     expect(server.requests).toHaveLength(12);
@@ -140,7 +145,7 @@ describe('reward-model client: batching', () => {
 
   it('sends one conversation per chat-style vLLM request', async () => {
     const server = new FakeVllmServer({ chatTemplate: QWEN3_TEMPLATE });
-    const rm = endpoint({ server: 'vllm', url: await server.listen(), concurrency: 4 });
+    const rm = endpoint({ server: 'vllm', url: await server.listen(), maxConcurrency: 4 });
     await Promise.all(Array.from({ length: 10 }, (_, i) => rm.score(chat('q', `${i}`))));
     await server.close();
     expect(server.requests).toHaveLength(10);
@@ -159,14 +164,14 @@ describe('reward-model client: failures', () => {
 
   it('retries 5xx and then succeeds', async () => {
     server.inject(FakeVllmServer.internalError(), 2);
-    const result = await endpoint({ server: 'vllm', url, retries: 3 }).score(chat('q', '[[rm:7]]'));
+    const result = await endpoint({ server: 'vllm', url, maxAttempts: 4 }).score(chat('q', '[[rm:7]]'));
     expect(result).toEqual({ ok: true, score: 7, attempts: 3 });
     expect(server.requests).toHaveLength(3);
   });
 
   it('is ABORTED as reward_model_unavailable once retries are spent, never a score', async () => {
     server.inject(FakeVllmServer.internalError(), 10);
-    const result = await endpoint({ server: 'vllm', url, retries: 3 }).score(chat('q', '[[rm:7]]'));
+    const result = await endpoint({ server: 'vllm', url, maxAttempts: 4 }).score(chat('q', '[[rm:7]]'));
     expect(result).toEqual({
       ok: false,
       reason: 'reward_model_unavailable',
@@ -180,7 +185,9 @@ describe('reward-model client: failures', () => {
     server.inject(FakeVllmServer.rateLimited(5));
     server.inject({ kind: 'drop' });
     server.inject({ kind: 'stall' });
-    const rm = endpoint({ server: 'vllm', url, retries: 3, timeoutMs: 200 });
+    // The attempt timeout must end the stall, yet never a healthy reply on a loaded machine (the
+    // CI flake of issue 13 item 18 was a 200 ms timeout hit by the final, healthy attempt).
+    const rm = endpoint({ server: 'vllm', url, maxAttempts: 4, attemptTimeoutMs: 2_000 });
     expect(await rm.score(chat('q', '[[rm:1.5]]'))).toEqual({ ok: true, score: 1.5, attempts: 4 });
 
     const sg = new FakeSglangServer();
@@ -192,7 +199,7 @@ describe('reward-model client: failures', () => {
 
   it('reports a stalled server as timed out after the retries', async () => {
     server.inject({ kind: 'stall' }, 3);
-    const result = await endpoint({ server: 'vllm', url, retries: 1, timeoutMs: 100 }).score(chat('q', 'a'));
+    const result = await endpoint({ server: 'vllm', url, maxAttempts: 2, attemptTimeoutMs: 100 }).score(chat('q', 'a'));
     expect(result).toEqual({ ok: false, reason: 'reward_model_unavailable', message: 'timed out (after 2 attempts)', attempts: 2 });
   });
 
@@ -252,7 +259,7 @@ describe('reward-model client: failures', () => {
 
   it('is ABORTED at the per-sample deadline, even while a request is in flight', async () => {
     server.inject({ kind: 'stall' });
-    const result = await endpoint({ server: 'vllm', url, deadlineMs: 100, timeoutMs: 60_000 }).score(chat('q', 'a'));
+    const result = await endpoint({ server: 'vllm', url, deadlineMs: 100, attemptTimeoutMs: 60_000 }).score(chat('q', 'a'));
     expect(result).toEqual({ ok: false, reason: 'reward_model_deadline', message: 'no score within 100 ms', attempts: 1 });
   });
 
@@ -262,9 +269,12 @@ describe('reward-model client: failures', () => {
     const onWarning = (warning: Error) => warnings.push(warning);
     process.on('warning', onWarning);
     const controller = new AbortController();
-    const rm = endpoint({ server: 'vllm', url, concurrency: 2 });
+    const rm = endpoint({ server: 'vllm', url, maxConcurrency: 2 });
     const pending = Promise.all(Array.from({ length: 50 }, () => rm.score(chat('q', 'a'), controller.signal)));
-    setTimeout(() => controller.abort('shutdown'), 20);
+    // Abort once both batches are at the server (not after a fixed time, which a loaded machine
+    // may not have reached them by): one in flight per slot, the other 48 still queued.
+    await until(() => server.requests.length === 2);
+    controller.abort('shutdown');
     const results = await pending;
     await new Promise((resolve) => setImmediate(resolve));
     process.off('warning', onWarning);

@@ -78,7 +78,7 @@ describe('rewardModel config', () => {
       route: 'classify',
       input: 'messages',
       maxBatch: 1,
-      concurrency: 4,
+      maxConcurrency: 4,
       stripThink: true,
     });
   });

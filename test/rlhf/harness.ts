@@ -8,7 +8,7 @@ export const MODEL = 'Skywork/Skywork-Reward-V2-Qwen3-8B';
 export const QWEN3_TEMPLATE = readFileSync(sharedDir('data', 'chat-templates', 'qwen3.jinja'), 'utf8');
 
 /** Fast retries so failure tests take milliseconds. */
-const QUICK = { backoffMs: 1, backoffMaxMs: 5 };
+const QUICK = { backoff: { initialMs: 1, maxMs: 5 } };
 
 /** One endpoint built the way the service builds it: through the config schema and its defaults. */
 export function endpoint(fields: Record<string, unknown>): RewardModelEndpoint {

@@ -13,7 +13,7 @@ let services: Services;
 function modelsAt(url: string, extra: Record<string, unknown> = {}) {
   const config = rewardModelConfigSchema.parse({
     endpoints: {
-      skywork: { server: 'sglang', url, model: MODEL, chatTemplate: 'qwen3', backoffMs: 1, backoffMaxMs: 2, ...extra },
+      skywork: { server: 'sglang', url, model: MODEL, chatTemplate: 'qwen3', backoff: { initialMs: 1, maxMs: 2 }, ...extra },
       raw: { server: 'sglang', url, model: MODEL, chatTemplate: 'qwen3', stripThink: false },
     },
   });

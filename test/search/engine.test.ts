@@ -29,7 +29,7 @@ describe('search through the engine and bootstrap', () => {
         endpoints: { search: { maxConcurrency: 2, backoff: { initialMs: 5, maxMs: 10, jitter: 0.25 } } },
       },
     });
-    process.env['VERDICT_JUDGE_SEARCH_BASE_URL'] = baseUrl;
+    process.env['VERDICT_JUDGE_SEARCH_URL'] = baseUrl;
     process.env['VERDICT_JUDGE_SEARCH_MODEL'] = server.model;
     metrics = new MetricsRegistry();
     set = await createServices(config, { metricsRegistry: metrics });
@@ -41,7 +41,7 @@ describe('search through the engine and bootstrap', () => {
     await engine.close();
     await set.close();
     await server.close();
-    delete process.env['VERDICT_JUDGE_SEARCH_BASE_URL'];
+    delete process.env['VERDICT_JUDGE_SEARCH_URL'];
     delete process.env['VERDICT_JUDGE_SEARCH_MODEL'];
     rmSync(dir, { recursive: true, force: true });
   });

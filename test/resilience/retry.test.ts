@@ -1,5 +1,5 @@
-import { backoffDelay, retryAfterMs } from '../../services/judge/retry';
-import { ConcurrencyLimit } from '../../services/judge/limiter';
+import { backoffDelay, errorMessage, parseErrorBody, retryAfterMs, retryWait } from '../../services/resilience/retry';
+import { Semaphore } from '../../services/resilience/semaphore';
 import { replyText } from '../../services/judge/reply';
 import { resolveEndpoints, judgeConfigSection } from '../../services/judge/config';
 import { parseConfig } from '../../services/config';
@@ -32,9 +32,9 @@ describe('retry policy', () => {
   });
 });
 
-describe('concurrency limit', () => {
+describe('semaphore', () => {
   it('hands slots over in FIFO order and drops aborted waiters', async () => {
-    const limit = new ConcurrencyLimit(1);
+    const limit = new Semaphore(1);
     const first = await limit.acquire();
     const order: string[] = [];
     const controller = new AbortController();
@@ -57,20 +57,20 @@ describe('reply text', () => {
 
 describe('judge config', () => {
   it('fills url, model and key from the environment and names missing keys', () => {
-    const section = judgeConfigSection.parse({ endpoints: { search: {}, if: { baseUrl: 'http://if:8000/v1', model: 'm' } } });
+    const section = judgeConfigSection.parse({ endpoints: { search: {}, if: { url: 'http://if:8000/v1', model: 'm' } } });
     const env = {
-      VERDICT_JUDGE_SEARCH_BASE_URL: 'http://search:8000/v1',
+      VERDICT_JUDGE_SEARCH_URL: 'http://search:8000/v1',
       VERDICT_JUDGE_SEARCH_MODEL: 'Qwen/Qwen3-32B',
       VERDICT_JUDGE_SEARCH_API_KEY: 'sk-env',
     };
     const resolved = resolveEndpoints(section, env);
-    expect(resolved.ok && resolved.endpoints.map((e) => [e.name, e.baseUrl, e.model, e.apiKey])).toEqual([
+    expect(resolved.ok && resolved.endpoints.map((e) => [e.name, e.url, e.model, e.apiKey])).toEqual([
       ['search', 'http://search:8000/v1', 'Qwen/Qwen3-32B', 'sk-env'],
       ['if', 'http://if:8000/v1', 'm', 'EMPTY'],
     ]);
     expect(resolveEndpoints(section, {})).toEqual({
       ok: false,
-      error: 'judge.endpoints.search.baseUrl: required (or set VERDICT_JUDGE_SEARCH_BASE_URL)',
+      errors: ['judge.endpoints.search.url: required (or set VERDICT_JUDGE_SEARCH_URL)', 'judge.endpoints.search.model: required (or set VERDICT_JUDGE_SEARCH_MODEL)'],
     });
   });
 
@@ -79,5 +79,48 @@ describe('judge config', () => {
       /config\.judge\.endpoints\.search\.maxConcurrency/,
     );
     expect(parseConfig({ judge: { endpoints: { search: {} } } }).judge?.endpoints['search']?.maxAttempts).toBe(4);
+  });
+});
+
+describe('retry wait', () => {
+  const policy = { maxAttempts: 4, attemptTimeoutMs: 1_000, deadlineMs: 10_000, backoff: { initialMs: 100, maxMs: 800, jitter: 0 }, maxRetryAfterMs: 5_000 };
+
+  it("takes the server's Retry-After over the backoff, capped by maxRetryAfterMs", () => {
+    expect(retryWait(policy, 0, 'k', 250)).toBe(250);
+    expect(retryWait(policy, 0, 'k', 3_600_000)).toBe(5_000);
+    expect(retryWait(policy, 2, 'k', undefined)).toBe(400);
+  });
+});
+
+describe('error bodies', () => {
+  it('reads the nested, flat (vLLM/SGLang) and FastAPI shapes, and nothing else', () => {
+    expect(parseErrorBody('{"error":{"message":"too long","type":"BadRequestError","code":400}}')).toMatchObject({ message: 'too long', code: 400, flat: false });
+    expect(parseErrorBody('{"object":"error","message":"queue full","type":"x","param":null,"code":503}')).toMatchObject({ message: 'queue full', flat: true });
+    expect(errorMessage('{"detail":"Not Found"}')).toBe('Not Found');
+    expect(errorMessage('<html>bad gateway</html>')).toBe('<html>bad gateway</html>');
+    expect(parseErrorBody('[1,2]')).toBeUndefined();
+  });
+});
+
+describe('semaphore under a batch-wide signal', () => {
+  it('lets thousands of waiters share one abort listener and frees none of their slots', async () => {
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on('warning', onWarning);
+    const limit = new Semaphore(2);
+    const held = [await limit.acquire(), await limit.acquire()];
+    const controller = new AbortController();
+    const waiters = Array.from({ length: 5_000 }, () => limit.acquire(controller.signal));
+    expect(limit.waiting).toBe(5_000);
+    controller.abort('deadline');
+    expect((await Promise.all(waiters)).every((r) => r === null)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings.map((w) => w.message)).toEqual([]);
+    expect(limit.waiting).toBe(0);
+    const late = limit.acquire();
+    held[0]!();
+    expect(await late).not.toBeNull();
+    expect(limit.inFlight).toBe(2);
   });
 });
