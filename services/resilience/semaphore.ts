@@ -29,6 +29,13 @@ export class Semaphore {
     return this.waiters;
   }
 
+  /** A release function when a slot is free now and nobody waits for one, else null. Never queues. */
+  tryAcquire(): (() => void) | null {
+    if (this.active >= this.max || this.waiters > 0) return null;
+    this.active++;
+    return this.releaser();
+  }
+
   /** Resolves with a release function once a slot is free, or with null if `signal` aborts first. */
   acquire(signal?: AbortSignal): Promise<(() => void) | null> {
     if (signal?.aborted) return Promise.resolve(null);

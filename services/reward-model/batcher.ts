@@ -1,3 +1,5 @@
+import { Semaphore } from '../resilience/semaphore';
+
 export interface BatcherOptions {
   maxBatch: number;
   concurrency: number;
@@ -13,13 +15,15 @@ export class Batcher<J extends { settled: boolean }> {
   private queue: J[] = [];
   /** Index of the next job in `queue`; avoids O(n) shifts when thousands of samples queue at once. */
   private head = 0;
-  private active = 0;
+  private readonly slots: Semaphore;
   private scheduled = false;
 
   constructor(
     private readonly options: BatcherOptions,
     private readonly run: (batch: J[]) => Promise<void>,
-  ) {}
+  ) {
+    this.slots = new Semaphore(options.concurrency);
+  }
 
   push(job: J): void {
     this.queue.push(job);
@@ -33,11 +37,13 @@ export class Batcher<J extends { settled: boolean }> {
 
   /** Batches in flight now. */
   inFlight(): number {
-    return this.active;
+    return this.slots.inFlight;
   }
 
   private drain(): void {
-    while (this.active < this.options.concurrency) {
+    for (;;) {
+      const release = this.slots.tryAcquire();
+      if (!release) return;
       const batch: J[] = [];
       while (batch.length < this.options.maxBatch && this.head < this.queue.length) {
         const job = this.queue[this.head++]!;
@@ -47,10 +53,9 @@ export class Batcher<J extends { settled: boolean }> {
         this.queue = [];
         this.head = 0;
       }
-      if (batch.length === 0) return;
-      this.active++;
+      if (batch.length === 0) return release();
       void this.run(batch).finally(() => {
-        this.active--;
+        release();
         this.drain();
       });
     }

@@ -124,3 +124,18 @@ describe('semaphore under a batch-wide signal', () => {
     expect(limit.inFlight).toBe(2);
   });
 });
+
+describe('semaphore without waiting', () => {
+  it('tryAcquire takes a free slot, and none while one is held by all or someone queues', async () => {
+    const limit = new Semaphore(1);
+    const first = limit.tryAcquire();
+    expect(first).not.toBeNull();
+    expect(limit.tryAcquire()).toBeNull();
+    const queued = limit.acquire();
+    first!();
+    const second = await queued;
+    expect(limit.tryAcquire()).toBeNull();
+    second!();
+    expect(limit.tryAcquire()).not.toBeNull();
+  });
+});
