@@ -15,6 +15,17 @@ module.exports = {
       to: { path: '^(services|cli)/' },
     },
     {
+      name: 'domain-loads-no-io-package',
+      comment:
+        'Pool threads load the domain: it must not pull in a network, process, database, metrics or isolate package ' +
+        '(test/architecture/pool-thread.test.ts checks what a thread really loads).',
+      severity: 'error',
+      from: { path: '^(core|verifiers|rubrics)/' },
+      to: {
+        path: '^(node:)?(child_process|net|http|https|http2|dgram|cluster|worker_threads)$|node_modules/(better-sqlite3|openai|prom-client|isolated-vm|@grpc|express|piscina|yaml|commander|cli-progress|@huggingface)/',
+      },
+    },
+    {
       name: 'no-cycles',
       comment: 'An import cycle hides which module is built first; break it with a port or a composition root.',
       severity: 'error',
@@ -31,7 +42,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules)/' },
+    exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },

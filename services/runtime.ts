@@ -26,7 +26,7 @@ export interface Runtime {
 /**
  * The composition root: the registry (from the pool entry, so the worker threads build the same
  * one), the I/O services the config asks for (services/bootstrap.ts), the executor and the engine.
- * What the server and the CLI both run; nothing else wires services to verifiers.
+ * What the server and the CLI both run.
  */
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const verifiers = options.verifiers ?? VERDICT_VERIFIERS;

@@ -19,7 +19,7 @@ export const VERIFIERS: readonly Verifier[] = [
   puzzle,
 ];
 
-/** The pool's worker threads build their registry through this too (services/pool/worker.ts). */
+/** The registry of the main thread and of every pool thread (through services/pool-entry.ts). */
 export function createRegistry(): Registry {
   return new Registry(VERIFIERS);
 }
