@@ -15,6 +15,7 @@ import logging
 import os
 import sys
 import warnings
+from types import FrameType
 from typing import Any, Optional
 
 if importlib.util.find_spec("verdict_client") is None:  # loaded by file path, clients/python not on sys.path
@@ -55,7 +56,7 @@ def reward_manager_of(config: Any) -> Optional[str]:
 def _warn_if_prime() -> None:
     """verl imports this module from load_reward_manager / get_custom_reward_fn, whose `config` local says
     which manager will call it: look up the stack for it, at import time, before any sample is scored."""
-    frame = sys._getframe(1)
+    frame: Optional[FrameType] = sys._getframe(1)
     while frame is not None:
         config = frame.f_locals.get("config")
         if config is not None and reward_manager_of(config) == "prime":
