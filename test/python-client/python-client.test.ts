@@ -91,6 +91,20 @@ describe('Python client against real servers', () => {
     expect(python).toEqual(expected);
   });
 
+  it("the README's Python snippet runs as written, on the committed stubs", async () => {
+    const readme = readFileSync(path.join(packageRoot(), 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Calling it from a Python trainer'));
+    const snippet = /```python\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet).toContain('grpc.insecure_channel("localhost:50051")');
+    const script = [
+      'responses = ["\\\\boxed{C}", "\\\\boxed{A}"]',
+      snippet!.replace('localhost:50051', env.VERDICT_TEST_GRPC_B!),
+      'print([(r.status, r.reward) for r in reply.results])',
+    ].join('\n');
+    const { code, output } = await runPython(['-c', script], {});
+    expect({ code, output }).toEqual({ code: 0, output: '[(1, 1.0), (1, 0.0)]\n' });
+  });
+
   it('generate.sh regenerates the committed stubs byte for byte with Debian protoc + grpc_python_plugin', async () => {
     const out = tempDir();
     try {
