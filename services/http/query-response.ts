@@ -96,11 +96,11 @@ function matchIgnoringWhitespace(text: string, expected: string): number | null 
  */
 function afterPromptText(query: string, prompt: string): number | null {
   const p = significant(prompt);
-  const q = significant(query);
+  // Only the query's first |p| significant characters can take part in the overlap.
+  const q = significant(query, p.chars.length);
   if (p.chars.length === 0) return null;
   // prefix function of q[0..|p|) · sentinel · p: its last value is the longest suffix of p that is a prefix of q.
-  const head = q.chars.slice(0, p.chars.length);
-  const text = [...head, -1, ...p.chars];
+  const text = [...q.chars, -1, ...p.chars];
   const pi = new Int32Array(text.length);
   for (let i = 1; i < text.length; i++) {
     let k = pi[i - 1]!;
@@ -112,17 +112,18 @@ function afterPromptText(query: string, prompt: string): number | null {
   if (matched === 0 || (matched < p.chars.length && matched < MIN_PROMPT_TAIL)) return null;
   let start = q.ends[matched - 1]!;
   // The prompt's own trailing whitespace ("…assistant\n") belongs to the prompt, not to the response.
-  const trailing = /\s+$/.exec(prompt)?.[0] ?? '';
+  const trailing = prompt.slice(prompt.trimEnd().length);
   if (trailing !== '' && query.startsWith(trailing, start)) start += trailing.length;
   return start;
 }
 
-/** The code points of `text` that are not whitespace or U+FFFD, with the index just past each in `text`. */
-function significant(text: string): { chars: number[]; ends: number[] } {
+/** The first `limit` code points of `text` that are not whitespace or U+FFFD, with the index just past each in `text`. */
+function significant(text: string, limit = Infinity): { chars: number[]; ends: number[] } {
   const chars: number[] = [];
   const ends: number[] = [];
   let index = 0;
   for (const char of text) {
+    if (chars.length >= limit) break;
     index += char.length;
     if (IGNORABLE.test(char)) continue;
     chars.push(char.codePointAt(0)!);

@@ -58,8 +58,28 @@ export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: str
   return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
 }
 
-// Special tokens a decode with skip_special_tokens=False leaves at the end: <|im_end|>, <|endoftext|>, </s>, …
-const TRAILING_SPECIAL_TOKENS = /(?:\s*(?:<\|[^|<>\s]+\|>|<\/s>))+\s*$/;
+/** A special token at the very end: <|im_end|>, <|endoftext|>, <|eot_id|>, </s>, … */
+const SPECIAL_TOKEN_AT_END = /(?:<\|[^|<>\s]+\|>|<\/s>)$/;
+/** Longest special token looked for; the regex only ever sees this many characters (no quadratic scans). */
+const MAX_SPECIAL_TOKEN = 64;
+
+/**
+ * The text without the run of special tokens (and the whitespace among them) that a decode with
+ * skip_special_tokens=False leaves at the end; unchanged when it does not end with one. Special tokens
+ * inside the text stay. Linear in the text: a response can be 4 Mi characters of anything.
+ */
+export function withoutTrailingSpecialTokens(text: string): string {
+  let end = text.length;
+  let stripped = false;
+  for (;;) {
+    let e = end;
+    while (e > 0 && /\s/.test(text[e - 1]!)) e--;
+    const token = SPECIAL_TOKEN_AT_END.exec(text.slice(Math.max(0, e - MAX_SPECIAL_TOKEN), e));
+    if (token === null) return stripped ? text.slice(0, e) : text;
+    end = e - token[0].length;
+    stripped = true;
+  }
+}
 
 /**
  * OpenRLHF's `query` is prompt + response decoded with special tokens: the response is located after
@@ -67,7 +87,7 @@ const TRAILING_SPECIAL_TOKENS = /(?:\s*(?:<\|[^|<>\s]+\|>|<\/s>))+\s*$/;
  */
 export function responseFromQuery(query: string, prompt: string | undefined): LocatedResponse {
   const located = locateResponse(query, prompt);
-  return located.ok ? { ...located, response: located.response.replace(TRAILING_SPECIAL_TOKENS, '') } : located;
+  return located.ok ? { ...located, response: withoutTrailingSpecialTokens(located.response) } : located;
 }
 
 function routeOf(req: Request): LabelRoute {

@@ -44,6 +44,14 @@ describe("OpenRLHF's query → the response", () => {
     expect(located('a <|im_end|> b', undefined)).toEqual(['no_prompt', 'a <|im_end|> b']);
   });
 
+  it('is linear in the query: a megabyte of whitespace is not a quadratic scan', () => {
+    const blank = `${' '.repeat(1 << 20)}a`;
+    expect(located(blank, undefined)).toEqual(['no_prompt', blank]);
+    expect(located(`${blank}<|im_end|>  </s>`, undefined)).toEqual(['no_prompt', blank]);
+    expect(located(`Q:${blank}`, `Q:${' '.repeat(1 << 20)}`)).toEqual(['prefix', 'a']);
+    expect(located(`Q:\t${blank}`, `Q:${' '.repeat(1 << 20)}`)[0]).toBe('prompt_text');
+  });
+
   it("a decode that does not round-trip (clean_up_tokenization_spaces: ' ?' → '?') still finds the response, not the prompt's answer", () => {
     const decoded = fewShot.replaceAll(' ?', '?');
     expect(located(`${decoded} I am not sure.`, fewShot)).toEqual(['prompt_text', ' I am not sure.']);
