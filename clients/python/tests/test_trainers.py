@@ -95,6 +95,20 @@ class OpenRLHFTest(unittest.TestCase):
         status, reply, _ = post(f"{HTTP_B}/openrlhf/math?label_field=gold", body)
         self.assertEqual((status, reply["rewards"]), (200, [0.0, 1.0]))
 
+    def test_left_truncated_and_chat_templated_queries(self):
+        few_shot = "Q: What is 2 + 2 ?\nA: \\boxed{4}\n\n" * 3 + "Q: What is 1 + 3 ?\nA:"
+        long_prompt = "Some long background text. " * 40 + few_shot
+        truncated = long_prompt[600:]  # OpenRLHF kept the prompt's last tokens only
+        templated = "<|im_start|>user\nWhat is 1 + 3 ? For example \\boxed{4} .<|im_end|>\n<|im_start|>assistant\n"
+        decoded = templated.replace(" ?", "?").replace(" .", ".")
+        body = {
+            "query": [truncated + " Not sure.", truncated + " \\boxed{4}", decoded + "No idea.<|im_end|>", decoded + "\\boxed{4}<|im_end|>"],
+            "prompts": [long_prompt, long_prompt, templated, templated],
+            "labels": ["4", "4", "4", "4"],
+        }
+        status, reply, _ = post(f"{HTTP_B}/openrlhf/math?label_field=gold", body)
+        self.assertEqual((status, reply["rewards"]), (200, [0.0, 1.0, 0.0, 1.0]))
+
     def test_mismatched_lists_are_a_bad_request(self):
         status, reply, _ = post(f"{HTTP_B}/openrlhf/qa", {"query": ["a", "b"], "prompts": ["a"], "labels": [None, None]})
         self.assertEqual((status, reply["error"]["message"]), (400, "prompts: expected a list of 2 strings, one per query"))
