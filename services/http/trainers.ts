@@ -1,7 +1,7 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { Counter, type Registry } from 'prom-client';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { invalid, type Sample, type ScoreResult } from '../../core/sample';
-import { Counter, type Registry } from 'prom-client';
 import type { ScoreFor } from './gateway';
 import { locateResponse, type LocatedResponse } from './query-response';
 import { failureOf, floatList, floatLiteral, type TrainerFailure } from './trainer-answer';
@@ -10,7 +10,7 @@ import { failureOf, floatList, floatLiteral, type TrainerFailure } from './train
  * Trainers' own remote-reward protocols, so that adopting Verdict is a URL in the trainer's config:
  *
  *   OpenRLHF  --remote_rm_url  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
- *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare number
+ *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare float
  *
  * Neither protocol has a way to say "this sample could not be scored", and both treat a non-2xx answer
  * as a failed attempt that they retry (OpenRLHF 5×, slime 10× with backoff) before giving up loudly
