@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { packageRoot } from '../../services/paths';
+
+const ROOT = packageRoot();
+const DEPCRUISE = path.join(ROOT, 'node_modules', 'dependency-cruiser', 'bin', 'dependency-cruise.mjs');
+
+/** Runs the project's dependency rule (`npm run lint:deps`'s config) over the folders of `dir`. */
+function lintDeps(dir: string, folders: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [DEPCRUISE, ...folders, '--config', path.join(ROOT, '.dependency-cruiser.js')],
+      { cwd: dir },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+function write(dir: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+  writeFileSync(path.join(dir, file), text);
+}
+
+describe('the dependency rule of npm test', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'verdict-deps-'));
+    write(dir, 'tsconfig.json', '{"compilerOptions": {"module": "commonjs", "strict": true}}\n');
+    write(dir, 'services/client.ts', 'export const client = 1;\n');
+    write(dir, 'core/port.ts', "import { client } from '../services/client';\nexport const port = client;\n");
+    write(dir, 'verifiers/a.ts', "import { b } from './b';\nexport const a = (): number => b();\n");
+    write(dir, 'verifiers/b.ts', "import { a } from './a';\nexport const b = (): number => a();\n");
+    write(dir, 'rubrics/ok.ts', "export const ok = 1;\n");
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('fails on a domain module importing services/ and on an import cycle, naming both', async () => {
+    const { code, output } = await lintDeps(dir, ['core', 'verifiers', 'rubrics', 'services']);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/domain-imports-no-io: core\/port\.ts → services\/client\.ts/);
+    expect(output).toMatch(/no-cycles: verifiers\/a\.ts →/);
+  });
+
+  it('passes a domain that keeps to itself', async () => {
+    const { code, output } = await lintDeps(dir, ['rubrics', 'services']);
+    expect(output).toMatch(/no dependency violations/);
+    expect(code).toBe(0);
+  });
+});
