@@ -12,6 +12,9 @@ import { checkConstraints, toVerdicts, type ConstraintsPayload } from './constra
 import { runJudgeRubrics } from './judge';
 import { ifLabel, presentKwargs, type CodeRubric, type IfLabel, type Rubric } from './label';
 
+/** `metadata.messages`: the conversation before the response, shown to judge rubrics. */
+const inputMessages = z.array(inputMessage);
+
 /** One rubric's line in `details.rubrics`. */
 interface RubricReport extends JsonObject {
   index: number;
@@ -50,7 +53,7 @@ export const ifVerifier = defineAsync({
     const messagesField = sample.metadata.messages;
     let messages: InputMessage[] = [];
     if (messagesField !== undefined) {
-      const checked = checkAgainst(z.array(inputMessage), messagesField, 'metadata.messages');
+      const checked = checkAgainst(inputMessages, messagesField, 'metadata.messages');
       if (!checked.ok) return invalid(checked.error);
       messages = checked.value;
     }
