@@ -121,7 +121,8 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   if (options.resume) {
     if (!durable) throw new Error('--resume needs a JSONL output file (.jsonl, .jsonl.gz or .jsonl.zst): Parquet and stdout cannot be continued');
     checkpoint = readCheckpoint(options.output);
-    if (checkpoint === null && existsSync(options.output)) {
+    // An empty output without a checkpoint was killed before its first checkpoint: start over.
+    if (checkpoint === null && existsSync(options.output) && statSync(options.output).size > 0) {
       throw new Error(`--resume: ${options.output} has no checkpoint (${path.basename(checkpointPath(options.output))}): that run finished, or was not started by this version`);
     }
     if (checkpoint !== null && checkpoint.fingerprint !== print) {
@@ -130,6 +131,11 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   }
 
   const source = await openRows(options.input, inputFormat.format, { after: checkpoint?.line ?? 0 });
+  const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
+  const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
+    writeCheckpoint(options.output, { version: 1, fingerprint: print, line, outputBytes, groupsBytes, summary: summary.state() });
+  // A run killed before its first batch is written can be resumed too.
+  if (durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
   const sink: ResultSink = openSink(options.output, outputFormat.format, {
     durable,
     ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
@@ -143,7 +149,6 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     ? remoteScorer(await replicaAddresses(options.servers))
     : await localScorer({ workers: options.workers, config: options.config, limits: grouped ? {} : { maxBatchSamples: options.batchSize } });
   const receipts = new Receipts(options.servers ? null : options.config, groupOptions);
-  const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
   const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
   const collisions = new Set<string>();
 
@@ -240,16 +245,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
     for (const g of done.groups) summary.addGroup(g);
     lastLine = done.lastLine;
-    if (durable) {
-      writeCheckpoint(options.output, {
-        version: 1,
-        fingerprint: print,
-        line: lastLine,
-        outputBytes: sink.bytes(),
-        groupsBytes: groupsSink ? groupsSink.bytes() : null,
-        summary: summary.state(),
-      });
-    }
+    if (durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
     progress?.update(summary);
   };
   const dispatch = async (items: Item[]) => {
@@ -297,7 +293,8 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
       batch.push(item);
       batchSamples += item.kind === 'samples' ? item.samples.length : 1;
     }
-    if (batch.length > 0) await dispatch(batch);
+    // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
+    if (batch.length > 0 && !stopping) await dispatch(batch);
     while (inFlight.length > 0) await writeNext();
     completed = !stopping;
   } finally {

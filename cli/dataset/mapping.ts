@@ -187,7 +187,8 @@ export function rowToSamples(row: JsonObject, mapping: Mapping, context: MapCont
     const bad = rawResponse.findIndex((r) => typeof r !== 'string');
     if (bad !== -1) return fail(`${mapping.response}[${bad}]: expected string, received ${kind(rawResponse[bad])}`, label.verifier);
     responses = rawResponse as string[];
-  } else return fail(`${mapping.response}: expected a string or a list of strings, received ${kind(rawResponse)}`, label.verifier);
+  } else if (rawResponse === undefined || rawResponse === null) return fail(`${mapping.response}: required (a string or a list of strings)`, label.verifier);
+  else return fail(`${mapping.response}: expected a string or a list of strings, received ${kind(rawResponse)}`, label.verifier);
 
   const rawTokens = mapping.responseTokens === null ? undefined : valueAt(row, mapping.responseTokens);
   const tokensAt = (k: number): number | string => {
