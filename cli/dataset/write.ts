@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import type { SchemaElement } from 'hyparquet';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
@@ -69,7 +69,9 @@ class JsonlFileSink implements ResultSink {
     private readonly options: SinkOptions,
   ) {
     if (options.keepBytes !== undefined) {
-      this.fd = openSync(path, 'r+');
+      // A run killed between its first checkpoint and creating the output left no file: nothing to keep.
+      this.fd = openSync(path, existsSync(path) ? 'r+' : 'w');
+      if (fstatSync(this.fd).size < options.keepBytes) throw new Error(`${path}: shorter than its checkpoint says (${options.keepBytes} bytes); it was changed since, rerun without --resume`);
       ftruncateSync(this.fd, options.keepBytes);
       this.written = options.keepBytes;
     } else {
