@@ -68,26 +68,41 @@ const MAX_PASSES = 5;
  * `--retry-aborted` to pick up later.
  */
 export function remoteScorer(addresses: readonly string[]): BatchScorer {
-  const replicas = addresses.map((address) => ({ address, client: new ScorerClient(address), downUntil: 0 }));
+  const replicas = addresses.map((address) => ({ address, client: new ScorerClient(address), downUntil: 0, failures: 0 }));
   let next = 0;
+  /** The next replica in turn that is not resting after a failure; if all are, the one back soonest. */
+  const pick = () => {
+    const now = Date.now();
+    for (let k = 0; k < replicas.length; k++) {
+      const replica = replicas[(next + k) % replicas.length]!;
+      if (replica.downUntil <= now) {
+        next = (next + k + 1) % replicas.length;
+        return replica;
+      }
+    }
+    return replicas.reduce((a, b) => (b.downUntil < a.downUntil ? b : a));
+  };
   return {
     parallelism: replicas.length * 2,
     async score(samples) {
       let lastError = '';
       for (let attempt = 0; attempt < replicas.length * MAX_PASSES; attempt++) {
-        const replica = replicas[next++ % replicas.length]!;
+        const replica = pick();
         const wait = replica.downUntil - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(wait, 1000)));
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         const started = process.hrtime.bigint();
         try {
           const { results } = await replica.client.score(samples);
+          replica.failures = 0;
           const seconds = Number(process.hrtime.bigint() - started) / 1e9;
           return results.map((result) => ({ result, seconds }));
         } catch (error) {
           const code = (error as { code?: number }).code;
           if (code !== UNAVAILABLE) throw new Error(`${replica.address}: ${(error as Error).message}`);
           lastError = `${replica.address}: ${(error as Error).message}`;
-          replica.downUntil = Date.now() + 200 * (attempt + 1);
+          // Rest a failing replica, longer each time, so batches go to the others meanwhile.
+          replica.failures++;
+          replica.downUntil = Date.now() + Math.min(200 * 2 ** (replica.failures - 1), 5000);
         }
       }
       return samples.map((sample, index) => {
