@@ -11,10 +11,7 @@ export class PreviousResults {
   private pending: JsonObject | null = null;
   private done = false;
 
-  private constructor(
-    private readonly file: string,
-    private readonly rows: AsyncIterator<JsonObject>,
-  ) {}
+  private constructor(private readonly rows: AsyncIterator<JsonObject>) {}
 
   static async open(file: string): Promise<PreviousResults> {
     const format = formatOf(file, undefined, '--retry-aborted');
@@ -27,7 +24,7 @@ export class PreviousResults {
         yield row.value;
       }
     }
-    return new PreviousResults(file, results());
+    return new PreviousResults(results());
   }
 
   private async peek(): Promise<JsonObject | null> {
@@ -52,9 +49,5 @@ export class PreviousResults {
 
   async close(): Promise<void> {
     await this.rows.return?.(undefined);
-  }
-
-  toString(): string {
-    return this.file;
   }
 }
