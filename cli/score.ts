@@ -147,7 +147,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
   const scorer: BatchScorer = options.servers
     ? remoteScorer(await replicaAddresses(options.servers))
-    : await localScorer({ workers: options.workers, config: options.config, limits: grouped ? {} : { maxBatchSamples: options.batchSize } });
+    : // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
+      // rollouts or the rest of a group, which the service's per-request limit must not refuse.
+      await localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
   const receipts = new Receipts(options.servers ? null : options.config, groupOptions);
   const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
   const collisions = new Set<string>();

@@ -57,15 +57,16 @@ export async function replicaAddresses(spec: string): Promise<string[]> {
   return targets;
 }
 
-const UNAVAILABLE = 14;
+/** gRPC codes worth another replica: down or draining (UNAVAILABLE), or its queue full (RESOURCE_EXHAUSTED). */
+const RETRYABLE = new Set([14, 8]);
 /** Passes over all replicas before a batch is given up as ABORTED (reason "unavailable"). */
 const MAX_PASSES = 5;
 
 /**
  * Batches go round-robin to the replicas. A unary Score answers the whole batch or nothing, so a batch
- * that fails with UNAVAILABLE (replica down or draining) is sent whole to the next replica: no sample is
- * lost or scored twice. A batch that no replica takes after several passes comes back ABORTED, for
- * `--retry-aborted` to pick up later.
+ * refused with UNAVAILABLE (replica down or draining) or RESOURCE_EXHAUSTED (queue full) is sent whole
+ * to the next replica: no sample is lost or scored twice. A batch that no replica takes after several
+ * passes comes back ABORTED, for `--retry-aborted` to pick up later.
  */
 export function remoteScorer(addresses: readonly string[]): BatchScorer {
   const replicas = addresses.map((address) => ({ address, client: new ScorerClient(address), downUntil: 0, failures: 0 }));
@@ -98,7 +99,7 @@ export function remoteScorer(addresses: readonly string[]): BatchScorer {
           return results.map((result) => ({ result, seconds }));
         } catch (error) {
           const code = (error as { code?: number }).code;
-          if (code !== UNAVAILABLE) throw new Error(`${replica.address}: ${(error as Error).message}`);
+          if (code === undefined || !RETRYABLE.has(code)) throw new Error(`${replica.address}: ${(error as Error).message}`);
           lastError = `${replica.address}: ${(error as Error).message}`;
           // Rest a failing replica, longer each time, so batches go to the others meanwhile.
           replica.failures++;

@@ -114,6 +114,13 @@ describe('verdict score: mapping', () => {
     expect(out[0]).not.toHaveProperty('gt');
   });
 
+  it('a row of n rollouts is scored whole even past --batch-size', async () => {
+    writeFileSync(file('rollouts.jsonl'), jsonl([{ responses: ['\\boxed{C}', '\\boxed{A}', 'Answer: C'], label: { choice: 'C' } }, { responses: ['\\boxed{B}'], label: { choice: 'C' } }]));
+    const run = await runCli(['score', file('rollouts.jsonl'), '--response-field', 'responses', '--verifier', 'qa', '--batch-size', '1', '-o', file('rollouts-out.jsonl'), '--workers', '0']);
+    expect(run.code).toBe(0);
+    expect(readJsonl(file('rollouts-out.jsonl')).map((r) => [r.line, r.rollout, r.reward])).toEqual([[1, 0, 1], [1, 1, 0], [1, 2, 1], [2, 0, 0]]);
+  });
+
   it('a bad --route or preset is a usage error', async () => {
     const route = await runCli(['score', file('custom.jsonl'), '--route', 'nonsense']);
     expect(route.code).toBe(2);
