@@ -61,6 +61,13 @@ describe('verdict score --server (two local replicas)', () => {
     expect(results.map(withoutConfigHash)).toEqual(readJsonl(file('local.jsonl')).map(withoutConfigHash));
   });
 
+  it('dns:///name:port sends to every address the name resolves to (those not listening are skipped)', async () => {
+    const alive = replicas[1]!;
+    const run = await runCli(['score', input, '-o', file('dns.jsonl'), '--server', `dns:///localhost:${alive.grpcPort}`, '--batch-size', '500']);
+    expect(run.code).toBe(0);
+    expect(readJsonl(file('dns.jsonl')).map(withoutConfigHash)).toEqual(readJsonl(file('local.jsonl')).map(withoutConfigHash));
+  });
+
   it('a bad --server is a usage error', async () => {
     const run = await runCli(['score', input, '--server', 'localhost']);
     expect(run.code).toBe(2);
