@@ -91,13 +91,14 @@ export function addScoreCommand(cli: Command): void {
       const mapping = mappingFrom(opts);
       if (!mapping.ok) throw new Error(mapping.error);
       if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
+      if (opts.server && opts.config) throw new Error('--config has no effect with --server: the replicas score with their own config');
       const run = await scoreFile({
         input,
         output: opts.output,
         ...(opts.format ? { inputFormat: opts.format } : {}),
         ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
         workers: opts.workers,
-        config: opts.server ? config(undefined) : config(opts.config),
+        config: config(opts.config),
         batchSize: opts.batchSize,
         progress: opts.progress && process.stderr.isTTY === true,
         groupOptions: opts.groupOptions ?? null,

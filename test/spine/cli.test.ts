@@ -72,7 +72,7 @@ describe('verdict CLI (child process)', () => {
   });
 
   it('--help on every command, and verifiers lists the registry', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['check', '--help'], ['verifiers', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['check', '--help'], ['diff', '--help'], ['verifiers', '--help']]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: verdict/);
