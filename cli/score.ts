@@ -111,7 +111,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const consumed = consumedColumns(mapping);
   const groupOptions = options.groupOptions ?? null;
   // Shaping and summaries need a whole group in one batch: batches then end only at group boundaries,
-  // so one may run past --batch-size by the rest of its last group (the engine's own limit still holds).
+  // so one may run past --batch-size by the rest of its last group.
   const grouped = groupOptions !== null || options.groupsOutput !== undefined;
   const toFile = options.output !== '-';
   const durable = toFile && outputFormat.format !== 'parquet';
@@ -262,9 +262,13 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   let lastGroup = '';
   const flushedGroups = new Set<string>();
   let completed = false;
+  let stoppedEarly = false;
   try {
     for await (const row of source.rows) {
-      if (stopping) break;
+      if (stopping) {
+        stoppedEarly = true;
+        break;
+      }
       let item: Item;
       const kept = previous ? await previous.keptRows(row.line) : null;
       if (kept) item = { line: row.line, kind: 'kept', rows: kept };
@@ -296,9 +300,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
       batchSamples += item.kind === 'samples' ? item.samples.length : 1;
     }
     // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
-    if (batch.length > 0 && !stopping) await dispatch(batch);
+    if (batch.length > 0 && !stoppedEarly) await dispatch(batch);
     while (inFlight.length > 0) await writeNext();
-    completed = !stopping;
+    completed = !stoppedEarly;
   } finally {
     if (options.handleSignals) process.off('SIGINT', onSigint);
     progress?.stop();
