@@ -67,6 +67,27 @@ describe('verdict score --resume', () => {
     expect(gunzipSync(readFileSync(file('killed.jsonl.gz'))).equals(reference)).toBe(true);
   });
 
+  it('with group shaping and --groups, both files resume to the uninterrupted bytes', async () => {
+    const grouped = file('grouped.jsonl');
+    writeFileSync(grouped, jsonl(qaRows(ROWS, (i) => ({ groupId: `g${Math.floor(i / 6)}`, responseTokens: 10 + (i % 5), response: `${'step. '.repeat(200)}\\boxed{${'ABCD'[i % 4]}}` }))));
+    const args = (out: string) => [grouped, '-o', out, '--groups', `${out}.groups`, ...common, '--group-options', '{"lengthPenalty":true,"maxLength":20,"advantage":"grpo"}'];
+    const full = await runCli(['score', ...args(file('grouped-full.jsonl'))]);
+    expect(full.code).toBe(0);
+    const output = file('grouped-killed.jsonl');
+    const run = startScore(args(output));
+    let exited = false;
+    void run.done.then(() => (exited = true));
+    await until(() => exited || checkpointLine(output) >= 3000, 'checkpoint line 3000');
+    expect(exited).toBe(false);
+    run.child.kill('SIGKILL');
+    await run.done;
+    const resumed = await runCli(['score', ...args(output), '--resume']);
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(output).equals(readFileSync(file('grouped-full.jsonl')))).toBe(true);
+    expect(readFileSync(`${output}.groups`).equals(readFileSync(file('grouped-full.jsonl.groups')))).toBe(true);
+    expect(resumed.stdout).toMatch(new RegExp(`groups: ${Math.ceil(ROWS / 6)}, kept`));
+  });
+
   it('SIGINT prints the summary so far and exits 130; --resume finishes the same file', async () => {
     const output = file('sigint.jsonl');
     const run = startScore([input, '-o', output, ...common]);
