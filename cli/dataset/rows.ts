@@ -1,0 +1,38 @@
+// The row types the dataset readers and writers share, in a module of their own so that the
+// Parquet module (loaded lazily by read.ts and write.ts) can use them without an import cycle.
+import type { SchemaElement } from 'hyparquet';
+import type { JsonObject } from '../../core/json';
+
+/**
+ * One input row, numbered from 1 (a JSONL file's physical line, a Parquet file's row), or why it is
+ * not a row. `native` keeps a Parquet row's values as the library decoded them, so pass-through
+ * columns can be written back to Parquet with their own types.
+ */
+export type InputRow =
+  | { line: number; value: JsonObject; native?: Record<string, unknown> }
+  | { line: number; error: string };
+
+export interface RowSource {
+  rows: AsyncIterable<InputRow>;
+  /** Bytes of the file (compressed bytes for .gz/.zst) consumed so far: progress that needs no line count. */
+  bytesRead(): number;
+  /** The file's size; null for stdin. */
+  totalBytes: number | null;
+  /** A Parquet input's top-level columns with their schema subtrees (for writing them back unchanged). */
+  parquetColumns: Map<string, SchemaElement[]> | null;
+}
+
+/** One output row: its JSON form, and for rows from a Parquet input the pass-through values as read. */
+export interface OutputRow {
+  json: JsonObject;
+  native?: Record<string, unknown>;
+}
+
+/** Where results go, one batch at a time. */
+export interface ResultSink {
+  /** Appends one batch; when `durable`, it is on disk (fsync) when this resolves. */
+  write(rows: readonly OutputRow[]): Promise<void>;
+  /** Bytes in the output file so far (a resume checkpoint records it). */
+  bytes(): number;
+  close(): Promise<void>;
+}
