@@ -3,9 +3,10 @@ import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { SingleBar } from 'cli-progress';
-import { shapeGroups, type GroupOptions } from '../core/groups';
+import type { GroupOptions } from '../core/groups';
 import type { ScoreResult } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
+import { Scorer } from '../services/engine/scorer';
 import { openRuntime } from '../services/runtime';
 import { groupToJson, resultToJson } from '../services/wire/json';
 import { parseLine, type LineItem } from './jsonl';
@@ -45,7 +46,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
   const grouped = groupOptions !== null || options.groupsOutput !== undefined;
   const limits = grouped ? {} : { maxBatchSamples: options.batchSize };
   const runtime = await openRuntime({ workers: options.workers, config: options.config, limits });
-  const { engine } = runtime;
+  const scorer = new Scorer(runtime.engine);
   const input = options.input === '-' ? process.stdin : createReadStream(options.input);
   const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
   const groupsOut: Writable | null = options.groupsOutput ? createWriteStream(options.groupsOutput) : null;
@@ -65,7 +66,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
   let batch: LineItem[] = [];
   const flush = async () => {
     const samples = batch.flatMap((item) => ('sample' in item ? [item.sample] : []));
-    const shaped = shapeGroups(samples, await engine.score(samples), groupOptions);
+    const shaped = await scorer.score({ samples, groupOptions });
     const scored = shaped.results;
     let next = 0;
     const lines: string[] = [];

@@ -1,0 +1,163 @@
+import { setMaxListeners } from 'node:events';
+import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
+import type { Sample, ScoreResult } from '../../core/sample';
+import { charsBound } from './details';
+import type { Engine } from './engine';
+
+/**
+ * The Score use case over the Engine: one batch in, one result per sample and one summary per group
+ * out. Group shaping, the reply size limit and the deadline live here, once; gRPC, the HTTP gateway,
+ * the trainer routes and the CLI only translate their requests to a ScoreCall and its answer back.
+ */
+
+/** How big a reply may get, and the worst case of one character of a result in the transport's encoding. */
+export interface ReplyLimit {
+  maxBytes: number;
+  /** UTF-8 protobuf: 3; JSON with escapes: 6. */
+  bytesPerChar: number;
+}
+
+export interface ScoreCall {
+  samples: readonly Sample[];
+  /** null: summaries only, rewards unchanged. */
+  groupOptions: GroupOptions | null;
+  /** Samples the transport refused while decoding (position → INVALID reason). */
+  rejected?: ReadonlyMap<number, string>;
+  /** Cancellation by the caller (reason "cancelled" when not a string). */
+  signal?: AbortSignal;
+  /** When the caller stops waiting (epoch ms); the reply must be sent before it. */
+  deadline?: number;
+  /** The transport's own cost to send one result (ms), reserved before the deadline for every result. */
+  sendMsPerResult?: number;
+  reply?: ReplyLimit;
+}
+
+export interface Scored {
+  results: ShapedResult[];
+  groups: GroupSummary[];
+}
+
+/** The reason for the results that do not fit in the reply. */
+export const RESPONSE_TOO_LARGE = 'response_too_large';
+
+/**
+ * When work for a call with `budgetMs` left stops: 10% of the budget (50 ms to 1 s) for the event
+ * loop and the network, plus the measured cost of sending each of the batch's results — a 65,536-
+ * result reply takes longer to encode than the fixed margin alone covered.
+ */
+export function stopMargin(budgetMs: number, results: number, sendMsPerResult: number): number {
+  return Math.min(1000, Math.max(50, budgetMs * 0.1)) + results * sendMsPerResult;
+}
+
+/** An upper bound on one result's encoded size in characters (its strings and details). */
+function resultChars(result: ScoreResult): number {
+  return 64 + result.id.length + result.reason.length + result.verifier.length + result.verifierVersion.length + charsBound(result.details);
+}
+
+function tooLarge(result: ScoreResult, limit: ReplyLimit): ScoreResult {
+  const { reward: _reward, ...rest } = result;
+  return { ...rest, status: 'ABORTED', reason: RESPONSE_TOO_LARGE, details: { limitBytes: limit.maxBytes } };
+}
+
+/**
+ * Keeps the results that fit in `limit`, in input order, and marks the others ABORTED
+ * "response_too_large": room for every such stub is set aside first, so the reply always fits.
+ */
+export function fitReply(results: readonly ScoreResult[], members: number, limit: ReplyLimit): ScoreResult[] {
+  const stubChars = (r: ScoreResult) => 96 + r.id.length + r.verifier.length + r.verifierVersion.length;
+  let stubs = 0;
+  for (const r of results) stubs += stubChars(r);
+  // Each group summary and shaping's additions (raw reward, penalty, advantage) are bounded too.
+  let room = Math.floor(limit.maxBytes / limit.bytesPerChar) - stubs - members * 160;
+  let out: ScoreResult[] | null = null;
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    const extra = resultChars(r) - stubChars(r);
+    if (extra <= room) room -= Math.max(0, extra);
+    else (out ??= results.slice())[i] = tooLarge(r, limit);
+  }
+  return out ?? (results as ScoreResult[]);
+}
+
+export class Scorer {
+  constructor(readonly engine: Engine) {}
+
+  /** The whole batch: results in input order, shaped, with one summary per group. */
+  async score(call: ScoreCall): Promise<Scored> {
+    const { signal, dispose } = this.callSignal(call);
+    try {
+      let results = await this.engine.score(call.samples, { signal, ...(call.rejected ? { rejected: call.rejected } : {}) });
+      if (call.reply) results = fitReply(results, call.samples.length, call.reply);
+      return shapeGroups(call.samples, results, call.groupOptions);
+    } finally {
+      dispose();
+    }
+  }
+
+  /**
+   * The batch as a stream: `send` gets each result as soon as it is decided (a group's results held
+   * back until the group is complete when shaping), a group's summary on its last result.
+   */
+  async stream(call: ScoreCall, send: (item: StreamItem) => void): Promise<void> {
+    const { signal, dispose } = this.callSignal(call);
+    const groups = new GroupStream(call.samples, call.groupOptions);
+    const limit = call.reply;
+    const onResult = (result: ScoreResult) => {
+      const fitted = limit && resultChars(result) * limit.bytesPerChar > limit.maxBytes ? tooLarge(result, limit) : result;
+      for (const item of groups.push(fitted)) send(item);
+    };
+    try {
+      await this.engine.score(call.samples, { signal, onResult, ...(call.rejected ? { rejected: call.rejected } : {}) });
+    } finally {
+      dispose();
+    }
+  }
+
+  /** The caller's signal, plus a stop shortly before the deadline so the samples not reached come back ABORTED "deadline". */
+  private callSignal(call: ScoreCall): { signal: AbortSignal; dispose(): void } {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    const parent = call.signal;
+    const onCancel = () => controller.abort(typeof parent?.reason === 'string' ? parent.reason : 'cancelled');
+    if (parent?.aborted) onCancel();
+    else parent?.addEventListener('abort', onCancel, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    if (call.deadline !== undefined && Number.isFinite(call.deadline)) {
+      const budget = call.deadline - Date.now();
+      const stopIn = budget - stopMargin(budget, call.samples.length, call.sendMsPerResult ?? 0);
+      if (stopIn <= 0) controller.abort('deadline');
+      else timer = setTimeout(() => controller.abort('deadline'), stopIn);
+    }
+    return {
+      signal: controller.signal,
+      dispose() {
+        if (timer) clearTimeout(timer);
+        parent?.removeEventListener('abort', onCancel);
+      },
+    };
+  }
+}
+
+/**
+ * What sending one result costs a transport (encoding it on the main thread and writing it), measured
+ * on its large replies; the deadline margin reserves twice the estimate per result, so a loaded
+ * machine still sends in time.
+ */
+export class SendCost {
+  private msPerResult: number;
+
+  /** Starts from 0.02 ms per result: a 4,096-result math reply took 77 ms to encode on the reference machine. */
+  constructor(initialMsPerResult = 0.02) {
+    this.msPerResult = initialMsPerResult;
+  }
+
+  /** Small replies are dominated by fixed costs and would understate the per-result cost. */
+  record(results: number, ms: number): void {
+    if (results < 256) return;
+    this.msPerResult = 0.7 * this.msPerResult + 0.3 * (ms / results);
+  }
+
+  perResult(): number {
+    return 2 * this.msPerResult;
+  }
+}

@@ -1,0 +1,95 @@
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type * as grpc from '@grpc/grpc-js';
+import type { GroupSummary, ShapedResult, StreamItem } from '../../core/groups';
+import type { VerifierInfo } from '../../core/registry';
+import type { Sample } from '../../core/sample';
+import {
+  decodeScoreRequest,
+  decodeScoreResponse,
+  decodeScoreResult,
+  encodeScoreRequest,
+  encodeScoreResponse,
+  encodeScoreResult,
+  type DecodedRequest,
+  type DecodedResult,
+} from '../wire/binary';
+import {
+  ListVerifiersRequestSchema,
+  ListVerifiersResponseSchema,
+  Scorer,
+  type GroupOptions as GroupOptionsMessage,
+} from '../wire/gen/verdict/v1/score_pb';
+
+/**
+ * The verdict.v1.Scorer service for grpc-js with the Score API's own codec (services/wire/binary.ts)
+ * in place of proto-loader's: paths come from the generated service descriptor. Request and reply
+ * types differ by side: a client sends samples and gets decoded results; a server gets a decoded
+ * request and sends scored results.
+ */
+
+export interface ScoreRequestOut {
+  samples: readonly Sample[];
+  groupOptions?: Partial<Omit<GroupOptionsMessage, '$typeName'>>;
+}
+
+export interface ScoreReplyOut {
+  results: readonly ShapedResult[];
+  groups: readonly GroupSummary[];
+}
+
+/** Told how long encoding a reply of `results` results took on the main thread (for the deadline margin). */
+export type OnEncoded = (results: number, ms: number) => void;
+
+const path = (method: keyof typeof Scorer.method) => `/${Scorer.typeName}/${Scorer.method[method].name}`;
+
+function timed<T>(count: (value: T) => number, encode: (value: T) => Uint8Array, onEncoded?: OnEncoded): (value: T) => Buffer {
+  return (value) => {
+    const start = performance.now();
+    const bytes = encode(value);
+    onEncoded?.(count(value), performance.now() - start);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  };
+}
+
+const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
+  const requestSerialize = (request: ScoreRequestOut) => toBuffer(encodeScoreRequest(request.samples, request.groupOptions));
+  const requestDeserialize = (bytes: Buffer): DecodedRequest => decodeScoreRequest(bytes);
+  return {
+    Score: {
+      path: path('score'),
+      requestStream: false,
+      responseStream: false,
+      requestSerialize,
+      requestDeserialize,
+      responseSerialize: timed((r: ScoreReplyOut) => r.results.length, (r) => encodeScoreResponse(r.results, r.groups), onEncoded),
+      responseDeserialize: (bytes: Buffer) => decodeScoreResponse(bytes),
+    },
+    ScoreStream: {
+      path: path('scoreStream'),
+      requestStream: false,
+      responseStream: true,
+      requestSerialize,
+      requestDeserialize,
+      responseSerialize: (item: StreamItem) => toBuffer(encodeScoreResult(item.result, item.group)),
+      responseDeserialize: (bytes: Buffer): DecodedResult => decodeScoreResult(bytes),
+    },
+    ListVerifiers: {
+      path: path('listVerifiers'),
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: () => toBuffer(toBinary(ListVerifiersRequestSchema, create(ListVerifiersRequestSchema))),
+      requestDeserialize: (bytes: Buffer) => fromBinary(ListVerifiersRequestSchema, bytes),
+      responseSerialize: (verifiers: VerifierInfo[]) =>
+        toBuffer(toBinary(ListVerifiersResponseSchema, create(ListVerifiersResponseSchema, { verifiers }))),
+      responseDeserialize: (bytes: Buffer): VerifierInfo[] =>
+        fromBinary(ListVerifiersResponseSchema, bytes).verifiers.map(({ name, version, description, labelSchema }) => ({
+          name,
+          version,
+          description,
+          labelSchema,
+        })),
+    },
+  };
+}

@@ -1,0 +1,238 @@
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
+import { resolveGroupOptions } from '../../core/groups';
+import type { JsonObject } from '../../core/json';
+import type { Sample, Status } from '../../core/sample';
+import { tooDeepReason } from './depth';
+import {
+  GroupOptionsSchema,
+  GroupSummarySchema,
+  SampleSchema,
+  ScoreRequestSchema,
+  ScoreResponseSchema,
+  ScoreResultSchema,
+  Status as ProtoStatus,
+} from './gen/verdict/v1/score_pb';
+import { readStruct, TooDeep, writeStructField } from './struct';
+
+/**
+ * The binary protobuf codec of the Score API, on the messages generated from proto/ (field numbers
+ * and the GroupOptions/GroupSummary messages come from the generated descriptors). Samples and
+ * results are read and written field by field so that labels, metadata and details go straight
+ * between their wire bytes and plain JSON (no Struct message per node), and so that one sample's
+ * too-deep label is that sample's INVALID result, not a failed request.
+ */
+
+const S = SampleSchema.field;
+const R = ScoreResultSchema.field;
+const Q = ScoreRequestSchema.field;
+const P = ScoreResponseSchema.field;
+const LD = WireType.LengthDelimited;
+
+/** A decoded ScoreRequest: samples in order, those the decoder refused by position, the group options. */
+export interface DecodedRequest {
+  samples: Sample[];
+  rejected: Map<number, string>;
+  /** null when the request asks for no shaping. */
+  groupOptions: GroupOptionsParse | null;
+}
+
+function emptySample(): Sample {
+  return { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
+}
+
+/** One Sample's bytes; a label or metadata nested too deep gives a rejection naming it, not an error. */
+function readSample(bytes: Uint8Array): { sample: Sample; rejected?: string } {
+  const reader = new BinaryReader(bytes);
+  const sample = emptySample();
+  let rejected: string | undefined;
+  const struct = (field: 'label' | 'metadata'): JsonObject => {
+    const body = reader.bytes();
+    try {
+      return readStruct(body);
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      rejected ??= tooDeepReason(field);
+      return {};
+    }
+  };
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case S.id!.number:
+        sample.id = reader.string();
+        break;
+      case S.verifier!.number:
+        sample.verifier = reader.string();
+        break;
+      case S.response!.number:
+        sample.response = reader.string();
+        break;
+      case S.label!.number:
+        sample.label = struct('label');
+        break;
+      case S.groupId!.number:
+        sample.groupId = reader.string();
+        break;
+      case S.responseTokens!.number:
+        sample.responseTokens = reader.uint32();
+        break;
+      case S.metadata!.number:
+        sample.metadata = struct('metadata');
+        break;
+      default:
+        reader.skip(wireType, field);
+    }
+  }
+  return rejected === undefined ? { sample } : { sample, rejected };
+}
+
+export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
+  const reader = new BinaryReader(bytes);
+  const out: DecodedRequest = { samples: [], rejected: new Map(), groupOptions: null };
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === Q.samples!.number && wireType === LD) {
+      const { sample, rejected } = readSample(reader.bytes());
+      if (rejected !== undefined) out.rejected.set(out.samples.length, rejected);
+      out.samples.push(sample);
+    } else if (field === Q.groupOptions!.number && wireType === LD) {
+      const o = fromBinary(GroupOptionsSchema, reader.bytes());
+      out.groupOptions = resolveGroupOptions(o);
+    } else reader.skip(wireType, field);
+  }
+  return out;
+}
+
+export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: Parameters<typeof create<typeof GroupOptionsSchema>>[1]): Uint8Array {
+  const writer = new BinaryWriter();
+  for (const s of samples) {
+    writer.tag(Q.samples!.number, LD).fork();
+    if (s.id) writer.tag(S.id!.number, LD).string(s.id);
+    if (s.verifier) writer.tag(S.verifier!.number, LD).string(s.verifier);
+    if (s.response) writer.tag(S.response!.number, LD).string(s.response);
+    writeStructField(writer, S.label!.number, s.label);
+    if (s.groupId) writer.tag(S.groupId!.number, LD).string(s.groupId);
+    if (s.responseTokens) writer.tag(S.responseTokens!.number, WireType.Varint).uint32(s.responseTokens);
+    writeStructField(writer, S.metadata!.number, s.metadata);
+    writer.join();
+  }
+  if (groupOptions) writer.tag(Q.groupOptions!.number, LD).bytes(toBinary(GroupOptionsSchema, create(GroupOptionsSchema, groupOptions)));
+  return writer.finish();
+}
+
+const STATUS_TO_PROTO: Record<Status, ProtoStatus> = { OK: ProtoStatus.OK, INVALID: ProtoStatus.INVALID, ABORTED: ProtoStatus.ABORTED };
+const STATUS_FROM_PROTO = new Map<number, Status>([
+  [ProtoStatus.OK, 'OK'],
+  [ProtoStatus.INVALID, 'INVALID'],
+  [ProtoStatus.ABORTED, 'ABORTED'],
+]);
+
+function groupBytes(group: GroupSummary): Uint8Array {
+  return toBinary(GroupSummarySchema, create(GroupSummarySchema, group));
+}
+
+function writeResult(writer: BinaryWriter, result: ShapedResult, group?: GroupSummary): void {
+  if (result.id) writer.tag(R.id!.number, LD).string(result.id);
+  writer.tag(R.status!.number, WireType.Varint).int32(STATUS_TO_PROTO[result.status]);
+  if (result.reward !== undefined) writer.tag(R.reward!.number, WireType.Bit64).double(result.reward);
+  if (result.reason) writer.tag(R.reason!.number, LD).string(result.reason);
+  if (result.verifier) writer.tag(R.verifier!.number, LD).string(result.verifier);
+  if (result.verifierVersion) writer.tag(R.verifierVersion!.number, LD).string(result.verifierVersion);
+  writeStructField(writer, R.details!.number, result.details);
+  if (result.index) writer.tag(R.index!.number, WireType.Varint).uint32(result.index);
+  if (group) writer.tag(R.group!.number, LD).bytes(groupBytes(group));
+  if (result.advantage !== undefined) writer.tag(R.advantage!.number, WireType.Bit64).double(result.advantage);
+}
+
+/** One ScoreResult message (ScoreStream), the group's summary on its last result. */
+export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
+  const writer = new BinaryWriter();
+  writeResult(writer, result, group);
+  return writer.finish();
+}
+
+export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
+  const writer = new BinaryWriter();
+  for (const result of results) {
+    writer.tag(P.results!.number, LD).fork();
+    writeResult(writer, result);
+    writer.join();
+  }
+  for (const group of groups) writer.tag(P.groups!.number, LD).bytes(groupBytes(group));
+  return writer.finish();
+}
+
+/** A GroupSummary as the domain has it: proto3 `optional` fields absent when unset. */
+function groupFromBytes(bytes: Uint8Array): GroupSummary {
+  const { $typeName: _type, $unknown: _unknown, ...fields } = fromBinary(GroupSummarySchema, bytes);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as unknown as GroupSummary;
+}
+
+/** A decoded result, with the group summary ScoreStream puts on a group's last result. */
+export interface DecodedResult extends ShapedResult {
+  group?: GroupSummary;
+}
+
+/** The client side of a ScoreResult; details may nest as deep as the server allows and a little more. */
+export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
+  const reader = new BinaryReader(bytes);
+  const result: DecodedResult = { id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} };
+  let status = -1;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case R.id!.number:
+        result.id = reader.string();
+        break;
+      case R.status!.number:
+        status = reader.int32();
+        break;
+      case R.reward!.number:
+        result.reward = reader.double();
+        break;
+      case R.reason!.number:
+        result.reason = reader.string();
+        break;
+      case R.verifier!.number:
+        result.verifier = reader.string();
+        break;
+      case R.verifierVersion!.number:
+        result.verifierVersion = reader.string();
+        break;
+      case R.details!.number:
+        result.details = readStruct(reader.bytes(), 2 * 32);
+        break;
+      case R.index!.number:
+        result.index = reader.uint32();
+        break;
+      case R.group!.number:
+        result.group = groupFromBytes(reader.bytes());
+        break;
+      case R.advantage!.number:
+        result.advantage = reader.double();
+        break;
+      default:
+        reader.skip(wireType, field);
+    }
+  }
+  const known = STATUS_FROM_PROTO.get(status);
+  if (!known) throw new Error(`result ${result.index}: unexpected status ${status}`);
+  result.status = known;
+  return result;
+}
+
+export function decodeScoreResponse(bytes: Uint8Array): { results: DecodedResult[]; groups: GroupSummary[] } {
+  const reader = new BinaryReader(bytes);
+  const out: { results: DecodedResult[]; groups: GroupSummary[] } = { results: [], groups: [] };
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === P.results!.number && wireType === LD) out.results.push(decodeScoreResult(reader.bytes()));
+    else if (field === P.groups!.number && wireType === LD) out.groups.push(groupFromBytes(reader.bytes()));
+    else reader.skip(wireType, field);
+  }
+  return out;
+}
