@@ -15,6 +15,8 @@ export interface ServeOptions {
   workers: number;
   config: VerdictConfig;
   limits?: Partial<EngineLimits>;
+  /** Largest gRPC message, both directions (MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
   /** HTTP timeouts and connection cap (DEFAULT_HTTP_LIMITS). */
   httpLimits?: Partial<HttpLimits>;
   /** How long in-flight batches may run on after a shutdown starts. */
@@ -45,7 +47,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort);
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, options.maxMessageBytes);
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
     http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort, options.httpLimits);

@@ -35,6 +35,13 @@ export interface ScoreCall {
 export interface Scored {
   results: ShapedResult[];
   groups: GroupSummary[];
+  /**
+   * performance.now() when work stopped: at the deadline or cancel, else when the last result came.
+   * A transport measures from here to the reply sent to learn what finishing a batch costs it.
+   */
+  stoppedAt: number;
+  /** Work stopped before every sample was decided (deadline, cancel, shutdown). */
+  stoppedEarly: boolean;
 }
 
 /** The reason for the results that do not fit in the reply. */
@@ -59,16 +66,28 @@ function tooLarge(result: ScoreResult, limit: ReplyLimit): ScoreResult {
   return { ...rest, status: 'ABORTED', reason: RESPONSE_TOO_LARGE, details: { limitBytes: limit.maxBytes } };
 }
 
+/** Characters a group summary takes at most, besides its id. */
+const GROUP_CHARS = 320;
+/** Characters shaping adds to an OK result at most (rawReward, lengthPenalty, advantage). */
+const SHAPING_CHARS = 128;
+
 /**
  * Keeps the results that fit in `limit`, in input order, and marks the others ABORTED
- * "response_too_large": room for every such stub is set aside first, so the reply always fits.
+ * "response_too_large": room for every such stub, the group summaries and what shaping adds is set
+ * aside first, so the reply always fits.
  */
-export function fitReply(results: readonly ScoreResult[], members: number, limit: ReplyLimit): ScoreResult[] {
+export function fitReply(results: readonly ScoreResult[], samples: readonly Sample[], shaping: boolean, limit: ReplyLimit): ScoreResult[] {
   const stubChars = (r: ScoreResult) => 96 + r.id.length + r.verifier.length + r.verifierVersion.length;
-  let stubs = 0;
-  for (const r of results) stubs += stubChars(r);
-  // Each group summary and shaping's additions (raw reward, penalty, advantage) are bounded too.
-  let room = Math.floor(limit.maxBytes / limit.bytesPerChar) - stubs - members * 160;
+  let reserved = 0;
+  for (const r of results) reserved += stubChars(r) + (shaping ? SHAPING_CHARS : 0);
+  const groups = new Set<string>();
+  for (const s of samples) {
+    if (s.groupId !== '' && !groups.has(s.groupId)) {
+      groups.add(s.groupId);
+      reserved += GROUP_CHARS + s.groupId.length;
+    }
+  }
+  let room = Math.floor(limit.maxBytes / limit.bytesPerChar) - reserved;
   let out: ScoreResult[] | null = null;
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
@@ -85,11 +104,21 @@ export class Scorer {
   /** The whole batch: results in input order, shaped, with one summary per group. */
   async score(call: ScoreCall): Promise<Scored> {
     const { signal, dispose } = this.callSignal(call);
+    let stoppedAt: number | undefined;
+    let stoppedEarly = false;
+    const onStop = () => {
+      stoppedAt = performance.now();
+      stoppedEarly = true;
+    };
+    if (signal.aborted) onStop();
+    else signal.addEventListener('abort', onStop, { once: true });
     try {
       let results = await this.engine.score(call.samples, { signal, ...(call.rejected ? { rejected: call.rejected } : {}) });
-      if (call.reply) results = fitReply(results, call.samples.length, call.reply);
-      return shapeGroups(call.samples, results, call.groupOptions);
+      stoppedAt ??= performance.now();
+      if (call.reply) results = fitReply(results, call.samples, call.groupOptions !== null, call.reply);
+      return { ...shapeGroups(call.samples, results, call.groupOptions), stoppedAt, stoppedEarly };
     } finally {
+      signal.removeEventListener('abort', onStop);
       dispose();
     }
   }
@@ -139,25 +168,35 @@ export class Scorer {
 }
 
 /**
- * What sending one result costs a transport (encoding it on the main thread and writing it), measured
- * on its large replies; the deadline margin reserves twice the estimate per result, so a loaded
- * machine still sends in time.
+ * What finishing one result costs a transport once work stops (settling the rest, shaping, encoding
+ * on the main thread), measured on its large replies; the deadline margin reserves twice the
+ * estimate per result, so a loaded machine still answers in time.
  */
 export class SendCost {
   private msPerResult: number;
+  private stoppedMsPerResult = 0;
 
-  /** Starts from 0.02 ms per result: a 4,096-result math reply took 77 ms to encode on the reference machine. */
-  constructor(initialMsPerResult = 0.02) {
+  /**
+   * Starts from 0.03 ms per result: a 4,096-result math reply took 77 ms to encode with proto-loader on
+   * the reference machine, and aborting and counting a batch's results costs about as much again.
+   */
+  constructor(initialMsPerResult = 0.03) {
     this.msPerResult = initialMsPerResult;
   }
 
-  /** Small replies are dominated by fixed costs and would understate the per-result cost. */
-  record(results: number, ms: number): void {
+  /**
+   * `stopped`: the batch was cut short (deadline, cancel), which costs more than a batch that ran to
+   * its end (aborting queued and running pool work); the estimate covers the dearer of the two.
+   * Small replies are dominated by fixed costs and would understate the per-result cost.
+   */
+  record(results: number, ms: number, stopped: boolean): void {
     if (results < 256) return;
-    this.msPerResult = 0.7 * this.msPerResult + 0.3 * (ms / results);
+    const per = ms / results;
+    if (stopped) this.stoppedMsPerResult = this.stoppedMsPerResult === 0 ? per : 0.7 * this.stoppedMsPerResult + 0.3 * per;
+    else this.msPerResult = 0.7 * this.msPerResult + 0.3 * per;
   }
 
   perResult(): number {
-    return 2 * this.msPerResult;
+    return 2 * Math.max(this.msPerResult, this.stoppedMsPerResult);
   }
 }

@@ -13,7 +13,7 @@ import { scorerService, type ScoreReplyOut } from './service';
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
 /** A reply's worst case per character: UTF-8 takes up to 3 bytes for one UTF-16 unit. */
-const REPLY_LIMIT = { maxBytes: MAX_MESSAGE_BYTES, bytesPerChar: 3 };
+const UTF8_BYTES_PER_CHAR = 3;
 
 const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
   batch_too_large: grpc.status.INVALID_ARGUMENT,
@@ -52,12 +52,19 @@ export interface GrpcServer {
 }
 
 /** The Scorer service, standard health and server reflection on one grpc-js server. */
-export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number): Promise<GrpcServer> {
+export async function startGrpcServer(
+  engine: Engine,
+  metrics: Metrics,
+  host: string,
+  port: number,
+  maxMessageBytes = MAX_MESSAGE_BYTES,
+): Promise<GrpcServer> {
   const scorer = new Scorer(engine);
   const sendCost = new SendCost();
+  const replyLimit = { maxBytes: maxMessageBytes, bytesPerChar: UTF8_BYTES_PER_CHAR };
   const server = new grpc.Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': maxMessageBytes,
   });
 
   /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
@@ -72,11 +79,11 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
       sendMsPerResult: sendCost.perResult(),
-      reply: REPLY_LIMIT,
+      reply: replyLimit,
     };
   };
 
-  server.addService(scorerService((results, ms) => sendCost.record(results, ms)), {
+  server.addService(scorerService((results, ms, stoppedEarly) => sendCost.record(results, ms, stoppedEarly)), {
     Score(call: grpc.ServerUnaryCall<DecodedRequest, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
       const { signal, dispose } = cancelSignal(call);

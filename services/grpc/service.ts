@@ -35,21 +35,15 @@ export interface ScoreRequestOut {
 export interface ScoreReplyOut {
   results: readonly ShapedResult[];
   groups: readonly GroupSummary[];
+  /** performance.now() when work on the batch stopped (Scored.stoppedAt). */
+  stoppedAt: number;
+  stoppedEarly: boolean;
 }
 
-/** Told how long encoding a reply of `results` results took on the main thread (for the deadline margin). */
-export type OnEncoded = (results: number, ms: number) => void;
+/** Told how long a reply of `results` results took from the stop of work to its encoded bytes (for the deadline margin). */
+export type OnEncoded = (results: number, ms: number, stoppedEarly: boolean) => void;
 
 const path = (method: keyof typeof Scorer.method) => `/${Scorer.typeName}/${Scorer.method[method].name}`;
-
-function timed<T>(count: (value: T) => number, encode: (value: T) => Uint8Array, onEncoded?: OnEncoded): (value: T) => Buffer {
-  return (value) => {
-    const start = performance.now();
-    const bytes = encode(value);
-    onEncoded?.(count(value), performance.now() - start);
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  };
-}
 
 const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
@@ -63,7 +57,11 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
       responseStream: false,
       requestSerialize,
       requestDeserialize,
-      responseSerialize: timed((r: ScoreReplyOut) => r.results.length, (r) => encodeScoreResponse(r.results, r.groups), onEncoded),
+      responseSerialize: (reply: ScoreReplyOut) => {
+        const bytes = toBuffer(encodeScoreResponse(reply.results, reply.groups));
+        onEncoded?.(reply.results.length, performance.now() - reply.stoppedAt, reply.stoppedEarly);
+        return bytes;
+      },
       responseDeserialize: (bytes: Buffer) => decodeScoreResponse(bytes),
     },
     ScoreStream: {
