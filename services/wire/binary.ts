@@ -1,10 +1,11 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { WireType } from '@bufbuild/protobuf/wire';
+import { Reader } from './reader';
 import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
 import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
-import { tooDeepReason } from './depth';
+import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
 import {
   GroupOptionsSchema,
   GroupSummarySchema,
@@ -14,7 +15,8 @@ import {
   ScoreResultSchema,
   Status as ProtoStatus,
 } from './gen/verdict/v1/score_pb';
-import { readStruct, TooDeep, writeStructField } from './struct';
+import { readStructField, TooDeep, writeStructField } from './struct';
+import { Writer } from './writer';
 
 /**
  * The binary protobuf codec of the Score API, on the messages generated from proto/ (field numbers
@@ -25,6 +27,14 @@ import { readStruct, TooDeep, writeStructField } from './struct';
  */
 
 const S = SampleSchema.field;
+// Constants, not lookups, in the switch of the decoding loop.
+const SAMPLE_ID = S.id!.number;
+const SAMPLE_VERIFIER = S.verifier!.number;
+const SAMPLE_RESPONSE = S.response!.number;
+const SAMPLE_LABEL = S.label!.number;
+const SAMPLE_GROUP_ID = S.groupId!.number;
+const SAMPLE_RESPONSE_TOKENS = S.responseTokens!.number;
+const SAMPLE_METADATA = S.metadata!.number;
 const R = ScoreResultSchema.field;
 const Q = ScoreRequestSchema.field;
 const P = ScoreResponseSchema.field;
@@ -42,71 +52,72 @@ function emptySample(): Sample {
   return { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
 }
 
-/** One Sample's bytes; a label or metadata nested too deep gives a rejection naming it, not an error. */
-function readSample(bytes: Uint8Array): { sample: Sample; rejected?: string } {
-  const reader = new BinaryReader(bytes);
+/** One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an error. */
+function readSample(reader: Reader, end: number): { sample: Sample; rejected?: string } {
   const sample = emptySample();
   let rejected: string | undefined;
   const struct = (field: 'label' | 'metadata'): JsonObject => {
-    const body = reader.bytes();
     try {
-      return readStruct(body);
+      return readStructField(reader);
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       rejected ??= tooDeepReason(field);
       return {};
     }
   };
-  while (reader.pos < reader.len) {
+  while (reader.pos < end) {
     const [field, wireType] = reader.tag();
     switch (field) {
-      case S.id!.number:
+      case SAMPLE_ID:
         sample.id = reader.string();
         break;
-      case S.verifier!.number:
+      case SAMPLE_VERIFIER:
         sample.verifier = reader.string();
         break;
-      case S.response!.number:
+      case SAMPLE_RESPONSE:
         sample.response = reader.string();
         break;
-      case S.label!.number:
+      case SAMPLE_LABEL:
         sample.label = struct('label');
         break;
-      case S.groupId!.number:
+      case SAMPLE_GROUP_ID:
         sample.groupId = reader.string();
         break;
-      case S.responseTokens!.number:
+      case SAMPLE_RESPONSE_TOKENS:
         sample.responseTokens = reader.uint32();
         break;
-      case S.metadata!.number:
+      case SAMPLE_METADATA:
         sample.metadata = struct('metadata');
         break;
       default:
-        reader.skip(wireType, field);
+        reader.skip(wireType);
     }
   }
+  if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
   return rejected === undefined ? { sample } : { sample, rejected };
 }
 
 export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
-  const reader = new BinaryReader(bytes);
+  const reader = new Reader(bytes);
   const out: DecodedRequest = { samples: [], rejected: new Map(), groupOptions: null };
   while (reader.pos < reader.len) {
     const [field, wireType] = reader.tag();
     if (field === Q.samples!.number && wireType === LD) {
-      const { sample, rejected } = readSample(reader.bytes());
+      const end = reader.uint32() + reader.pos;
+      if (end > reader.len) throw new RangeError('samples: premature end of message');
+      const { sample, rejected } = readSample(reader, end);
       if (rejected !== undefined) out.rejected.set(out.samples.length, rejected);
       out.samples.push(sample);
     } else if (field === Q.groupOptions!.number && wireType === LD) {
       const o = fromBinary(GroupOptionsSchema, reader.bytes());
       out.groupOptions = resolveGroupOptions(o);
-    } else reader.skip(wireType, field);
+    } else reader.skip(wireType);
   }
   return out;
 }
 
 export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: Parameters<typeof create<typeof GroupOptionsSchema>>[1]): Uint8Array {
-  const writer = new BinaryWriter();
+  const writer = new Writer();
   for (const s of samples) {
     writer.tag(Q.samples!.number, LD).fork();
     if (s.id) writer.tag(S.id!.number, LD).string(s.id);
@@ -133,9 +144,9 @@ function groupBytes(group: GroupSummary): Uint8Array {
   return toBinary(GroupSummarySchema, create(GroupSummarySchema, group));
 }
 
-function writeResult(writer: BinaryWriter, result: ShapedResult, group?: GroupSummary): void {
+function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary): void {
   if (result.id) writer.tag(R.id!.number, LD).string(result.id);
-  writer.tag(R.status!.number, WireType.Varint).int32(STATUS_TO_PROTO[result.status]);
+  writer.tag(R.status!.number, WireType.Varint).uint32(STATUS_TO_PROTO[result.status]);
   if (result.reward !== undefined) writer.tag(R.reward!.number, WireType.Bit64).double(result.reward);
   if (result.reason) writer.tag(R.reason!.number, LD).string(result.reason);
   if (result.verifier) writer.tag(R.verifier!.number, LD).string(result.verifier);
@@ -148,13 +159,13 @@ function writeResult(writer: BinaryWriter, result: ShapedResult, group?: GroupSu
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
 export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
-  const writer = new BinaryWriter();
+  const writer = new Writer();
   writeResult(writer, result, group);
   return writer.finish();
 }
 
 export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
-  const writer = new BinaryWriter();
+  const writer = new Writer();
   for (const result of results) {
     writer.tag(P.results!.number, LD).fork();
     writeResult(writer, result);
@@ -179,7 +190,7 @@ export interface DecodedResult extends ShapedResult {
 
 /** The client side of a ScoreResult; details may nest as deep as the server allows and a little more. */
 export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
-  const reader = new BinaryReader(bytes);
+  const reader = new Reader(bytes);
   const result: DecodedResult = { id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} };
   let status = -1;
   while (reader.pos < reader.len) {
@@ -204,7 +215,7 @@ export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
         result.verifierVersion = reader.string();
         break;
       case R.details!.number:
-        result.details = readStruct(reader.bytes(), 2 * 32);
+        result.details = readStructField(reader, 2 * MAX_JSON_DEPTH);
         break;
       case R.index!.number:
         result.index = reader.uint32();
@@ -216,7 +227,7 @@ export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
         result.advantage = reader.double();
         break;
       default:
-        reader.skip(wireType, field);
+        reader.skip(wireType);
     }
   }
   const known = STATUS_FROM_PROTO.get(status);
@@ -226,13 +237,13 @@ export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
 }
 
 export function decodeScoreResponse(bytes: Uint8Array): { results: DecodedResult[]; groups: GroupSummary[] } {
-  const reader = new BinaryReader(bytes);
+  const reader = new Reader(bytes);
   const out: { results: DecodedResult[]; groups: GroupSummary[] } = { results: [], groups: [] };
   while (reader.pos < reader.len) {
     const [field, wireType] = reader.tag();
     if (field === P.results!.number && wireType === LD) out.results.push(decodeScoreResult(reader.bytes()));
     else if (field === P.groups!.number && wireType === LD) out.groups.push(groupFromBytes(reader.bytes()));
-    else reader.skip(wireType, field);
+    else reader.skip(wireType);
   }
   return out;
 }

@@ -1,7 +1,9 @@
-import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { WireType } from '@bufbuild/protobuf/wire';
+import { Reader } from './reader';
 import { ListValueSchema, StructSchema, ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { Json, JsonObject } from '../../core/json';
 import { MAX_JSON_DEPTH } from './depth';
+import type { Writer } from './writer';
 
 /**
  * google.protobuf.Struct straight from and to its wire bytes, as plain JSON. Labels, metadata and
@@ -25,7 +27,7 @@ const LIST_VALUE = V.listValue!.number;
 /** A Struct nested past the limit: the caller names the field it came from. */
 export class TooDeep extends Error {}
 
-function readValue(reader: BinaryReader, end: number, depth: number, limit: number): Json {
+function readValue(reader: Reader, end: number, depth: number, limit: number): Json {
   let value: Json = null;
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
@@ -50,31 +52,31 @@ function readValue(reader: BinaryReader, end: number, depth: number, limit: numb
         value = readList(reader, reader.uint32() + reader.pos, depth + 1, limit);
         break;
       default:
-        reader.skip(wireType, field);
+        reader.skip(wireType);
     }
   }
   return value;
 }
 
-function readList(reader: BinaryReader, end: number, depth: number, limit: number): Json[] {
+function readList(reader: Reader, end: number, depth: number, limit: number): Json[] {
   if (depth > limit) throw new TooDeep();
   const out: Json[] = [];
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
     if (field === LIST_VALUES && wireType === WireType.LengthDelimited) {
       out.push(readValue(reader, reader.uint32() + reader.pos, depth, limit));
-    } else reader.skip(wireType, field);
+    } else reader.skip(wireType);
   }
   return out;
 }
 
-function readStructAt(reader: BinaryReader, end: number, depth: number, limit: number): JsonObject {
+function readStructAt(reader: Reader, end: number, depth: number, limit: number): JsonObject {
   if (depth > limit) throw new TooDeep();
   const out: JsonObject = {};
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
     if (field !== STRUCT_FIELDS || wireType !== WireType.LengthDelimited) {
-      reader.skip(wireType, field);
+      reader.skip(wireType);
       continue;
     }
     const entryEnd = reader.uint32() + reader.pos;
@@ -84,21 +86,29 @@ function readStructAt(reader: BinaryReader, end: number, depth: number, limit: n
       const [entryField, entryType] = reader.tag();
       if (entryField === MAP_KEY) key = reader.string();
       else if (entryField === MAP_VALUE) value = readValue(reader, reader.uint32() + reader.pos, depth, limit);
-      else reader.skip(entryType, entryField);
+      else reader.skip(entryType);
     }
     out[key] = value;
   }
   return out;
 }
 
-/** A Struct's bytes as a JSON object; throws TooDeep past `limit` levels (the struct itself is level 1). */
-export function readStruct(bytes: Uint8Array, limit = MAX_JSON_DEPTH): JsonObject {
-  const reader = new BinaryReader(bytes);
-  return readStructAt(reader, bytes.length, 1, limit);
+/**
+ * The Struct field the reader is at (its length next) as a JSON object; throws TooDeep past `limit`
+ * levels (the struct itself is level 1), leaving the reader past the field either way.
+ */
+export function readStructField(reader: Reader, limit = MAX_JSON_DEPTH): JsonObject {
+  const end = reader.uint32() + reader.pos;
+  if (end > reader.len) throw new RangeError('premature end of message');
+  try {
+    return readStructAt(reader, end, 1, limit);
+  } finally {
+    reader.pos = end;
+  }
 }
 
-function writeValue(writer: BinaryWriter, value: Json): void {
-  if (value === null) writer.tag(NULL_VALUE, WireType.Varint).int32(0);
+function writeValue(writer: Writer, value: Json): void {
+  if (value === null) writer.tag(NULL_VALUE, WireType.Varint).uint32(0);
   else if (typeof value === 'number') writer.tag(NUMBER_VALUE, WireType.Bit64).double(value);
   else if (typeof value === 'string') writer.tag(STRING_VALUE, WireType.LengthDelimited).string(value);
   else if (typeof value === 'boolean') writer.tag(BOOL_VALUE, WireType.Varint).bool(value);
@@ -117,7 +127,7 @@ function writeValue(writer: BinaryWriter, value: Json): void {
   }
 }
 
-function writeStructFields(writer: BinaryWriter, object: JsonObject): void {
+function writeStructFields(writer: Writer, object: JsonObject): void {
   for (const key in object) {
     const value = object[key];
     if (value === undefined) continue;
@@ -130,7 +140,7 @@ function writeStructFields(writer: BinaryWriter, object: JsonObject): void {
 }
 
 /** Writes `object` as the Struct-typed field `field` (always present, possibly empty). */
-export function writeStructField(writer: BinaryWriter, field: number, object: JsonObject): void {
+export function writeStructField(writer: Writer, field: number, object: JsonObject): void {
   writer.tag(field, WireType.LengthDelimited).fork();
   writeStructFields(writer, object);
   writer.join();
