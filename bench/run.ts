@@ -7,8 +7,9 @@ import * as judge from './judge';
 import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
+import * as serving from './serving';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, serving };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
