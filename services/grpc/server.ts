@@ -7,7 +7,7 @@ import { SendCost, Scorer, type ScoreCall } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import type { DecodedRequest } from '../wire/binary';
 import { loadScoreDefinition } from './proto';
-import { scorerService, type ScoreReplyOut } from './service';
+import { scorerService, type MalformedRequest, type ScoreReplyOut } from './service';
 
 /** Largest request or response message, both directions (a 4,096-sample batch of long responses fits). */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
@@ -21,7 +21,8 @@ const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
   shutting_down: grpc.status.UNAVAILABLE,
 };
 
-type Call = grpc.ServerUnaryCall<DecodedRequest, ScoreReplyOut> | grpc.ServerWritableStream<DecodedRequest, StreamItem>;
+type Request = DecodedRequest | MalformedRequest;
+type Call = grpc.ServerUnaryCall<Request, ScoreReplyOut> | grpc.ServerWritableStream<Request, StreamItem>;
 
 /** A call's cancellation as an AbortSignal (reason "cancelled"). */
 function cancelSignal(call: Call): { signal: AbortSignal; dispose(): void } {
@@ -69,6 +70,7 @@ export async function startGrpcServer(
 
   /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
   const toCall = (call: Call, signal: AbortSignal): ScoreCall | { error: Partial<grpc.StatusObject> } => {
+    if ('malformed' in call.request) return { error: { code: grpc.status.INVALID_ARGUMENT, details: call.request.malformed } };
     const { samples, rejected, groupOptions } = call.request;
     if (groupOptions && !groupOptions.ok) return { error: { code: grpc.status.INVALID_ARGUMENT, details: groupOptions.error } };
     const deadline = deadlineOf(call);
@@ -84,7 +86,7 @@ export async function startGrpcServer(
   };
 
   server.addService(scorerService((results, ms, stoppedEarly) => sendCost.record(results, ms, stoppedEarly)), {
-    Score(call: grpc.ServerUnaryCall<DecodedRequest, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
+    Score(call: grpc.ServerUnaryCall<Request, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
       const { signal, dispose } = cancelSignal(call);
       const scoreCall = toCall(call, signal);
@@ -105,7 +107,7 @@ export async function startGrpcServer(
       );
     },
 
-    ScoreStream(call: grpc.ServerWritableStream<DecodedRequest, StreamItem>) {
+    ScoreStream(call: grpc.ServerWritableStream<Request, StreamItem>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.ScoreStream' });
       const { signal, dispose } = cancelSignal(call);
       const scoreCall = toCall(call, signal);

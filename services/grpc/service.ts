@@ -27,6 +27,10 @@ import {
  * request and sends scored results.
  */
 
+export interface MalformedRequest {
+  malformed: string;
+}
+
 export interface ScoreRequestOut {
   samples: readonly Sample[];
   groupOptions?: Partial<Omit<GroupOptionsMessage, '$typeName'>>;
@@ -49,7 +53,15 @@ const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffs
 
 export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
   const requestSerialize = (request: ScoreRequestOut) => toBuffer(encodeScoreRequest(request.samples, request.groupOptions));
-  const requestDeserialize = (bytes: Buffer): DecodedRequest => decodeScoreRequest(bytes);
+  // grpc-js would answer a throwing deserializer with INTERNAL naming nothing: bytes that are not a
+  // ScoreRequest are the caller's error, answered INVALID_ARGUMENT by the handler.
+  const requestDeserialize = (bytes: Buffer): DecodedRequest | MalformedRequest => {
+    try {
+      return decodeScoreRequest(bytes);
+    } catch (error) {
+      return { malformed: `request: not a valid verdict.v1.ScoreRequest (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
   return {
     Score: {
       path: path('score'),

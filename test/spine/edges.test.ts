@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import * as grpc from '@grpc/grpc-js';
 import type { JsonObject } from '../../core/json';
 import { ScorerClient } from '../../services/grpc/client';
 import type { RunningServer } from '../../services/server';
@@ -109,6 +110,22 @@ describe('the edges of the serving path (issue 13)', () => {
     ]);
     const streamed = await client.scoreStreamAll(batch);
     expect(streamed.sort((x, y) => x.index - y.index)).toEqual(results);
+  });
+
+  it('bytes that are not a ScoreRequest are INVALID_ARGUMENT naming the request, not INTERNAL', async () => {
+    const raw = new grpc.Client(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure());
+    const error = await new Promise<grpc.ServiceError>((resolve) =>
+      raw.makeUnaryRequest(
+        '/verdict.v1.Scorer/Score',
+        (bytes: Buffer) => bytes,
+        (bytes: Buffer) => bytes,
+        Buffer.from([0x0a, 0x7f, 0x01]), // field 1, length 127, one byte of body
+        (e) => resolve(e as grpc.ServiceError),
+      ),
+    );
+    raw.close();
+    expect(error.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error.details).toMatch(/^request: not a valid verdict\.v1\.ScoreRequest/);
   });
 
   it('details echo at most MAX_DETAIL_CHARS of a long string and say so; the reply fits where the echo would not', async () => {
