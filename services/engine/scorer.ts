@@ -27,8 +27,8 @@ export interface ScoreCall {
   signal?: AbortSignal;
   /** When the caller stops waiting (epoch ms); the reply must be sent before it. */
   deadline?: number;
-  /** The transport's own cost to send one result (ms), reserved before the deadline for every result. */
-  sendMsPerResult?: number;
+  /** What finishing one result costs the transport once work stops (ms; FinishCost), reserved before the deadline for every result. */
+  finishMsPerResult?: number;
   reply?: ReplyLimit;
 }
 
@@ -52,8 +52,8 @@ export const RESPONSE_TOO_LARGE = 'response_too_large';
  * loop and the network, plus the measured cost of sending each of the batch's results — a 65,536-
  * result reply takes longer to encode than the fixed margin alone covered.
  */
-export function stopMargin(budgetMs: number, results: number, sendMsPerResult: number): number {
-  return Math.min(1000, Math.max(50, budgetMs * 0.1)) + results * sendMsPerResult;
+export function stopMargin(budgetMs: number, results: number, finishMsPerResult: number): number {
+  return Math.min(1000, Math.max(50, budgetMs * 0.1)) + results * finishMsPerResult;
 }
 
 /** An upper bound on one result's encoded size in characters (its strings and details). */
@@ -153,7 +153,7 @@ export class Scorer {
     let timer: NodeJS.Timeout | undefined;
     if (call.deadline !== undefined && Number.isFinite(call.deadline)) {
       const budget = call.deadline - Date.now();
-      const stopIn = budget - stopMargin(budget, call.samples.length, call.sendMsPerResult ?? 0);
+      const stopIn = budget - stopMargin(budget, call.samples.length, call.finishMsPerResult ?? 0);
       if (stopIn <= 0) controller.abort('deadline');
       else timer = setTimeout(() => controller.abort('deadline'), stopIn);
     }
@@ -172,7 +172,7 @@ export class Scorer {
  * on the main thread), measured on its large replies; the deadline margin reserves twice the
  * estimate per result, so a loaded machine still answers in time.
  */
-export class SendCost {
+export class FinishCost {
   private msPerResult: number;
   private stoppedMsPerResult = 0;
 

@@ -3,7 +3,7 @@ import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { StreamItem } from '../../core/groups';
 import { RequestRefused, type Engine } from '../engine/engine';
-import { SendCost, Scorer, type ScoreCall } from '../engine/scorer';
+import { FinishCost, Scorer, type ScoreCall } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import type { DecodedRequest } from '../wire/binary';
 import { loadScoreDefinition } from './proto';
@@ -61,7 +61,7 @@ export async function startGrpcServer(
   maxMessageBytes = MAX_MESSAGE_BYTES,
 ): Promise<GrpcServer> {
   const scorer = new Scorer(engine);
-  const sendCost = new SendCost();
+  const finishCost = new FinishCost();
   const replyLimit = { maxBytes: maxMessageBytes, bytesPerChar: UTF8_BYTES_PER_CHAR };
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
@@ -80,12 +80,12 @@ export async function startGrpcServer(
       groupOptions: groupOptions?.options ?? null,
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
-      sendMsPerResult: sendCost.perResult(),
+      finishMsPerResult: finishCost.perResult(),
       reply: replyLimit,
     };
   };
 
-  server.addService(scorerService((results, ms, stoppedEarly) => sendCost.record(results, ms, stoppedEarly)), {
+  server.addService(scorerService((results, ms, stoppedEarly) => finishCost.record(results, ms, stoppedEarly)), {
     Score(call: grpc.ServerUnaryCall<Request, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
       const { signal, dispose } = cancelSignal(call);

@@ -1,5 +1,5 @@
 import { Engine } from '../../services/engine/engine';
-import { fitReply, RESPONSE_TOO_LARGE, Scorer, SendCost, stopMargin } from '../../services/engine/scorer';
+import { fitReply, RESPONSE_TOO_LARGE, Scorer, FinishCost, stopMargin } from '../../services/engine/scorer';
 import { InlineExecutor } from '../../services/pool/executor';
 import { createRegistry } from '../fixtures/test-registry';
 import { mixedQaBatch, sample } from '../fixtures/samples';
@@ -35,17 +35,17 @@ describe('Scorer', () => {
     expect(stopMargin(10_000, 20_000, 0.5)).toBe(11_000);
     expect(stopMargin(100, 0, 0)).toBe(50);
     const batch = Array.from({ length: 20_000 }, () => sample({ verifier: 'spin', label: { ops: 1 } }));
-    const scored = await scorer.score({ samples: batch, groupOptions: null, deadline: Date.now() + 10_000, sendMsPerResult: 0.5 });
+    const scored = await scorer.score({ samples: batch, groupOptions: null, deadline: Date.now() + 10_000, finishMsPerResult: 0.5 });
     expect(scored.results).toHaveLength(20_000);
     expect(scored.results.every((r) => r.status === 'ABORTED' && r.reason === 'deadline')).toBe(true);
     expect(scored.stoppedEarly).toBe(true);
     // The same batch with a cheap transport runs to its end well within the budget.
-    const cheap = await scorer.score({ samples: batch.slice(0, 100), groupOptions: null, deadline: Date.now() + 60_000, sendMsPerResult: 0.001 });
+    const cheap = await scorer.score({ samples: batch.slice(0, 100), groupOptions: null, deadline: Date.now() + 60_000, finishMsPerResult: 0.001 });
     expect(cheap.results.every((r) => r.status === 'OK')).toBe(true);
   });
 
   it('learns the dearer of finishing a batch that ran out and one cut short', () => {
-    const cost = new SendCost(0.01);
+    const cost = new FinishCost(0.01);
     expect(cost.perResult()).toBeCloseTo(0.02);
     cost.record(100, 1000, true); // too few results to say anything
     expect(cost.perResult()).toBeCloseTo(0.02);
