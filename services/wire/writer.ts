@@ -64,10 +64,11 @@ export class Writer {
       this.pos += 1 + written;
       return this;
     }
-    this.fork();
-    this.ensure(3 * value.length);
+    const length = Buffer.byteLength(value, 'utf8');
+    this.uint32(length);
+    this.ensure(length);
     this.pos += this.buf.write(value, this.pos, 'utf8');
-    return this.join();
+    return this;
   }
 
   bytes(value: Uint8Array): this {
