@@ -184,6 +184,11 @@ describe('the edges of the serving path (issue 13)', () => {
     expect(await headersClosed).toMatch(/^(HTTP\/1\.1 408|)/);
     expect(await bodyClosed).toMatch(/^(HTTP\/1\.1 408|)/);
 
+    // The request timeout covers receiving a request, not scoring it: a batch that scores for longer still answers.
+    const slow = await post(JSON.stringify({ samples: [sample({ verifier: 'sleep', label: { ms: 1500 } })] }));
+    expect(slow.status).toBe(200);
+    expect(((await slow.json()) as { results: Array<{ status: string }> }).results[0]!.status).toBe('STATUS_OK');
+
     const held = await Promise.all(Array.from({ length: 40 }, () => open(server.httpPort!)));
     const extra = await open(server.httpPort!);
     const extraClosed = closed(extra);
