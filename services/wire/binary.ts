@@ -140,8 +140,21 @@ const STATUS_FROM_PROTO = new Map<number, Status>([
   [ProtoStatus.ABORTED, 'ABORTED'],
 ]);
 
-function groupBytes(group: GroupSummary): Uint8Array {
-  return toBinary(GroupSummarySchema, create(GroupSummarySchema, group));
+const G = GroupSummarySchema.field;
+
+/** A GroupSummary's fields (proto3: zeros and empty strings left out, `optional` ones when set). */
+function writeGroup(writer: Writer, group: GroupSummary): void {
+  const varint = WireType.Varint;
+  if (group.groupId) writer.tag(G.groupId!.number, LD).string(group.groupId);
+  if (group.size) writer.tag(G.size!.number, varint).uint32(group.size);
+  if (group.ok) writer.tag(G.ok!.number, varint).uint32(group.ok);
+  if (group.aborted) writer.tag(G.aborted!.number, varint).uint32(group.aborted);
+  if (group.invalid) writer.tag(G.invalid!.number, varint).uint32(group.invalid);
+  if (group.meanReward !== undefined) writer.tag(G.meanReward!.number, WireType.Bit64).double(group.meanReward);
+  if (group.keep) writer.tag(G.keep!.number, varint).bool(true);
+  if (group.keepReason) writer.tag(G.keepReason!.number, LD).string(group.keepReason);
+  if (group.meanRawReward !== undefined) writer.tag(G.meanRawReward!.number, WireType.Bit64).double(group.meanRawReward);
+  if (group.shortestCorrect !== undefined) writer.tag(G.shortestCorrect!.number, varint).uint32(group.shortestCorrect);
 }
 
 function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary): void {
@@ -153,13 +166,17 @@ function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary)
   if (result.verifierVersion) writer.tag(R.verifierVersion!.number, LD).string(result.verifierVersion);
   writeStructField(writer, R.details!.number, result.details);
   if (result.index) writer.tag(R.index!.number, WireType.Varint).uint32(result.index);
-  if (group) writer.tag(R.group!.number, LD).bytes(groupBytes(group));
+  if (group) {
+    writer.tag(R.group!.number, LD).fork();
+    writeGroup(writer, group);
+    writer.join();
+  }
   if (result.advantage !== undefined) writer.tag(R.advantage!.number, WireType.Bit64).double(result.advantage);
 }
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
 export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
-  const writer = new Writer();
+  const writer = new Writer(512);
   writeResult(writer, result, group);
   return writer.finish();
 }
@@ -171,7 +188,11 @@ export function encodeScoreResponse(results: readonly ShapedResult[], groups: re
     writeResult(writer, result);
     writer.join();
   }
-  for (const group of groups) writer.tag(P.groups!.number, LD).bytes(groupBytes(group));
+  for (const group of groups) {
+    writer.tag(P.groups!.number, LD).fork();
+    writeGroup(writer, group);
+    writer.join();
+  }
   return writer.finish();
 }
 

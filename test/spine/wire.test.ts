@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create, fromBinary, fromJson, toBinary, toJson, type JsonValue } from '@bufbuild/protobuf';
 import type { JsonObject } from '../../core/json';
-import type { ShapedResult } from '../../core/groups';
+import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { packageRoot } from '../../services/paths';
 import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScoreResponse } from '../../services/wire/binary';
 import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
@@ -54,7 +54,11 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
       details: index % 2 ? label : {},
       ...(index === 4 ? { advantage: -1.25 } : {}),
     }));
-    const groups = [{ groupId: 'g', size: 5, ok: 3, aborted: 2, invalid: 0, meanReward: 0.5, keep: true, keepReason: '' as const }];
+    const groups: GroupSummary[] = [
+      { groupId: 'g', size: 5, ok: 3, aborted: 2, invalid: 0, meanReward: 0.5, keep: true, keepReason: '' },
+      { groupId: 'h€', size: 4, ok: 4, aborted: 0, invalid: 0, meanReward: 0.75, meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' },
+      { groupId: 'none', size: 1, ok: 0, aborted: 0, invalid: 1, keep: false, keepReason: 'too_few_valid' },
+    ];
     const bytes = encodeScoreResponse(results, groups);
     const viaLibrary = toJson(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes), { alwaysEmitImplicit: true }) as {
       results: JsonObject[];
@@ -64,6 +68,7 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
       results.map((r) => [r.id, r.index, `STATUS_${r.status}`, r.reward, r.details, r.advantage]),
     );
     expect(viaLibrary.groups[0]).toMatchObject({ groupId: 'g', size: 5, ok: 3, aborted: 2, meanReward: 0.5, keep: true });
+    expect(viaLibrary.groups[1]).toMatchObject({ groupId: 'h€', meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' });
     expect(decodeScoreResponse(bytes)).toEqual({ results, groups });
     expect(decodeScoreResponse(toBinary(ScoreResponseSchema, create(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes))))).toEqual({ results, groups });
   });
