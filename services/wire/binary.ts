@@ -1,6 +1,5 @@
-import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
 import { WireType } from '@bufbuild/protobuf/wire';
-import { Reader } from './reader';
 import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
 import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
@@ -15,15 +14,17 @@ import {
   ScoreResultSchema,
   Status as ProtoStatus,
 } from './gen/verdict/v1/score_pb';
+import { Reader } from './reader';
 import { readStructField, TooDeep, writeStructField } from './struct';
 import { Writer } from './writer';
 
 /**
- * The binary protobuf codec of the Score API, on the messages generated from proto/ (field numbers
- * and the GroupOptions/GroupSummary messages come from the generated descriptors). Samples and
- * results are read and written field by field so that labels, metadata and details go straight
- * between their wire bytes and plain JSON (no Struct message per node), and so that one sample's
- * too-deep label is that sample's INVALID result, not a failed request.
+ * The binary protobuf codec of the Score API, on the messages generated from proto/: field numbers
+ * come from the generated descriptors, GroupOptions (once per request) and a client's GroupSummary
+ * are the generated messages themselves. Samples, results and summaries are read and written field by
+ * field so that labels, metadata and details go straight between their wire bytes and plain JSON (no
+ * Struct message per node), and so that one sample's too-deep label is that sample's INVALID result,
+ * not a failed request. test/spine/wire.test.ts checks the bytes both ways against protobuf-es.
  */
 
 const S = SampleSchema.field;
@@ -116,7 +117,7 @@ export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
   return out;
 }
 
-export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: Parameters<typeof create<typeof GroupOptionsSchema>>[1]): Uint8Array {
+export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: MessageInitShape<typeof GroupOptionsSchema>): Uint8Array {
   const writer = new Writer();
   for (const s of samples) {
     writer.tag(Q.samples!.number, LD).fork();
