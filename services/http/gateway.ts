@@ -17,9 +17,9 @@ export const MAX_BODY = '256mb';
 const REPLY_LIMIT = { maxBytes: 256 * 1024 * 1024, bytesPerChar: 6 };
 
 /**
- * The request body as JSON, whatever its content type: one parser for every route, so an empty body
- * is refused with a message saying so (express.json would hand the route an empty object and the
- * request would be answered with no results), and a UTF-8 byte-order mark is accepted.
+ * The request body as JSON, whatever its content type. An empty body is refused with a message saying
+ * so (express.json hands the route an empty object, and /v1/score answered it with no results), and a
+ * UTF-8 byte-order mark is accepted. The parser of /v1/score; the trainer routes keep their own.
  */
 export function jsonBody(limit: string) {
   const text = express.text({ type: () => true, limit });
