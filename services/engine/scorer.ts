@@ -27,8 +27,8 @@ export interface ScoreCall {
   signal?: AbortSignal;
   /** When the caller stops waiting (epoch ms); the reply must be sent before it. */
   deadline?: number;
-  /** What finishing one result costs the transport once work stops (ms; FinishCost), reserved before the deadline for every result. */
-  finishMsPerResult?: number;
+  /** What finishing the batch will cost the transport once work stops (ms; FinishCost.reserveMs), reserved before the deadline. */
+  finishReserveMs?: number;
   reply?: ReplyLimit;
 }
 
@@ -48,12 +48,12 @@ export interface Scored {
 export const RESPONSE_TOO_LARGE = 'response_too_large';
 
 /**
- * When work for a call with `budgetMs` left stops: 10% of the budget (50 ms to 1 s) for the event
- * loop and the network, plus the measured cost of sending each of the batch's results — a 65,536-
- * result reply takes longer to encode than the fixed margin alone covered.
+ * How long before the deadline work for a call with `budgetMs` left stops: 10% of the budget (50 ms
+ * to 1 s) for the event loop and the network, plus the transport's measured cost of finishing the
+ * batch — a 65,536-result reply takes longer to encode than the fixed margin alone covered.
  */
-export function stopMargin(budgetMs: number, results: number, finishMsPerResult: number): number {
-  return Math.min(1000, Math.max(50, budgetMs * 0.1)) + results * finishMsPerResult;
+export function stopMargin(budgetMs: number, finishReserveMs: number): number {
+  return Math.min(1000, Math.max(50, budgetMs * 0.1)) + finishReserveMs;
 }
 
 /** An upper bound on one result's encoded size in characters (its strings and details). */
@@ -98,27 +98,32 @@ export function fitReply(results: readonly ScoreResult[], samples: readonly Samp
   return out ?? (results as ScoreResult[]);
 }
 
+/** When work on a call stopped: its signal's abort, else the moment `settled` is asked (the last result). */
+function watchStop(signal: AbortSignal): { settled(): Pick<Scored, 'stoppedAt' | 'stoppedEarly'>; dispose(): void } {
+  let stoppedAt: number | undefined;
+  const onStop = () => (stoppedAt = performance.now());
+  if (signal.aborted) onStop();
+  else signal.addEventListener('abort', onStop, { once: true });
+  return {
+    settled: () => (stoppedAt === undefined ? { stoppedAt: performance.now(), stoppedEarly: false } : { stoppedAt, stoppedEarly: true }),
+    dispose: () => signal.removeEventListener('abort', onStop),
+  };
+}
+
 export class Scorer {
   constructor(readonly engine: Engine) {}
 
   /** The whole batch: results in input order, shaped, with one summary per group. */
   async score(call: ScoreCall): Promise<Scored> {
     const { signal, dispose } = this.callSignal(call);
-    let stoppedAt: number | undefined;
-    let stoppedEarly = false;
-    const onStop = () => {
-      stoppedAt = performance.now();
-      stoppedEarly = true;
-    };
-    if (signal.aborted) onStop();
-    else signal.addEventListener('abort', onStop, { once: true });
+    const stop = watchStop(signal);
     try {
       let results = await this.engine.score(call.samples, { signal, ...(call.rejected ? { rejected: call.rejected } : {}) });
-      stoppedAt ??= performance.now();
+      const stopped = stop.settled();
       if (call.reply) results = fitReply(results, call.samples, call.groupOptions !== null, call.reply);
-      return { ...shapeGroups(call.samples, results, call.groupOptions), stoppedAt, stoppedEarly };
+      return { ...shapeGroups(call.samples, results, call.groupOptions), ...stopped };
     } finally {
-      signal.removeEventListener('abort', onStop);
+      stop.dispose();
       dispose();
     }
   }
@@ -127,8 +132,9 @@ export class Scorer {
    * The batch as a stream: `send` gets each result as soon as it is decided (a group's results held
    * back until the group is complete when shaping), a group's summary on its last result.
    */
-  async stream(call: ScoreCall, send: (item: StreamItem) => void): Promise<void> {
+  async stream(call: ScoreCall, send: (item: StreamItem) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
     const { signal, dispose } = this.callSignal(call);
+    const stop = watchStop(signal);
     const groups = new GroupStream(call.samples, call.groupOptions);
     const limit = call.reply;
     const onResult = (result: ScoreResult) => {
@@ -137,7 +143,9 @@ export class Scorer {
     };
     try {
       await this.engine.score(call.samples, { signal, onResult, ...(call.rejected ? { rejected: call.rejected } : {}) });
+      return stop.settled();
     } finally {
+      stop.dispose();
       dispose();
     }
   }
@@ -153,7 +161,7 @@ export class Scorer {
     let timer: NodeJS.Timeout | undefined;
     if (call.deadline !== undefined && Number.isFinite(call.deadline)) {
       const budget = call.deadline - Date.now();
-      const stopIn = budget - stopMargin(budget, call.samples.length, call.finishMsPerResult ?? 0);
+      const stopIn = budget - stopMargin(budget, call.finishReserveMs ?? 0);
       if (stopIn <= 0) controller.abort('deadline');
       else timer = setTimeout(() => controller.abort('deadline'), stopIn);
     }
@@ -168,35 +176,47 @@ export class Scorer {
 }
 
 /**
- * What finishing one result costs a transport once work stops (settling the rest, shaping, encoding
- * on the main thread), measured on its large replies; the deadline margin reserves twice the
- * estimate per result, so a loaded machine still answers in time.
+ * What finishing a batch costs a transport once work stops: a fixed part (stopping running pool
+ * threads, event-loop stalls; learnt from small batches cut short) and a part per result (settling,
+ * shaping, encoding on the main thread; learnt from large replies). The deadline margin reserves
+ * twice the estimate, so a loaded machine still answers in time.
  */
 export class FinishCost {
   private msPerResult: number;
   private stoppedMsPerResult = 0;
+  private fixedMs: number;
 
   /**
-   * Starts from 0.03 ms per result: a 4,096-result math reply took 77 ms to encode with proto-loader on
-   * the reference machine, and aborting and counting a batch's results costs about as much again.
+   * Starts from 0.03 ms per result (a 4,096-result math reply took 77 ms to encode with proto-loader
+   * on the reference machine, and aborting and counting a batch's results costs about as much again)
+   * and 100 ms fixed (stopping two pool threads and starting their replacements).
    */
-  constructor(initialMsPerResult = 0.03) {
+  constructor(initialMsPerResult = 0.03, initialFixedMs = 100) {
     this.msPerResult = initialMsPerResult;
+    this.fixedMs = initialFixedMs;
   }
 
   /**
    * `stopped`: the batch was cut short (deadline, cancel), which costs more than a batch that ran to
    * its end (aborting queued and running pool work); the estimate covers the dearer of the two.
-   * Small replies are dominated by fixed costs and would understate the per-result cost.
+   * Small batches cut short teach the fixed part; large ones the part per result.
    */
   record(results: number, ms: number, stopped: boolean): void {
-    if (results < 256) return;
-    const per = ms / results;
+    if (results < 256) {
+      if (stopped) this.fixedMs = 0.7 * this.fixedMs + 0.3 * Math.max(0, ms - results * this.perResult());
+      return;
+    }
+    const per = Math.max(0, ms - (stopped ? this.fixedMs : 0)) / results;
     if (stopped) this.stoppedMsPerResult = this.stoppedMsPerResult === 0 ? per : 0.7 * this.stoppedMsPerResult + 0.3 * per;
     else this.msPerResult = 0.7 * this.msPerResult + 0.3 * per;
   }
 
-  perResult(): number {
-    return 2 * Math.max(this.msPerResult, this.stoppedMsPerResult);
+  private perResult(): number {
+    return Math.max(this.msPerResult, this.stoppedMsPerResult);
+  }
+
+  /** The time to set aside before the deadline for a batch of `results`. */
+  reserveMs(results: number): number {
+    return 2 * (this.fixedMs + results * this.perResult());
   }
 }

@@ -80,7 +80,7 @@ export async function startGrpcServer(
       groupOptions: groupOptions?.options ?? null,
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
-      finishMsPerResult: finishCost.perResult(),
+      finishReserveMs: finishCost.reserveMs(samples.length),
       reply: replyLimit,
     };
   };
@@ -120,10 +120,12 @@ export async function startGrpcServer(
           if (!call.cancelled) call.write(item);
         })
         .then(
-          () => {
+          (stopped) => {
             dispose();
             timer();
             call.end();
+            // A stream that ran to its end has sent its results already: only a cut-short one says what stopping costs.
+            if (stopped.stoppedEarly) finishCost.record(scoreCall.samples.length, performance.now() - stopped.stoppedAt, true);
           },
           (error: unknown) => {
             dispose();

@@ -31,26 +31,31 @@ describe('Scorer', () => {
   });
 
   it('reserves the cost of finishing every result of the batch before the deadline', async () => {
-    // 10% of 10 s is 1 s; 20,000 results at 0.5 ms each need 10 s more: nothing can be started.
-    expect(stopMargin(10_000, 20_000, 0.5)).toBe(11_000);
-    expect(stopMargin(100, 0, 0)).toBe(50);
+    // 10% of 10 s is 1 s; finishing 20,000 results at 0.25 ms each, reserved twice, needs 10 s more: nothing can be started.
+    const cost = new FinishCost(0.25, 0);
+    expect(cost.reserveMs(20_000)).toBe(10_000);
+    expect(stopMargin(10_000, cost.reserveMs(20_000))).toBe(11_000);
+    expect(stopMargin(100, 0)).toBe(50);
     const batch = Array.from({ length: 20_000 }, () => sample({ verifier: 'spin', label: { ops: 1 } }));
-    const scored = await scorer.score({ samples: batch, groupOptions: null, deadline: Date.now() + 10_000, finishMsPerResult: 0.5 });
+    const scored = await scorer.score({ samples: batch, groupOptions: null, deadline: Date.now() + 10_000, finishReserveMs: cost.reserveMs(batch.length) });
     expect(scored.results).toHaveLength(20_000);
     expect(scored.results.every((r) => r.status === 'ABORTED' && r.reason === 'deadline')).toBe(true);
     expect(scored.stoppedEarly).toBe(true);
     // The same batch with a cheap transport runs to its end well within the budget.
-    const cheap = await scorer.score({ samples: batch.slice(0, 100), groupOptions: null, deadline: Date.now() + 60_000, finishMsPerResult: 0.001 });
+    const cheap = await scorer.score({ samples: batch.slice(0, 100), groupOptions: null, deadline: Date.now() + 60_000, finishReserveMs: 10 });
     expect(cheap.results.every((r) => r.status === 'OK')).toBe(true);
   });
 
-  it('learns the dearer of finishing a batch that ran out and one cut short', () => {
-    const cost = new FinishCost(0.01);
-    expect(cost.perResult()).toBeCloseTo(0.02);
-    cost.record(100, 1000, true); // too few results to say anything
-    expect(cost.perResult()).toBeCloseTo(0.02);
-    cost.record(10_000, 1000, true); // 0.1 ms per result when cut short
-    expect(cost.perResult()).toBeCloseTo(0.2);
+  it('learns a fixed cost of stopping from small batches and the dearer per-result cost from large ones', () => {
+    const cost = new FinishCost(0.01, 100);
+    expect(cost.reserveMs(1000)).toBeCloseTo(2 * (100 + 10));
+    cost.record(100, 1000, false); // a small batch that ran to its end says nothing
+    expect(cost.reserveMs(1000)).toBeCloseTo(220);
+    cost.record(40, 400, true); // stopping took 400 ms: the fixed part moves towards it
+    expect(cost.reserveMs(0)).toBeGreaterThan(200);
+    const fixed = cost.reserveMs(0) / 2;
+    cost.record(10_000, fixed + 1000, true); // 0.1 ms per result when cut short, besides the fixed part
+    expect(cost.reserveMs(10_000)).toBeCloseTo(2 * (fixed + 1000));
   });
 
   it('fits a reply: the results past the limit become ABORTED "response_too_large", the others are kept in order', async () => {
