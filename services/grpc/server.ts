@@ -1,10 +1,10 @@
 import * as grpc from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import { GroupStream, shapeGroups, type GroupOptions } from '../../core/groups';
 import type { ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import type { Metrics } from '../metrics';
+import { addReflection } from '../reflection';
 import { groupOptionsFromProto, type ProtoGroupOptions } from '../wire/group-options';
 import { resultToProto, sampleFromProto, type ProtoSample } from '../wire/proto';
 import { loadScoreProto } from './proto';
@@ -76,12 +76,19 @@ export interface GrpcServer {
   health: HealthImplementation;
 }
 
+/** What the operator side adds to every call (request log, auth) and how the port is secured. */
+export interface GrpcServerOps {
+  interceptors?: grpc.ServerInterceptor[];
+  credentials?: grpc.ServerCredentials;
+}
+
 /** The Scorer service, standard health and server reflection on one grpc-js server. */
-export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number): Promise<GrpcServer> {
+export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number, ops: GrpcServerOps = {}): Promise<GrpcServer> {
   const { definition, scorer } = loadScoreProto();
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    interceptors: ops.interceptors ?? [],
   });
 
   server.addService(scorer.service, {
@@ -137,10 +144,10 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
 
   const health = new HealthImplementation({ '': 'SERVING', 'verdict.v1.Scorer': 'SERVING' });
   health.addToServer(server);
-  new ReflectionService(definition).addToServer(server);
+  addReflection(server, definition);
 
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
+    server.bindAsync(`${host}:${port}`, ops.credentials ?? grpc.ServerCredentials.createInsecure(), (error, actual) =>
       error ? reject(error) : resolve(actual),
     ),
   );

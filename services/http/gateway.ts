@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { shapeGroups } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import type { Metrics } from '../metrics';
+import { noteResults } from '../request-log';
 import { groupToJson, resultToJson } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes } from './trainers';
@@ -24,9 +25,11 @@ function sendError(res: Response, status: number, code: string, message: string)
 }
 
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
-export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean): express.Express {
+export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean, ops: RequestHandler[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // The operator side first: request log and id, then authentication.
+  if (ops.length > 0) app.use(...ops);
 
   app.get('/healthz', (_req, res) => {
     if (isServing()) res.json({ status: 'SERVING' });
@@ -55,6 +58,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     try {
       const results = await engine.score(samples, { signal: controller.signal });
       timer();
+      noteResults(res, results);
       return results;
     } catch (error) {
       if (error instanceof RequestRefused) {
