@@ -81,7 +81,7 @@ export function program(): Command {
             : null,
       });
       const stop = (signal: string) => {
-        logger.info({ signal }, 'signal received');
+        logger.info({ signal, drainMs: opts.drainMs, pendingSamples: server.engine.pendingSamples() }, `${signal}, draining`);
         server.shutdown().then(
           () => process.exit(0),
           (error: unknown) => {

@@ -107,7 +107,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     shutdown() {
       stopping ??= (async () => {
         serving = false;
-        logger.info({ drainMs: options.drainMs ?? 10_000, pendingSamples: engine.pendingSamples() }, 'draining');
         grpcServer.health.setStatus('', 'NOT_SERVING');
         grpcServer.health.setStatus('verdict.v1.Scorer', 'NOT_SERVING');
         // Refuse new batches at once; the listeners stay up so in-flight calls can still answer.

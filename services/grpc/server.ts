@@ -84,7 +84,7 @@ export interface GrpcServerOps {
 
 /** The Scorer service, standard health and server reflection on one grpc-js server. */
 export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number, ops: GrpcServerOps = {}): Promise<GrpcServer> {
-  const { definition, scorer } = loadScoreProto();
+  const { scorer } = loadScoreProto();
   const server = new grpc.Server({
     'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
     'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
@@ -144,7 +144,7 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
 
   const health = new HealthImplementation({ '': 'SERVING', 'verdict.v1.Scorer': 'SERVING' });
   health.addToServer(server);
-  addReflection(server, definition);
+  addReflection(server);
 
   const bound = await new Promise<number>((resolve, reject) =>
     server.bindAsync(`${host}:${port}`, ops.credentials ?? grpc.ServerCredentials.createInsecure(), (error, actual) =>
