@@ -122,3 +122,30 @@ export function grpcServerCredentials(tls: TlsFiles | null): grpc.ServerCredenti
     throw new AuthSetupError(`--tls-cert/--tls-key: ${(error as Error).message}`);
   }
 }
+
+/** How a client reaches a server that wants a token and/or TLS. */
+export interface ClientAuth {
+  /** Sent as `authorization: Bearer <token>` on every call. */
+  token?: string;
+  /** TLS: the CA that signed the server's certificate, and a client certificate for mutual TLS. */
+  tls?: { ca: Buffer; cert?: Buffer; key?: Buffer };
+}
+
+/** Adds the bearer token to every call's metadata; works on plaintext and TLS channels alike. */
+export function bearerInterceptor(token: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set('authorization', `Bearer ${token}`);
+        next(metadata, listener);
+      },
+    });
+}
+
+/** Channel credentials and interceptors for `auth`: plaintext unless it names a CA. */
+export function grpcClientAuth(auth: ClientAuth = {}): { credentials: grpc.ChannelCredentials; interceptors: grpc.Interceptor[] } {
+  const credentials = auth.tls
+    ? grpc.credentials.createSsl(auth.tls.ca, auth.tls.key ?? null, auth.tls.cert ?? null)
+    : grpc.credentials.createInsecure();
+  return { credentials, interceptors: auth.token !== undefined ? [bearerInterceptor(auth.token)] : [] };
+}

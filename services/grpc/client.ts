@@ -5,6 +5,7 @@ import type { VerifierInfo } from '../../core/registry';
 import { sampleToProto, type ProtoResult } from '../wire/proto';
 import { structToJson } from '../wire/struct';
 import { MAX_MESSAGE_BYTES } from './server';
+import { grpcClientAuth, type ClientAuth } from '../auth';
 import { loadScoreProto } from './proto';
 
 const STATUS_FROM_PROTO: Record<string, Status> = {
@@ -51,11 +52,14 @@ interface RawClient extends grpc.Client {
 export class ScorerClient {
   private readonly raw: RawClient;
 
-  constructor(address: string) {
+  /** `auth`: a bearer token and/or TLS, for a server started with them. */
+  constructor(address: string, auth: ClientAuth = {}) {
     const { scorer } = loadScoreProto();
-    this.raw = new scorer(address, grpc.credentials.createInsecure(), {
+    const { credentials, interceptors } = grpcClientAuth(auth);
+    this.raw = new scorer(address, credentials, {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+      interceptors,
     }) as unknown as RawClient;
   }
 
