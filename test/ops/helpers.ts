@@ -22,7 +22,13 @@ export interface RawReply {
 }
 
 /** One Score call with chosen metadata, keeping the response headers and trailers the typed client hides. */
-export function rawScore(address: string, samples: Sample[], metadata = new grpc.Metadata(), auth: ClientAuth = {}): Promise<RawReply> {
+export function rawScore(
+  address: string,
+  samples: Sample[],
+  metadata = new grpc.Metadata(),
+  auth: ClientAuth = {},
+  groupOptions?: Record<string, unknown>,
+): Promise<RawReply> {
   const { scorer } = loadScoreProto();
   const { credentials, interceptors } = grpcClientAuth(auth);
   const client = new scorer(address, credentials, { interceptors }) as unknown as grpc.Client & {
@@ -37,7 +43,7 @@ export function rawScore(address: string, samples: Sample[], metadata = new grpc
       client.close();
       resolve({ ...outcome, response: outcome.response as RawReply['response'], headers, trailers });
     };
-    const call = client.Score({ samples: samples.map(sampleToProto) }, metadata, (error, response) => {
+    const call = client.Score({ samples: samples.map(sampleToProto), ...(groupOptions ? { groupOptions } : {}) }, metadata, (error, response) => {
       outcome = { error, response };
       finish();
     });
