@@ -4,11 +4,12 @@ import * as code from './code';
 import * as groups from './groups';
 import * as ifBench from './if';
 import * as judge from './judge';
+import * as load from './load';
 import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, load };
 
 async function main(): Promise<void> {
   const wanted = process.argv.slice(2);
