@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Iterable, Optional, Union
+from typing import Any, AsyncIterator, Iterable, Optional, Union
 
 import grpc
 import grpc.aio
@@ -41,7 +41,7 @@ class AsyncVerdictClient:
                 if tls
                 else grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
             )
-            return channel, score_pb2_grpc.ScorerStub(channel)
+            return channel, score_pb2_grpc.ScorerStub(channel)  # type: ignore[no-untyped-call]
 
         self._replicas = ReplicaSet(targets, make, lambda channel: asyncio.ensure_future(channel.close()), refresh_s)
         self._metadata = aio_metadata(token)
@@ -94,7 +94,7 @@ class AsyncVerdictClient:
                 task.cancel()
         return plan.response()
 
-    async def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    async def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             await asyncio.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))

@@ -53,7 +53,7 @@ class VerdictClient:
     ):
         def make(address: str) -> tuple[grpc.Channel, score_pb2_grpc.ScorerStub]:
             channel = open_channel(address, CHANNEL_OPTIONS, token, tls)
-            return channel, score_pb2_grpc.ScorerStub(channel)
+            return channel, score_pb2_grpc.ScorerStub(channel)  # type: ignore[no-untyped-call]
 
         self._replicas = ReplicaSet(targets, make, lambda channel: channel.close(), refresh_s)
         self.batch_size = batch_size
@@ -102,7 +102,7 @@ class VerdictClient:
                     send(nxt)
         return plan.response()
 
-    def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             time.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))

@@ -24,7 +24,7 @@ import grpc
 
 Targets = Union[str, Sequence[str]]
 # getaddrinfo's shape: (host, port) → the addresses, as socket.getaddrinfo returns them.
-Resolver = Callable[[str, int], list]
+Resolver = Callable[[str, int], Sequence[tuple[Any, ...]]]
 
 DNS_PREFIXES = ("dns:///", "dns:")
 
@@ -60,7 +60,7 @@ def _address(ip: str, port: int) -> str:
     return f"[{ip}]:{port}" if ":" in ip else f"{ip}:{port}"
 
 
-def _system_resolver(host: str, port: int) -> list:
+def _system_resolver(host: str, port: int) -> Sequence[tuple[Any, ...]]:
     return socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
 
 
@@ -104,7 +104,7 @@ class Tls:
         return grpc.ssl_channel_credentials(self.root_certificates, self.private_key, self.certificate_chain)
 
 
-class _BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):
+class _BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInterceptor):  # type: ignore[misc]
     """Adds `authorization: Bearer <token>` to every call (the server's --auth-token-file)."""
 
     def __init__(self, token: str):
@@ -121,7 +121,7 @@ class _BearerToken(grpc.UnaryUnaryClientInterceptor, grpc.UnaryStreamClientInter
         return continuation(self._with_token(client_call_details), request)
 
 
-class _CallDetails(grpc.ClientCallDetails):
+class _CallDetails(grpc.ClientCallDetails):  # type: ignore[misc]
     def __init__(self, method: str, timeout: Optional[float], metadata: Any, credentials: Any, wait_for_ready: Any, compression: Any):
         self.method = method
         self.timeout = timeout
@@ -155,7 +155,7 @@ class ReplicaSet:
         self,
         targets: Targets,
         make_stub: Callable[[str], tuple[Any, Any]],
-        close_channel: Callable[[Any], None],
+        close_channel: Callable[[Any], object],
         refresh_s: float = 30.0,
         resolver: Resolver = _system_resolver,
     ):
