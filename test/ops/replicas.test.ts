@@ -1,8 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { packageRoot } from '../../services/paths';
 import type { RunningServer } from '../../services/server';
 import { serveCli } from '../fixtures/cli';
 import { startTestServer } from '../fixtures/server';
 import { runPython } from './python';
+
+const TLS_DIR = path.join(packageRoot(), 'test', 'ops', 'tls');
 
 /**
  * Three `verdict serve` processes on loopback, driven by the Python client (Debian's python3-grpcio):
@@ -26,8 +30,18 @@ describe('replicas: balancing and failover with the Python client', () => {
       env[`VERDICT_TEST_${name}_HTTP`] = `http://127.0.0.1:${started.httpPort}`;
       env[`VERDICT_TEST_${name}_PID`] = String(started.child.pid);
     }
-    tokenServer = await startTestServer({ workers: 1, httpPort: null, authToken: 'replica-token' });
-    env = { ...env, VERDICT_TEST_TOKEN_GRPC: `127.0.0.1:${tokenServer.grpcPort}`, VERDICT_TEST_TOKEN: 'replica-token' };
+    tokenServer = await startTestServer({
+      workers: 1,
+      httpPort: null,
+      authToken: 'replica-token',
+      tls: { certFile: path.join(TLS_DIR, 'server.pem'), keyFile: path.join(TLS_DIR, 'server.key') },
+    });
+    env = {
+      ...env,
+      VERDICT_TEST_TOKEN_GRPC: `localhost:${tokenServer.grpcPort}`,
+      VERDICT_TEST_TOKEN: 'replica-token',
+      VERDICT_TEST_TLS_CA: path.join(TLS_DIR, 'ca.pem'),
+    };
   }, 60_000);
 
   afterAll(async () => {
@@ -57,5 +71,5 @@ describe('replicas: balancing and failover with the Python client', () => {
     expect(await replicas.A.exited).toEqual({ code: 0, signal: null });
   }, 180_000);
 
-  it('the sync and asyncio clients send the bearer token', () => unittest('TokenTest'), 60_000);
+  it('the sync and asyncio clients send the bearer token over TLS', () => unittest('TokenTest'), 60_000);
 });

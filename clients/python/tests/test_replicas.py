@@ -4,6 +4,7 @@ The jest test test/ops/replicas.test.ts starts three `verdict serve` processes (
 that wants a bearer token, and sets the environment read here. ResolveTest needs none of it.
 """
 
+import asyncio
 import os
 import signal
 import socket
@@ -16,7 +17,7 @@ import grpc
 
 from verdict.v1 import score_pb2, score_pb2_grpc
 from verdict_client import AsyncVerdictClient, Sample, VerdictClient, VerdictError
-from verdict_client.replicas import ReplicaSet, resolve_targets
+from verdict_client.replicas import ReplicaSet, Tls, resolve_targets
 
 # Long enough that a chunk keeps a one-thread replica busy for a while (about 2 ms a sample).
 REASONING = "reasoning " * 2000
@@ -189,22 +190,25 @@ class SigtermTest(unittest.TestCase):
 
 
 class TokenTest(unittest.TestCase):
-    def test_the_clients_send_the_bearer_token(self):
+    def test_the_clients_send_the_bearer_token_over_tls(self):
         address = env("VERDICT_TEST_TOKEN_GRPC")
         token = env("VERDICT_TEST_TOKEN")
+        with open(env("VERDICT_TEST_TLS_CA"), "rb") as f:
+            tls = Tls(root_certificates=f.read())
         batch = [Sample(verifier="qa", response="\\boxed{C}", label={"choice": "C"})]
-        with VerdictClient(address, token=token, timeout=30) as client:
+        with VerdictClient(address, token=token, tls=tls, timeout=30) as client:
             self.assertEqual([(r.status, r.reward) for r in client.score(batch).results], [("OK", 1.0)])
             self.assertEqual([r.status for r in client.score_stream(batch)], ["OK"])
-        with VerdictClient(address, timeout=30) as anonymous:
+        with VerdictClient(address, tls=tls, timeout=30) as anonymous:
             with self.assertRaises(VerdictError) as refused:
                 anonymous.score(batch)
         self.assertEqual(refused.exception.code, grpc.StatusCode.UNAUTHENTICATED)
+        # Plaintext to a TLS port: no replica answers, so the samples come back ABORTED by the client.
+        with VerdictClient(address, token=token, retries=0, timeout=10) as plaintext:
+            self.assertEqual([(r.status, r.reward) for r in plaintext.score(batch).results], [("ABORTED", None)])
 
-        import asyncio
-
-        async def run_async():
-            async with AsyncVerdictClient(address, token=token, timeout=30) as client:
+        async def run_async() -> list:
+            async with AsyncVerdictClient(address, token=token, tls=tls, timeout=30) as client:
                 return (await client.score(batch)).results
 
         self.assertEqual([(r.status, r.reward) for r in asyncio.run(run_async())], [("OK", 1.0)])
