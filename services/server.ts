@@ -65,6 +65,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       },
     },
     metricsRegistry: metrics.registry,
+    sandboxObserver: metrics.sandbox,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.registryModule ? { registryModule: options.registryModule } : {}),
   });

@@ -1,4 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
+import { parseConfig } from '../../services/config';
+import { ScorerClient } from '../../services/grpc/client';
 import { Metrics } from '../../services/metrics';
 import type { RunningServer } from '../../services/server';
 import { startTestServer } from '../fixtures/server';
@@ -79,6 +81,36 @@ describe('/metrics', () => {
     expect(series(text, 'verdict_group_samples_finish_total{truncated="true"}')).toBe(3);
     expect(series(text, 'verdict_group_samples_finish_total{truncated="false"}')).toBe(3);
   });
+});
+
+describe('verdict_sandbox_* from a real sandbox', () => {
+  it('slot starts, busy back to 0 after a batch, a slot killed when its call is cut short counted by reason', async () => {
+    const server = await startTestServer({ workers: 1, config: parseConfig({ sandbox: { workers: 2, limits: { cpuMs: 5000 } } }) });
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    const scrape = async () => (await fetch(`http://127.0.0.1:${server.httpPort}/metrics`)).text();
+    const code = (body: string) =>
+      sample({ verifier: 'code', response: '```python\n' + body + '\n```', label: { mode: 'assert', tests: ['assert f() == 1'], fn_name: 'f' } });
+    try {
+      const scored = await client.score([code('def f():\n    return 1'), code('def f():\n    return 2')]);
+      expect(scored.results.map((r) => [r.status, r.reward])).toEqual([['OK', 1], ['OK', 0]]);
+      let text = await scrape();
+      expect(series(text, 'verdict_sandbox_slot_starts_total')).toBeGreaterThanOrEqual(2);
+      expect(series(text, 'verdict_sandbox_slots_busy')).toBe(0);
+
+      const cut = await client.score([code('def f():\n    while True: pass')], { deadlineMs: 1500 });
+      expect(cut.results.map((r) => [r.status, r.reason])).toEqual([['ABORTED', 'deadline']]);
+      // The kill and the replacement slot follow the answer: wait for them, boundedly.
+      for (let i = 0; i < 100 && series(text, 'verdict_sandbox_kills_total{reason="deadline"}') === undefined; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        text = await scrape();
+      }
+      expect(series(text, 'verdict_sandbox_kills_total{reason="deadline"}')).toBe(1);
+      expect(series(text, 'verdict_sandbox_slots_busy')).toBe(0);
+    } finally {
+      client.close();
+      await server.shutdown();
+    }
+  }, 60_000);
 });
 
 describe('sandbox hooks', () => {
