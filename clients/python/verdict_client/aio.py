@@ -11,7 +11,7 @@ import grpc.aio
 from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
-from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets
+from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, _Outcome
 from .replicas import ReplicaSet, Tls, aio_metadata
 from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
 
@@ -67,7 +67,7 @@ class AsyncVerdictClient:
             self.retries,
             timeout if timeout is not None else self.timeout,
         )
-        pending: dict[asyncio.Task, Chunk] = {}
+        pending: dict[asyncio.Task[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
             pending[asyncio.ensure_future(self._call(plan, chunk, stubs))] = chunk
@@ -76,8 +76,9 @@ class AsyncVerdictClient:
             send(chunk)
         try:
             while pending:
-                done, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
+                finished: set[asyncio.Task[_Outcome]]
+                finished, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
                     chunk = pending.pop(task)
                     outcome = task.result()
                     if outcome is None:
@@ -94,7 +95,7 @@ class AsyncVerdictClient:
                 task.cancel()
         return plan.response()
 
-    async def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    async def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             await asyncio.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))

@@ -11,7 +11,7 @@ import grpc
 from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
-from .replicas import ReplicaSet, Tls, open_channel, split_targets
+from .replicas import ReplicaSet, Tls, open_channel
 from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
 
 # Matches the server's limit both ways, so a 4,096-sample batch of long responses fits.
@@ -22,10 +22,9 @@ CHANNEL_OPTIONS = [
 ]
 
 Targets = Union[str, Sequence[str]]
+# One call's outcome: the response, the RPC's error, or None when the deadline passed before it was sent.
+_Outcome = Union[score_pb2.ScoreResponse, grpc.RpcError, None]
 GroupOptionsLike = Union[GroupOptions, Mapping[str, Any], None]
-
-# "host:port", "a:1,b:2", a list, or "dns:///name:port" (every address of the name): see replicas.py.
-target_list = split_targets
 
 
 class VerdictClient:
@@ -78,7 +77,7 @@ class VerdictClient:
             self.retries,
             timeout if timeout is not None else self.timeout,
         )
-        in_flight: dict[Future, Chunk] = {}
+        in_flight: dict[Future[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
             in_flight[self._pool.submit(self._call, plan, chunk, stubs)] = chunk
@@ -102,7 +101,7 @@ class VerdictClient:
                     send(nxt)
         return plan.response()
 
-    def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             time.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))
