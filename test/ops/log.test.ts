@@ -1,4 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
+import { ScorerClient } from '../../services/grpc/client';
 import { ServiceFailureLog, logRequest } from '../../services/log';
 import type { RunningServer } from '../../services/server';
 import type { ScoreResult } from '../../core/sample';
@@ -43,6 +44,19 @@ describe('request log lines and request ids', () => {
     const line = requestLines().find((l) => l['requestId'] === 'trainer-step-7');
     expect(line).toMatchObject({ level: 'info', api: 'grpc.Score', samples: 4, statuses: { OK: 2, INVALID: 1, ABORTED: 1 }, outcome: 'OK' });
     expect(typeof line!['durationMs']).toBe('number');
+  });
+
+  it('gRPC ScoreStream: the line counts the streamed results per status', async () => {
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    try {
+      const streamed = await client.scoreStreamAll(batch());
+      expect(streamed).toHaveLength(4);
+    } finally {
+      client.close();
+    }
+    const line = requestLines().find((l) => l['api'] === 'grpc.ScoreStream');
+    expect(line).toMatchObject({ level: 'info', samples: 4, statuses: { OK: 2, INVALID: 1, ABORTED: 1 }, outcome: 'OK' });
+    expect(line!['requestId']).toMatch(UUID);
   });
 
   it('gRPC: without an id, or with one that could forge a log line, a fresh UUID is generated and returned', async () => {
@@ -91,7 +105,7 @@ describe('request log lines and request ids', () => {
 
   it('a service that fails samples gives a rate-limited warning naming the service and the reason', () => {
     const failures = capture.lines().filter((l) => l['msg'] === 'service failed a sample');
-    // Four code samples ABORTED above (gRPC, HTTP): one line, the rest folded into the next one.
+    // Code samples ABORTED above (Score, ScoreStream, HTTP): one line, the rest folded into the next one.
     expect(failures).toHaveLength(1);
     expect(failures[0]).toMatchObject({ level: 'warn', service: 'sandbox', reason: 'service_unavailable', verifier: 'code', suppressed: 0 });
   });
