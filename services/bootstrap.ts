@@ -1,7 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
-import type { SandboxObserver } from './metrics';
+import type { SandboxObserver } from './observers';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';

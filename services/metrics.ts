@@ -1,19 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScoreResult } from '../core/sample';
 import type { EngineObserver } from './engine/engine';
-
-/**
- * What the sandbox reports as it runs, so operators see its slots without the sandbox knowing
- * Prometheus: the sandbox calls these, `Metrics.sandbox` implements them.
- */
-export interface SandboxObserver {
-  /** A slot took (`+1`) or released (`-1`) a program to run. */
-  slotBusy(delta: 1 | -1): void;
-  /** A slot (zygote) process was started, at start-up or to replace one. */
-  slotStarted(): void;
-  /** A slot process was killed; `reason` is short and from a fixed set (`timeout`, `memory`, `crash`, `close`, …). */
-  slotKilled(reason: string): void;
-}
+import type { SandboxObserver } from './observers';
 
 /** What a shaped group came to, as the GroupSummary of the response says. */
 export interface GroupVerdict {

@@ -2,7 +2,7 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Registry } from '../core/registry';
 import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
-import type { SandboxObserver } from './metrics';
+import type { SandboxObserver } from './observers';
 import { Engine, type EngineLimits, type EngineObserver } from './engine/engine';
 import { DEFAULT_REGISTRY_MODULE, InlineExecutor, PoolExecutor } from './pool/executor';
 

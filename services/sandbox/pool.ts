@@ -18,9 +18,7 @@ import {
   type StdioJob,
   type TestReport,
 } from './types';
-import type { SandboxObserver } from '../metrics';
-
-const UNOBSERVED: SandboxObserver = { slotBusy() {}, slotStarted() {}, slotKilled() {} };
+import { UNOBSERVED_SANDBOX, type SandboxObserver } from '../observers';
 
 /** Most slots per pool: the uid layout reserves 16 per pool. */
 const MAX_SLOTS = 16;
@@ -101,7 +99,7 @@ export class Sandbox implements SandboxService {
    * Starts every slot; rejects if the machine cannot run the sandbox at all. `observer` hears of
    * slot starts, kills and busy slots (the server's metrics).
    */
-  static async start(config: SandboxConfigSection, observer: SandboxObserver = UNOBSERVED): Promise<Sandbox> {
+  static async start(config: SandboxConfigSection, observer: SandboxObserver = UNOBSERVED_SANDBOX): Promise<Sandbox> {
     if (process.platform !== 'linux') throw new SandboxError('sandbox_unsupported', 'the sandbox needs Linux');
     if (process.getuid?.() !== 0) {
       throw new SandboxError(
