@@ -80,6 +80,27 @@ export function grpcRequestLog(logger: Logger, metrics: Metrics): grpc.ServerInt
     let shaped = false;
     const statuses = new StatusCounts();
     const groups: GroupVerdict[] = [];
+    let logged = false;
+    // Once per call: at its status, or when the client cancels (then no status is sent).
+    const finish = (code: grpc.status, details: string | undefined) => {
+      if (logged) return;
+      logged = true;
+      const record = {
+        api: grpcApi(method.path),
+        requestId,
+        samples,
+        statuses: statuses.counts,
+        outcome: GRPC_CODE_NAMES[code] ?? String(code),
+        durationMs: performance.now() - started,
+        ...(code !== grpc.status.OK && details ? { error: details } : {}),
+      };
+      if (scorer) {
+        logRequest(logger, record);
+        if (shaped && code === grpc.status.OK) metrics.onGroups(groups);
+      } else {
+        logger.debug(record, 'request');
+      }
+    };
     const withId = (metadata: grpc.Metadata) => {
       if (requestId !== '') metadata.set(REQUEST_ID_KEY, requestId);
       return metadata;
@@ -100,6 +121,9 @@ export function grpcRequestLog(logger: Logger, metrics: Metrics): grpc.ServerInt
             }
             nextMessage(message);
           },
+          onCancel() {
+            finish(grpc.status.CANCELLED, 'cancelled by the client');
+          },
         });
       },
       sendMetadata(metadata, next) {
@@ -115,21 +139,7 @@ export function grpcRequestLog(logger: Logger, metrics: Metrics): grpc.ServerInt
         next(message);
       },
       sendStatus(status, next) {
-        const record = {
-          api: grpcApi(method.path),
-          requestId,
-          samples,
-          statuses: statuses.counts,
-          outcome: GRPC_CODE_NAMES[status.code ?? grpc.status.UNKNOWN] ?? String(status.code),
-          durationMs: performance.now() - started,
-          ...(status.code !== grpc.status.OK && status.details ? { error: status.details } : {}),
-        };
-        if (scorer) {
-          logRequest(logger, record);
-          if (shaped) metrics.onGroups(groups);
-        } else {
-          logger.debug(record, 'request');
-        }
+        finish(status.code ?? grpc.status.UNKNOWN, status.details);
         next({ ...status, metadata: withId(status.metadata ?? new grpc.Metadata()) });
       },
     });

@@ -59,6 +59,24 @@ describe('request log lines and request ids', () => {
     expect(line!['requestId']).toMatch(UUID);
   });
 
+  it('gRPC: a call the client cancels still gets its line, CANCELLED', async () => {
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    const stream = client.scoreStream(Array.from({ length: 4 }, () => sample({ verifier: 'spin', label: { ops: 2_000_000_000 } })));
+    stream.on('error', () => {});
+    const waitFor = async (what: () => boolean) => {
+      for (let i = 0; i < 200 && !what(); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    await waitFor(() => server.engine.pendingSamples() > 0);
+    stream.cancel();
+    client.close();
+    await waitFor(() => requestLines().some((l) => l['outcome'] === 'CANCELLED'));
+    const line = requestLines().find((l) => l['outcome'] === 'CANCELLED');
+    expect(line).toMatchObject({ level: 'warn', api: 'grpc.ScoreStream', samples: 4, error: 'cancelled by the client' });
+    // The cancel reached the engine too: its work is dropped, not left running.
+    await waitFor(() => server.engine.pendingSamples() === 0);
+    expect(server.engine.pendingSamples()).toBe(0);
+  });
+
   it('gRPC: without an id, or with one that could forge a log line, a fresh UUID is generated and returned', async () => {
     const forged = new grpc.Metadata();
     forged.set('x-request-id', 'x", "level": "fatal');
@@ -105,8 +123,11 @@ describe('request log lines and request ids', () => {
 
   it('a service that fails samples gives a rate-limited warning naming the service and the reason', () => {
     const failures = capture.lines().filter((l) => l['msg'] === 'service failed a sample');
-    // Code samples ABORTED above (Score, ScoreStream, HTTP): one line, the rest folded into the next one.
-    expect(failures).toHaveLength(1);
+    // Three code samples were ABORTED above (Score, ScoreStream, HTTP), within seconds: folded into
+    // fewer lines (the exact count depends on how long the tests took; ServiceFailureLog's own test
+    // checks the window with a clock it controls).
+    expect(failures.length).toBeGreaterThanOrEqual(1);
+    expect(failures.length).toBeLessThan(3);
     expect(failures[0]).toMatchObject({ level: 'warn', service: 'sandbox', reason: 'service_unavailable', verifier: 'code', suppressed: 0 });
   });
 });
