@@ -123,11 +123,10 @@ describe('request log lines and request ids', () => {
 
   it('a service that fails samples gives a rate-limited warning naming the service and the reason', () => {
     const failures = capture.lines().filter((l) => l['msg'] === 'service failed a sample');
-    // Three code samples were ABORTED above (Score, ScoreStream, HTTP), within seconds: folded into
-    // fewer lines (the exact count depends on how long the tests took; ServiceFailureLog's own test
-    // checks the window with a clock it controls).
+    // Three code samples were ABORTED above (Score, ScoreStream, HTTP). How many lines they fold into
+    // depends on how long the tests took; ServiceFailureLog's own test checks the window with a clock
+    // it controls.
     expect(failures.length).toBeGreaterThanOrEqual(1);
-    expect(failures.length).toBeLessThan(3);
     expect(failures[0]).toMatchObject({ level: 'warn', service: 'sandbox', reason: 'service_unavailable', verifier: 'code', suppressed: 0 });
   });
 });
