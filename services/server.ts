@@ -4,13 +4,9 @@ import type { Engine, EngineLimits } from './engine/engine';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen } from './http/gateway';
-import { grpcAuth, grpcServerCredentials, httpAuth, type TlsFiles } from './auth';
-import { ServiceFailureLog, silentLogger, type Logger } from './log';
-import { Metrics } from './metrics';
-import { grpcRequestLog, httpRequestLog } from './request-log';
-import { packageVersion } from './version';
+import { OperatorSide, type OperatorOptions } from './operator';
 
-export interface ServeOptions {
+export interface ServeOptions extends OperatorOptions {
   host: string;
   grpcPort: number;
   /** 0 picks a free port; null serves no HTTP gateway. */
@@ -23,12 +19,6 @@ export interface ServeOptions {
   drainMs?: number;
   /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
   registryModule?: string;
-  /** Request lines, service warnings, start-up and shutdown; nothing is logged when absent. */
-  logger?: Logger;
-  /** Bearer token every call but health must carry; null or absent: no authentication. */
-  authToken?: string | null;
-  /** PEM files for gRPC over TLS; absent: plaintext. */
-  tls?: TlsFiles | null;
 }
 
 export interface RunningServer {
@@ -39,31 +29,13 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-/** Which services the config turns on, by name: what a start-up line tells an operator. */
-function configuredServices(config: VerdictConfig): Record<string, string[] | boolean> {
-  return {
-    sandbox: config.sandbox !== undefined,
-    judge: Object.keys(config.judge?.endpoints ?? {}),
-    rewardModel: Object.keys(config.rewardModel?.endpoints ?? {}),
-    jsIsolate: true,
-  };
-}
-
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const logger = options.logger ?? silentLogger;
-  const metrics = new Metrics();
-  const failures = new ServiceFailureLog(logger);
-  const credentials = grpcServerCredentials(options.tls ?? null);
-  const token = options.authToken ?? null;
+  const operator = new OperatorSide(options);
+  const { metrics } = operator;
   const runtime = await openRuntime({
     workers: options.workers,
     config: options.config,
-    observer: {
-      onResult(result, seconds, waitedSeconds) {
-        metrics.onResult(result, seconds, waitedSeconds);
-        failures.onResult(result);
-      },
-    },
+    observer: operator.observer,
     metricsRegistry: metrics.registry,
     sandboxObserver: metrics.sandbox,
     ...(options.limits ? { limits: options.limits } : {}),
@@ -73,32 +45,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, {
-    interceptors: [grpcRequestLog(logger, metrics), ...(token !== null ? [grpcAuth(token)] : [])],
-    credentials,
-  });
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc());
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    const ops = [httpRequestLog(logger, metrics), ...(token !== null ? [httpAuth(token)] : [])];
-    http = await listen(createGateway(engine, metrics, () => serving, ops), options.host, options.httpPort);
+    http = await listen(createGateway(engine, metrics, () => serving, operator.http()), options.host, options.httpPort);
   }
   const httpAddress = http?.address();
   const httpPort = httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null;
-  const where = httpPort === null ? 'no HTTP' : `HTTP on ${options.host}:${httpPort}`;
-  logger.info(
-    {
-      version: packageVersion(),
-      host: options.host,
-      grpcPort: grpcServer.port,
-      httpPort,
-      workers: options.workers,
-      verifiers: engine.registry.list().map((v) => `${v.name}@${v.version}`),
-      services: configuredServices(options.config),
-      auth: token !== null ? 'bearer' : 'none',
-      tls: options.tls ? (options.tls.clientCaFile !== undefined ? 'mutual' : 'server') : 'none',
-    },
-    `serving: gRPC on ${options.host}:${grpcServer.port}, ${where}, ${options.workers} workers`,
-  );
+  operator.started({ ...options, grpcPort: grpcServer.port, httpPort, registry: engine.registry });
 
   let stopping: Promise<void> | null = null;
   return {
@@ -118,7 +72,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           await new Promise<void>((resolve) => http!.close(() => resolve()));
         }
         await runtime.close();
-        logger.info('stopped');
+        operator.logger.info('stopped');
       })();
       return stopping;
     },
