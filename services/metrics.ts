@@ -2,6 +2,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { ScoreResult } from '../core/sample';
 import type { EngineObserver } from './engine/engine';
 import type { SandboxObserver } from './observers';
+import type { OutboundObserver } from './outbound';
 
 /** What a shaped group came to, as the GroupSummary of the response says. */
 export interface GroupVerdict {
@@ -60,6 +61,19 @@ export class Metrics implements EngineObserver {
     labelNames: ['truncated'] as const,
     registers: [this.registry],
   });
+  private readonly rmRequests = new Counter({
+    name: 'verdict_reward_model_requests_total',
+    help: 'HTTP requests sent to reward-model endpoints (retries included), by endpoint and result',
+    labelNames: ['endpoint', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly rmSeconds = new Histogram({
+    name: 'verdict_reward_model_request_seconds',
+    help: 'Seconds from sending a reward-model request to its response headers, by endpoint',
+    labelNames: ['endpoint'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
   private readonly sandboxBusy = new Gauge({
     name: 'verdict_sandbox_slots_busy',
     help: 'Sandbox slots running a program now',
@@ -86,6 +100,13 @@ export class Metrics implements EngineObserver {
     slotBusy: (delta) => this.sandboxBusy.inc(delta),
     slotStarted: () => this.sandboxStarts.inc(),
     slotKilled: (reason) => this.sandboxKills.inc({ reason }),
+  };
+
+  readonly rewardModel: OutboundObserver = {
+    request: (endpoint, result, seconds) => {
+      this.rmRequests.inc({ endpoint, result });
+      if (seconds !== null) this.rmSeconds.observe({ endpoint }, seconds);
+    },
   };
 
   /** `depth()` is read at scrape time. */

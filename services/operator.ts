@@ -7,6 +7,7 @@ import type { EngineObserver } from './engine/engine';
 import type { GrpcServerOps } from './grpc/server';
 import { ServiceFailureLog, silentLogger, type Logger } from './log';
 import { Metrics } from './metrics';
+import { watchOutbound } from './outbound';
 import { grpcRequestLog, httpRequestLog } from './request-log';
 import { packageVersion } from './version';
 
@@ -70,8 +71,15 @@ export class OperatorSide {
     return [httpRequestLog(this.logger, this.metrics), ...(this.token !== null ? [httpAuth(this.token)] : [])];
   }
 
-  /** The start-up line: where it listens, what it serves, which services and protections are on. */
+  private unwatch: () => void = () => {};
+
+  /**
+   * The start-up line (where it listens, what it serves, which services and protections are on);
+   * from now on the reward-model endpoints' HTTP requests are counted.
+   */
   started(at: { host: string; grpcPort: number; httpPort: number | null; workers: number; registry: Registry; config: VerdictConfig }): void {
+    const endpoints = Object.entries(at.config.rewardModel?.endpoints ?? {}).map(([name, endpoint]) => ({ name, url: endpoint.url }));
+    this.unwatch = watchOutbound(endpoints, this.metrics.rewardModel);
     const where = at.httpPort === null ? 'no HTTP' : `HTTP on ${at.host}:${at.httpPort}`;
     const tls = this.options.tls;
     this.logger.info(
@@ -88,5 +96,11 @@ export class OperatorSide {
       },
       `serving: gRPC on ${at.host}:${at.grpcPort}, ${where}, ${at.workers} workers`,
     );
+  }
+
+  /** The server has stopped: stop counting, say so. */
+  stopped(): void {
+    this.unwatch();
+    this.logger.info('stopped');
   }
 }

@@ -72,7 +72,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           await new Promise<void>((resolve) => http!.close(() => resolve()));
         }
         await runtime.close();
-        operator.logger.info('stopped');
+        operator.stopped();
       })();
       return stopping;
     },

@@ -3,7 +3,9 @@ import { parseConfig } from '../../services/config';
 import { ScorerClient } from '../../services/grpc/client';
 import { Metrics } from '../../services/metrics';
 import type { RunningServer } from '../../services/server';
+import { FakeVllmServer } from '../fakes/fake-vllm-server';
 import { startTestServer } from '../fixtures/server';
+import { MODEL, QWEN3_TEMPLATE } from '../rlhf/harness';
 import { sample } from '../fixtures/samples';
 import { rawScore } from './helpers';
 
@@ -109,6 +111,35 @@ describe('verdict_sandbox_* from a real sandbox', () => {
     } finally {
       client.close();
       await server.shutdown();
+    }
+  }, 60_000);
+});
+
+describe('reward-model request counts', () => {
+  it('every HTTP attempt to an endpoint, by result, as it went on the wire (retries included)', async () => {
+    const fake = new FakeVllmServer({ chatTemplate: QWEN3_TEMPLATE });
+    const url = await fake.listen();
+    const server = await startTestServer({
+      workers: 1,
+      config: parseConfig({ rewardModel: { endpoints: { skywork: { server: 'vllm', url, model: MODEL, input: 'text', chatTemplate: 'qwen3', maxBatch: 16 } } } }),
+    });
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    try {
+      fake.inject({ kind: 'status', status: 503, body: { error: { message: 'busy' } } });
+      const batch = Array.from({ length: 4 }, (_, i) =>
+        sample({ verifier: 'rlhf', response: `answer [[rm:${i}]]`, metadata: { messages: [{ role: 'user', content: 'Say something.' }] } }),
+      );
+      const { results } = await client.score(batch);
+      expect(results.map((r) => [r.status, r.reward])).toEqual([['OK', 0], ['OK', 1], ['OK', 2], ['OK', 3]]);
+      const text = await (await fetch(`http://127.0.0.1:${server.httpPort}/metrics`)).text();
+      const ok = series(text, 'verdict_reward_model_requests_total{endpoint="skywork",result="2xx"}') ?? 0;
+      expect(series(text, 'verdict_reward_model_requests_total{endpoint="skywork",result="5xx"}')).toBe(1);
+      expect(ok + 1).toBe(fake.requests.length);
+      expect(series(text, 'verdict_reward_model_request_seconds_count{endpoint="skywork"}')).toBe(fake.requests.length);
+    } finally {
+      client.close();
+      await server.shutdown();
+      await fake.close();
     }
   }, 60_000);
 });
