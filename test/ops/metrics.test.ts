@@ -86,7 +86,7 @@ describe('/metrics', () => {
 });
 
 describe('verdict_sandbox_* from a real sandbox', () => {
-  it('slot starts, busy back to 0 after a batch, a slot killed when its call is cut short counted by reason', async () => {
+  it('slot starts, busy while a program runs and back to 0 after, a slot killed when its call is cancelled counted by reason', async () => {
     const server = await startTestServer({ workers: 1, config: parseConfig({ sandbox: { workers: 2, limits: { cpuMs: 5000 } } }) });
     const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
     const scrape = async () => (await fetch(`http://127.0.0.1:${server.httpPort}/metrics`)).text();
@@ -99,14 +99,21 @@ describe('verdict_sandbox_* from a real sandbox', () => {
       expect(series(text, 'verdict_sandbox_slot_starts_total')).toBeGreaterThanOrEqual(2);
       expect(series(text, 'verdict_sandbox_slots_busy')).toBe(0);
 
-      const cut = await client.score([code('def f():\n    while True: pass')], { deadlineMs: 1500 });
-      expect(cut.results.map((r) => [r.status, r.reason])).toEqual([['ABORTED', 'deadline']]);
-      // The kill and the replacement slot follow the answer: wait for them, boundedly.
-      for (let i = 0; i < 100 && series(text, 'verdict_sandbox_kills_total{reason="deadline"}') === undefined; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        text = await scrape();
-      }
-      expect(series(text, 'verdict_sandbox_kills_total{reason="deadline"}')).toBe(1);
+      // A program that never ends, its call cancelled while it runs: the slot is killed.
+      const stream = client.scoreStream([code('def f():\n    while True: pass')]);
+      stream.on('error', () => {});
+      const until = async (what: (text: string) => boolean) => {
+        for (let i = 0; i < 200 && !what(text); i++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          text = await scrape();
+        }
+      };
+      await until((t) => series(t, 'verdict_sandbox_slots_busy') === 1);
+      expect(series(text, 'verdict_sandbox_slots_busy')).toBe(1);
+      stream.cancel();
+      // The kill and the replacement slot follow the cancel: wait for them, boundedly.
+      await until((t) => series(t, 'verdict_sandbox_kills_total{reason="cancelled"}') !== undefined && series(t, 'verdict_sandbox_slots_busy') === 0);
+      expect(series(text, 'verdict_sandbox_kills_total{reason="cancelled"}')).toBe(1);
       expect(series(text, 'verdict_sandbox_slots_busy')).toBe(0);
     } finally {
       client.close();
