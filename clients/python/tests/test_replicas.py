@@ -19,8 +19,8 @@ from verdict.v1 import score_pb2, score_pb2_grpc
 from verdict_client import AsyncVerdictClient, Sample, VerdictClient, VerdictError
 from verdict_client.replicas import ReplicaSet, Tls, resolve_targets
 
-# Long enough that a chunk keeps a one-thread replica busy for a while (about 2 ms a sample).
-REASONING = "reasoning " * 2000
+# Long enough that a chunk keeps a one-thread replica busy for a while (about 1 ms a sample).
+REASONING = "reasoning " * 1000
 
 
 def qa_batch(n: int, prefix: str = "s") -> list:
@@ -125,7 +125,7 @@ class SigkillTest(unittest.TestCase):
         b, b_http, _ = replica("B")
         c, c_http, c_pid = replica("C")
         port_a = a.rsplit(":", 1)[1]
-        n = 1800
+        n = 1200
         before = {h: scraped(h, 'verdict_samples_total{verifier="qa",status="OK"}') for h in (a_http, b_http)}
         killed = threading.Event()
 
