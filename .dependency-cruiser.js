@@ -45,6 +45,11 @@ module.exports = {
     exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    // The project compiles to CommonJS: resolve packages' "exports" the way require() does.
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['require', 'node', 'default'],
+    },
   },
 };

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { aborted, type Sample, type ScoreResult } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
 import type { EngineLimits } from '../services/engine/engine';
+import { Scorer } from '../services/engine/scorer';
 import { ScorerClient } from '../services/grpc/client';
 import { openRuntime } from '../services/runtime';
 
@@ -30,11 +31,13 @@ export async function localScorer(options: { workers: number; config: VerdictCon
     ...(options.limits ? { limits: options.limits } : {}),
     observer: { onResult: (result, s) => seconds.set(result, s) },
   });
+  const scorer = new Scorer(runtime.engine);
   return {
     // Two batches in flight: one is read and written while the other is scored.
     parallelism: 2,
     async score(samples) {
-      const results = await runtime.engine.score(samples);
+      // Shaping is the caller's (it applies to remote results too): results as scored, in order.
+      const { results } = await scorer.score({ samples, groupOptions: null });
       return results.map((result) => ({ result, seconds: seconds.get(result) ?? 0 }));
     },
     close: () => runtime.close(),

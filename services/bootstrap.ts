@@ -2,6 +2,7 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import { SandboxError } from '../core/ports/sandbox';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
+import type { SandboxObserver } from './observers';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
@@ -18,6 +19,8 @@ export interface ServiceOptions {
   metricsRegistry?: MetricsRegistry;
   /** Where endpoint URLs, models and keys not in the config are read from; process.env when absent. */
   env?: NodeJS.ProcessEnv;
+  /** Told of sandbox slot starts, kills and busy slots; nothing when absent. */
+  sandboxObserver?: SandboxObserver;
 }
 
 /**
@@ -63,7 +66,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {
     try {
-      const sandbox = await Sandbox.start(config.sandbox);
+      const sandbox = await Sandbox.start(config.sandbox, options.sandboxObserver);
       services.sandbox = sandbox;
       closers.push(() => sandbox.close());
     } catch (error) {

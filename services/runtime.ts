@@ -1,6 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
+import type { SandboxObserver } from './observers';
 import { Engine, type EngineLimits, type EngineObserver } from './engine/engine';
 import { InlineExecutor, PoolExecutor } from './pool/executor';
 import { VERDICT_VERIFIERS } from './pool-entry';
@@ -13,6 +14,7 @@ export interface RuntimeOptions {
   limits?: Partial<EngineLimits>;
   observer?: EngineObserver;
   metricsRegistry?: MetricsRegistry;
+  sandboxObserver?: SandboxObserver;
   /** The verifiers to serve: Verdict's own unless a test says otherwise. */
   verifiers?: PoolEntry;
 }
@@ -31,10 +33,10 @@ export interface Runtime {
 export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const verifiers = options.verifiers ?? VERDICT_VERIFIERS;
   const registry = verifiers.createRegistry();
-  const serviceSet = await createServices(
-    options.config,
-    options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {},
-  );
+  const serviceSet = await createServices(options.config, {
+    ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
+    ...(options.sandboxObserver ? { sandboxObserver: options.sandboxObserver } : {}),
+  });
   const executor =
     options.workers > 0 ? new PoolExecutor(verifiers, options.workers) : new InlineExecutor(registry);
   const engine = new Engine({
