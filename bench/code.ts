@@ -103,7 +103,7 @@ export async function run(): Promise<void> {
     const line = (name: string, r: { latencies: number[]; seconds: number }, tests: number) => {
       const rate = tests / r.seconds;
       process.stdout.write(
-        `${name.padEnd(34)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} tests/s  ×${(rate / floorRate).toFixed(1)} the floor\n`,
+        `${name.padEnd(34)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} tests/s  ×${(rate / floorRate).toFixed(1)} the cold floor (${floorRate.toFixed(0)} tests/s, measured now)\n`,
       );
     };
     line('floor: cold bwrap + python3 -I -S', floor, 60);
