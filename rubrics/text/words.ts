@@ -2,6 +2,7 @@ import { stopwordSet } from '../data';
 import { memo } from './memo';
 import { sentences, sentTokenize } from './punkt';
 import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
+import { plainTreebankTokens } from './treebank-plain';
 
 /**
  * Word tokenizers of the references: NLTK's `word_tokenize` (Punkt sentences, then the improved
@@ -189,8 +190,13 @@ function mayHaveContraction(text: string): boolean {
   return false;
 }
 
-/** `NLTKWordTokenizer().tokenize(sentence)`. */
+/** `NLTKWordTokenizer().tokenize(sentence)`: one scan for a plain sentence, else the regex passes. */
 function treebankTokenizeOnce(sentence: string): string[] {
+  return plainTreebankTokens(sentence) ?? treebankByPasses(sentence);
+}
+
+/** `NLTKWordTokenizer().tokenize(sentence)` by its regex passes: the specification. */
+export function treebankByPasses(sentence: string): string[] {
   const bits = charBits(sentence);
   let text = apply(sentence, STARTING_QUOTES, bits);
   text = apply(text, PUNCTUATION, bits);

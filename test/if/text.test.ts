@@ -1,10 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
 import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
 import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
-import { countWords, wordTokenize } from '../../rubrics/text/words';
+import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
+import { countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
+import { sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
   it.each([
@@ -42,6 +46,43 @@ describe('Punkt internals', () => {
     const all = sentTokenize(text);
     expect(all).toHaveLength(6);
     for (const n of [0, 1, 2, 5, 6, 9]) expect(leadingSentences(text, n)).toEqual(all.slice(0, n));
+  });
+});
+
+/** Every sentence of the responses in the IF conformance sets. */
+function conformanceSentences(): string[] {
+  return ['ifeval', 'ifbench'].flatMap((file) =>
+    readFileSync(join(sharedDir(), 'conformance', 'if', `${file}_verdicts.jsonl`), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => sentTokenize((JSON.parse(line) as { response: string }).response)),
+  );
+}
+
+describe('Treebank plain-sentence scanner', () => {
+  const agrees = (sentence: string): void => {
+    const plain = plainTreebankTokens(sentence);
+    if (plain) expect([sentence, plain]).toEqual([sentence, treebankByPasses(sentence)]);
+  };
+  it('gives the regex passes\' tokens on generated plain sentences', () => {
+    const alphabet = ['a', 'B', '1', '.', '.', '.', ' ', ' ', '\n', '\t', '\x1c', ',', ',', ':', ';', '?', '!', '(', ')', ']', '}', '>', '<', '-', '-', '*', '@', '&', '#', '_', '=', 'gon', 'na', 'can', 'not'];
+    const sentences = generated(alphabet, 30000, 14);
+    expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(25000);
+    for (const sentence of sentences) agrees(sentence);
+  });
+  it('gives the regex passes\' tokens on every sentence of the conformance sets', () => {
+    const sentences = conformanceSentences();
+    // Most sentences of model responses are plain: the scanner is the path they take.
+    expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(sentences.length / 2);
+    for (const sentence of sentences) agrees(sentence);
+  });
+  it('leaves quotes, apostrophes, non-ASCII and apostrophe-free contractions to the passes', () => {
+    for (const sentence of ['He said "no".', "It's late.", 'Use `x`.', 'Café au lait.', 'I gonna go.', 'We cannot.']) {
+      expect([sentence, plainTreebankTokens(sentence)]).toEqual([sentence, undefined]);
+    }
+    expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
+      ['Wait', ',', 'a', ',', ',b', ':', '1,000', '--', 'and', '--', '-x', '...', '(', 'done', '.', ')'],
+    );
   });
 });
 
