@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { firstChar, isPalindrome } from '../text/chars';
+import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
 import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { countSyllables } from '../text/syllables';
@@ -73,13 +74,18 @@ export const consonants = defineConstraint({
   ],
 });
 
+/** Palindromes of 5+ characters among the words; words never cross a newline, so counted by lines. */
+const palindromeCount = countByLines(
+  (text) => pySplit(removePunctuation(text).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w)).length,
+);
+
 export const palindrome = defineConstraint({
   id: 'words:palindrome',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w));
-    return verdict(found.length >= 10, `found ${plural(found.length, 'palindrome')} of 5+ letters, expected at least 10`);
+    const found = palindromeCount(response);
+    return verdict(found >= 10, `found ${plural(found, 'palindrome')} of 5+ letters, expected at least 10`);
   },
   examples: [
     { response: 'level radar civic kayak rotor refer madam racecar stats tenet', pass: true },

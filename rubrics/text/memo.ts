@@ -37,6 +37,11 @@ export function withMemo<T>(depth: Depth, fn: () => T): T {
   }
 }
 
+/** Whether the current scope memoizes `part` analyses: a loose-mode evaluation. */
+export function memoizesParts(): boolean {
+  return scope?.depth === 'parts';
+}
+
 /** A memoized function, and a look at what its current scope already holds. */
 export interface Memoized<V> {
   (key: string): V;
