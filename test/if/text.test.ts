@@ -7,7 +7,9 @@ import { pyRegExp } from '../../rubrics/text/pyre';
 import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
 import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
-import { countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
+import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
+import { looseVariants } from '../../rubrics/evaluate';
+import { withMemo } from '../../rubrics/text/memo';
 import { sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
@@ -87,6 +89,14 @@ describe('Treebank plain-sentence scanner', () => {
 });
 
 describe('word tokenizers', () => {
+  it('counts words and stop words by memoized lines in loose mode exactly as over the whole text', () => {
+    const texts = ['one two\nthree', 'The cat\n\nsat on the mat.\n', "don't\r\ne-mail\u2028me\nαβγ δ", '\n\n'];
+    for (const response of texts) {
+      const variants = looseVariants(response);
+      const whole = variants.map((v) => [countWords(v), countStopwords(v)]);
+      expect(withMemo('parts', () => variants.map((v) => [countWords(v), countStopwords(v)]))).toEqual(whole);
+    }
+  });
   it('NLTK word_tokenize splits clitics, quotes and punctuation as the Treebank rules do', () => {
     expect(wordTokenize("I can't go, \"she said\". Gonna (maybe).")).toEqual([
       'I', 'ca', "n't", 'go', ',', '``', 'she', 'said', "''", '.', 'Gon', 'na', '(', 'maybe', ')', '.',
