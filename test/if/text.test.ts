@@ -9,6 +9,7 @@ import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
 import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
 import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
 import { looseVariants } from '../../rubrics/evaluate';
+import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
 import { withMemo } from '../../rubrics/text/memo';
 import { sharedDir } from './helpers';
 
@@ -85,6 +86,14 @@ describe('Treebank plain-sentence scanner', () => {
     expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
       ['Wait', ',', 'a', ',', ',b', ':', '1,000', '--', 'and', '--', '-x', '...', '(', 'done', '.', ')'],
     );
+  });
+});
+
+describe('syllable heuristic', () => {
+  it('counts ASCII words in place exactly as over their lowercased letters', () => {
+    const words = generated(['a', 'E', 'l', 'L', 'e', 'y', 'b', 'T', 'o', '-', "'", '1'], 4000, 8);
+    for (const word of words) expect([word, countSyllables(word)]).toEqual([word, countSyllablesOf(word.toLowerCase().replace(/[^a-z]/g, ''))]);
+    expect(['table', 'able', 'ale', 'cake', 'Rhythm', "can't", '', 'é'].map(countSyllables)).toEqual([2, 2, 1, 1, 1, 1, 0, 0]);
   });
 });
 
