@@ -10,6 +10,7 @@ import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
 import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
 import { looseVariants } from '../../rubrics/evaluate';
 import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
+import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
 import { withMemo } from '../../rubrics/text/memo';
 import { sharedDir } from './helpers';
 
@@ -86,6 +87,24 @@ describe('Treebank plain-sentence scanner', () => {
     expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
       ['Wait', ',', 'a', ',', ',b', ':', '1,000', '--', 'and', '--', '-x', '...', '(', 'done', '.', ')'],
     );
+  });
+});
+
+describe('character trigrams', () => {
+  /** Python's `{s[i:i+3] for i in range(len(s) - 2)}`, by code point, as a Set of strings. */
+  const naive = (s: string): Set<string> => {
+    const points = Array.from(s);
+    return new Set(points.slice(2).map((_, i) => points.slice(i, i + 3).join('')));
+  };
+  it('counts distinct and shared trigrams as sets of code-point triples do, the scratch table reused', () => {
+    const texts = generated(['a', 'b', ' ', '\u{1F600}', 'é', '\n', 'ab'], 1000, 12);
+    const reference = 'ab a\u{1F600}b ba é\n';
+    const inReference = naive(reference);
+    for (const text of [...texts, 'x'.repeat(5000), 'ab']) {
+      const mine = naive(text);
+      const shared = [...mine].filter((t) => inReference.has(t)).length;
+      expect([text, sharedCounts(text, new Trigrams(reference))]).toEqual([text, { distinct: mine.size, shared }]);
+    }
   });
 });
 
