@@ -11,7 +11,7 @@ import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../.
 import { looseVariants } from '../../rubrics/evaluate';
 import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
 import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
-import { withMemo } from '../../rubrics/text/memo';
+import { memo, withMemo } from '../../rubrics/text/memo';
 import { sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
@@ -87,6 +87,29 @@ describe('Treebank plain-sentence scanner', () => {
     expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
       ['Wait', ',', 'a', ',', ',b', ':', '1,000', '--', 'and', '--', '-x', '...', '(', 'done', '.', ')'],
     );
+  });
+});
+
+describe('memo scopes', () => {
+  it('compute each key once per scope, past the list into the map, and nothing outside a scope', () => {
+    const calls: string[] = [];
+    const lengthOf = memo((text: string) => {
+      calls.push(text);
+      return { length: text.length };
+    });
+    const keys = Array.from({ length: 20 }, (_, i) => 'x'.repeat(i % 10) + String(i));
+    const first = withMemo('texts', () => {
+      const values = keys.map((k) => lengthOf(k));
+      // Equal contents in new strings find the same entries, in the list and in the map.
+      expect(keys.map((k) => lengthOf(`${k} `.trim()))).toEqual(values);
+      expect(keys.every((k, i) => lengthOf.cached(k) === values[i])).toBe(true);
+      return values;
+    });
+    expect(calls).toEqual(keys);
+    expect(first.map((v) => v.length)).toEqual(keys.map((k) => k.length));
+    expect(lengthOf.cached(keys[0] as string)).toBeUndefined();
+    lengthOf(keys[0] as string);
+    expect(calls).toHaveLength(21);
   });
 });
 
