@@ -59,11 +59,13 @@ export const conjunctions = defineConstraint({
   ],
 });
 
-const PERSON_NAMES = (
-  'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
-  'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
-  'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
-).split(' ');
+const PERSON_NAMES = new Set(
+  (
+    'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
+    'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
+    'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
+  ).split(' '),
+);
 
 export const personNames = defineConstraint({
   id: 'count:person_names',
@@ -72,8 +74,9 @@ export const personNames = defineConstraint({
   check(response, { N }) {
     // The names are all word characters, so `\bName\b` matches exactly when a maximal run of
     // word characters equals the name.
-    const runs = new Set(wordRuns(response));
-    const n = PERSON_NAMES.filter((name) => runs.has(name)).length;
+    const found = new Set<string>();
+    for (const run of wordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
+    const n = found.size;
     return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
   },
   examples: [
