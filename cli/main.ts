@@ -1,42 +1,10 @@
-import { availableParallelism } from 'node:os';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { createRegistry } from '../verifiers';
-import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../services/config';
+import { ConfigError } from '../services/config';
 import { startServer } from '../services/server';
-import { checkCases, renderReports } from './check';
-import { formatPairsReport, runPairs } from './pairs';
-import type { GroupOptions } from '../core/groups';
-import { groupOptionsFromJson } from '../services/wire/group-options';
-import { scoreFile } from './score';
-
-function integer(name: string, min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`);
-    return n;
-  };
-}
-
-function groupOptionsArgument(value: string): GroupOptions {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch (error) {
-    throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = groupOptionsFromJson(json);
-  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
-  return parsed.options;
-}
-
-function config(path: string | undefined): VerdictConfig {
-  return path ? loadConfig(path) : parseConfig({});
-}
-
-const workersOption = () =>
-  new Option('--workers <n>', 'worker threads for CPU-bound verifiers (0 = main thread)')
-    .argParser(integer('--workers', 0))
-    .default(availableParallelism(), 'one per core');
+import { addCheckCommand, addDiffCommand } from './commands';
+import { config, integer, workersOption } from './options';
+import { addScoreCommand } from './score-command';
 
 export function program(): Command {
   const cli = new Command('verdict')
@@ -78,54 +46,9 @@ export function program(): Command {
       process.once('SIGINT', () => stop('SIGINT'));
     });
 
-  cli
-    .command('score')
-    .description('score a JSONL rollout file in-process: one result line per input line')
-    .argument('<in>', 'input JSONL of samples ("-" = stdin)')
-    .option('-o, --output <file>', 'output JSONL of results ("-" = stdout)', '-')
-    .addOption(workersOption())
-    .option('--config <file>', 'service config (YAML or JSON)')
-    .addOption(new Option('--batch-size <n>', 'lines scored together').argParser(integer('--batch-size', 1)).default(4096))
-    .option('--no-progress', 'no progress bar (none is shown unless stderr is a terminal)')
-    .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
-    .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
-    .addOption(
-      new Option('--group-options <json>', 'group shaping, as a request\'s groupOptions: \'{"lengthPenalty":true,"maxLength":30000,"advantage":"grpo"}\'').argParser(
-        groupOptionsArgument,
-      ),
-    )
-    .option('--groups <file>', 'write one GroupSummary JSON line per group_id (the input must keep each group contiguous)')
-    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean; pairs?: boolean; endpoint?: string; groupOptions?: GroupOptions; groups?: string }) => {
-      if (opts.pairs) {
-        const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
-        process.stdout.write(formatPairsReport(report) + '\n');
-        return;
-      }
-      const summary = await scoreFile({
-        input,
-        output: opts.output,
-        workers: opts.workers,
-        config: config(opts.config),
-        batchSize: opts.batchSize,
-        progress: opts.progress && process.stderr.isTTY === true,
-        groupOptions: opts.groupOptions ?? null,
-        ...(opts.groups ? { groupsOutput: opts.groups } : {}),
-      });
-      (opts.output === '-' ? process.stderr : process.stdout).write(summary.render() + '\n');
-    });
-
-  cli
-    .command('check')
-    .description('verifier unit tests: score a JSONL of cases (a sample plus "expect") and report each mismatch')
-    .argument('<cases>', 'JSONL file: one sample per line with "expect": {status?, reward?, reason?, reasonMatches?}')
-    .addOption(workersOption().default(0, 'main thread'))
-    .option('--config <file>', 'service config (YAML or JSON)')
-    .option('-v, --verbose', 'list passing cases too')
-    .action(async (file: string, opts: { workers: number; config?: string; verbose?: boolean }) => {
-      const reports = await checkCases(file, opts.workers, config(opts.config));
-      process.stdout.write(renderReports(reports, opts.verbose === true) + '\n');
-      if (reports.some((r) => !r.passed)) process.exitCode = 1;
-    });
+  addScoreCommand(cli);
+  addCheckCommand(cli);
+  addDiffCommand(cli);
 
   cli
     .command('verifiers')

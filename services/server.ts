@@ -3,7 +3,7 @@ import type { VerdictConfig } from './config';
 import type { Engine, EngineLimits } from './engine/engine';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
-import { createGateway, listen } from './http/gateway';
+import { createGateway, listen, type HttpLimits } from './http/gateway';
 import { Metrics } from './metrics';
 
 export interface ServeOptions {
@@ -15,6 +15,10 @@ export interface ServeOptions {
   workers: number;
   config: VerdictConfig;
   limits?: Partial<EngineLimits>;
+  /** Largest gRPC message, both directions (MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
+  /** HTTP timeouts and connection cap (DEFAULT_HTTP_LIMITS). */
+  httpLimits?: Partial<HttpLimits>;
   /** How long in-flight batches may run on after a shutdown starts. */
   drainMs?: number;
   /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
@@ -43,10 +47,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort);
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, options.maxMessageBytes);
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort);
+    http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort, options.httpLimits);
   }
   const httpAddress = http?.address();
 

@@ -1,25 +1,11 @@
 import path from 'node:path';
-import { packageRoot } from '../paths';
-import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { packageRoot } from '../paths';
 
 export const PROTO_ROOT = path.join(packageRoot(), 'proto');
 export const SCORE_PROTO = 'verdict/v1/score.proto';
 
-/** How messages look in JS: camelCase fields, enums by name, proto3 optional as oneof (absent, not 0). */
-export const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: false,
-  longs: Number,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-  includeDirs: [PROTO_ROOT],
-};
-
-export function loadScoreProto(): { definition: protoLoader.PackageDefinition; scorer: grpc.ServiceClientConstructor } {
-  const definition = protoLoader.loadSync(SCORE_PROTO, LOADER_OPTIONS);
-  const loaded = grpc.loadPackageDefinition(definition) as unknown as {
-    verdict: { v1: { Scorer: grpc.ServiceClientConstructor } };
-  };
-  return { definition, scorer: loaded.verdict.v1.Scorer };
+/** The proto files as server reflection publishes them (the messages themselves are generated: services/wire/gen). */
+export function loadScoreDefinition(): protoLoader.PackageDefinition {
+  return protoLoader.loadSync(SCORE_PROTO, { includeDirs: [PROTO_ROOT] });
 }
