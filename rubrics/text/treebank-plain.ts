@@ -1,9 +1,11 @@
+import { PY_B, PY_WORD } from './py';
+
 /**
  * The Treebank word tokenizer (rubrics/text/words.ts) for a "plain" sentence: ASCII only, with no
- * quote, apostrophe or backtick. On such a sentence every regex pass only inserts spaces (none
- * replaces a character), and where each pass inserts them can be read off the sentence itself, so
- * two replaces and a split give the tokens. Most sentences of model responses are plain, and the
- * twenty-odd passes, each scanning and rebuilding the sentence, were most of `word_tokenize`'s
+ * double quote or backtick. On such a sentence every regex pass only inserts spaces (none
+ * replaces a character), and where most passes insert them can be read off the sentence itself,
+ * so a few replaces and a split give the tokens. Most sentences of model responses are plain, and
+ * the twenty-odd passes, each scanning and rebuilding the sentence, were most of `word_tokenize`'s
  * time. The passes stay the specification: test/if/text.test.ts holds this path to them on
  * generated sentences and on every sentence of the conformance sets.
  *
@@ -15,16 +17,30 @@
  *    match, so it is not itself split ("a,,b" → "a", ",", ",b");
  *  - before a colon or comma that ends the sentence, unless the final period was split;
  *  - "--" pairs in a run of dashes, from its left ("---" → "--", "-").
- * A sentence that may hold a contraction without an apostrophe ("gonna", "cannot") is not plain:
- * those passes work on word boundaries and are left to the regexes.
+ * Apostrophes are split by their own passes, run as the tokenizer runs them (below). A sentence
+ * with two apostrophes in a row (a quote, rewritten as "``" or "''") or one that may hold a
+ * contraction the passes split ("gonna", "cannot", "'tis") is not plain: left to the regexes.
  */
 
-/** Any character that makes a sentence not plain: outside ASCII, or a quote, apostrophe or backtick. */
-const NOT_PLAIN = /[^\x00-\x21\x23-\x26\x28-\x5f\x61-\x7f]/;
+/** Any character that makes a sentence not plain: outside ASCII, or a double quote or backtick. */
+const NOT_PLAIN = /[^\x00-\x21\x23-\x5f\x61-\x7f]/;
 
 /** Doubled letters in every contraction that has no apostrophe (gonna, cannot, gimme, …). */
 const DOUBLED = /nn|mm|tt/i;
 const APOSTROPHE_FREE_CONTRACTIONS = /cannot|gimme|gonna|gotta|lemme|wanna/i;
+/** Every contraction the passes split, for a sentence with an apostrophe. */
+const CONTRACTIONS = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna|'tis|'twas/i;
+
+/**
+ * The apostrophe passes, as the Treebank tokenizer writes them and in its order: the opening one
+ * ("'a" → "' a") first; "x' " → "x ' " after the sentence-end punctuation is split and before
+ * the brackets and dashes are; the two closing ones ("it's " → "it 's ", "can't " → "ca n't ",
+ * "dogs' " → "dogs ' ") last, on the sentence padded with spaces.
+ */
+const OPENING_APOSTROPHE = new RegExp(`(')(?!re|ve|ll|m|t|s|d|n)([${PY_WORD}])${PY_B}`, 'giu');
+const APOSTROPHE_BEFORE_SPACE = /([^'])' /g;
+const CLOSING_APOSTROPHE = /([^' ])('[sS]|'[mM]|'[dD]|') /g;
+const CLOSING_CLITIC = /([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) /g;
 
 /**
  * A colon or comma before a non-digit (or at the end), with the character after it when that is
@@ -32,13 +48,17 @@ const APOSTROPHE_FREE_CONTRACTIONS = /cannot|gimme|gonna|gotta|lemme|wanna/i;
  */
 const COLON_COMMA = /([,:])(?![0-9])([,:]?)/g;
 const SPLIT_OFF = /\.{2,}|--|[;@#$%&?!*[\](){}<>]/g;
+/** SPLIT_OFF in two, for a sentence with apostrophes: what is split before "x' " is, and after. */
+const SPLIT_OFF_EARLY = /\.{2,}|[;@#$%&?!]/g;
+const SPLIT_OFF_LATE = /--|[*[\](){}<>]/g;
 /** Python's whitespace within ASCII: `str.split()` separators. */
 const SPACE_RUN = /[\t-\r\x1c-\x20]+/;
 
 const PERIOD = 0x2e;
 
-/** Closers the final-period pass looks past, restricted to plain sentences: brackets and spaces. */
-const isCloser = (code: number): boolean => code === 0x5d || code === 0x29 || code === 0x7d || code === 0x3e || code === 0x20;
+/** Closers the final-period pass looks past, within plain sentences: brackets, apostrophes, spaces. */
+const isCloser = (code: number): boolean =>
+  code === 0x5d || code === 0x29 || code === 0x7d || code === 0x3e || code === 0x27 || code === 0x20;
 
 /** Python whitespace within ASCII. */
 const isAsciiSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
@@ -49,20 +69,39 @@ function splitWords(text: string, tokens: string[]): void {
 
 /** The tokens of a plain sentence, or undefined when the sentence is not plain. */
 export function plainTreebankTokens(sentence: string): string[] | undefined {
-  if (NOT_PLAIN.test(sentence) || (DOUBLED.test(sentence) && APOSTROPHE_FREE_CONTRACTIONS.test(sentence))) return undefined;
-  // The final period: past trailing whitespace, then back over closers and spaces.
-  let end = sentence.length;
-  while (end > 0 && isAsciiSpace(sentence.charCodeAt(end - 1))) end--;
-  let start = end;
-  while (start > 0 && isCloser(sentence.charCodeAt(start - 1))) start--;
-  const finalPeriod = start >= 2 && sentence.charCodeAt(start - 1) === PERIOD && sentence.charCodeAt(start - 2) !== PERIOD;
-  const body = finalPeriod ? sentence.slice(0, start - 1) : sentence;
-  const tokens: string[] = [];
-  splitWords(body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF, ' $& '), tokens);
-  if (finalPeriod) {
-    tokens.push('.');
-    // What follows it is closing brackets, each split off, and whitespace.
-    for (let i = start; i < end; i++) if (sentence.charCodeAt(i) !== 0x20) tokens.push(sentence[i] as string);
+  if (NOT_PLAIN.test(sentence)) return undefined;
+  const apostrophes = sentence.includes("'");
+  // Two apostrophes in a row are a quote, which the passes rewrite as "``" or "''".
+  if (apostrophes ? sentence.includes("''") || CONTRACTIONS.test(sentence) : DOUBLED.test(sentence) && APOSTROPHE_FREE_CONTRACTIONS.test(sentence)) {
+    return undefined;
   }
+  const text = apostrophes ? sentence.replace(OPENING_APOSTROPHE, '$1 $2') : sentence;
+  // The final period: past trailing whitespace, then back over closers and spaces.
+  let end = text.length;
+  while (end > 0 && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isCloser(text.charCodeAt(start - 1))) start--;
+  const finalPeriod = start >= 2 && text.charCodeAt(start - 1) === PERIOD && text.charCodeAt(start - 2) !== PERIOD;
+  const body = finalPeriod ? text.slice(0, start - 1) : text;
+  const tokens: string[] = [];
+  if (!apostrophes) {
+    splitWords(body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF, ' $& '), tokens);
+    if (finalPeriod) {
+      tokens.push('.');
+      // What follows it is closing brackets, each split off, and whitespace.
+      for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 0x20) tokens.push(text[i] as string);
+    }
+    return tokens;
+  }
+  // The passes in order: the final period spaced, with the closers after it kept as they are and
+  // the whitespace after them dropped, as that pass does.
+  let spaced = body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');
+  if (finalPeriod) {
+    let closed = start;
+    while (closed < text.length && isCloser(text.charCodeAt(closed))) closed++;
+    spaced = `${spaced} . ${text.slice(start, closed)} `;
+  }
+  spaced = ` ${spaced.replace(APOSTROPHE_BEFORE_SPACE, "$1 ' ").replace(SPLIT_OFF_LATE, ' $& ')} `;
+  splitWords(spaced.replace(CLOSING_APOSTROPHE, '$1 $2 ').replace(CLOSING_CLITIC, '$1 $2 '), tokens);
   return tokens;
 }
