@@ -74,8 +74,8 @@ describe('Treebank plain-sentence scanner', () => {
     expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(16000);
     for (const sentence of sentences) agrees(sentence);
   });
-  it('gives the regex passes\' tokens on generated plain sentences with apostrophes', () => {
-    const alphabet = ["'", "'", "'", 's', 'T', 'n', 'm', 'D', 'r', 'e', 'l', 'a', '_', '1', '.', '.', ' ', ',', ')', '>', '?', '*', '-', '-', ';', '\n', "n't", "'s", "'ll", "'RE", "'m", 'tis', 'ye'];
+  it('gives the regex passes\' tokens on generated plain sentences with quotes and apostrophes', () => {
+    const alphabet = ['"', '"', '(', "'", "'", "'", 's', 'T', 'n', 'm', 'D', 'r', 'e', 'l', 'a', '_', '1', '.', '.', ' ', ',', ')', '>', '?', '*', '-', '-', ';', '\n', "n't", "'s", "'ll", "'RE", "'m", 'tis', 'ye'];
     const sentences = generated(alphabet, 20000, 12);
     expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(14000);
     for (const sentence of sentences) agrees(sentence);
@@ -86,8 +86,8 @@ describe('Treebank plain-sentence scanner', () => {
     expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(sentences.length / 2);
     for (const sentence of sentences) agrees(sentence);
   });
-  it('leaves double quotes, backticks, non-ASCII and contractions to the passes', () => {
-    for (const sentence of ['He said "no".', "He said ''no''.", 'Use `x`.', 'Café au lait.', 'I gonna go.', 'We cannot.', "'Tis so."]) {
+  it('leaves backticks, doubled apostrophes, non-ASCII and contractions to the passes', () => {
+    for (const sentence of ["He said ''no''.", 'Use `x`.', 'Café au lait.', 'I gonna go.', 'We cannot.', "'Tis so."]) {
       expect([sentence, plainTreebankTokens(sentence)]).toEqual([sentence, undefined]);
     }
     expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
@@ -96,6 +96,7 @@ describe('Treebank plain-sentence scanner', () => {
     expect(plainTreebankTokens("It's the dogs' toys, can't you see 'em?")).toEqual(
       ['It', "'s", 'the', 'dogs', "'", 'toys', ',', 'ca', "n't", 'you', 'see', "'em", '?'],
     );
+    expect(plainTreebankTokens('"Go," she said: "now."')).toEqual(['``', 'Go', ',', "''", 'she', 'said', ':', '``', 'now', '.', "''"]);
   });
 });
 
