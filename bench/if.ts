@@ -96,6 +96,29 @@ const naiveCheck: Check = ({ constraint, response, kwargs }, mode) => {
   return false;
 };
 
+/**
+ * The checkers that take most of one pass, with their share of it (wall time per check, summed
+ * over three passes): what to profile first.
+ */
+function heaviest(items: readonly Prepared[], mode: Mode, top: number): string {
+  const spent = new Map<string, number>();
+  let total = 0;
+  for (let pass = 0; pass < 3; pass++) {
+    for (const item of items) {
+      const start = process.hrtime.bigint();
+      verdictCheck(item, mode);
+      const ns = Number(process.hrtime.bigint() - start);
+      spent.set(item.constraint.id, (spent.get(item.constraint.id) ?? 0) + ns);
+      total += ns;
+    }
+  }
+  return [...spent]
+    .sort((x, y) => y[1] - x[1])
+    .slice(0, top)
+    .map(([id, ns]) => `${id} ${((100 * ns) / total).toFixed(0)}%`)
+    .join(', ');
+}
+
 function cpuSeconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
@@ -159,6 +182,7 @@ export async function run(): Promise<void> {
         const alone = checksPerSecond(unreferenced, mode, verdictCheck);
         console.log(row(['', '', unreferenced.length, alone.toFixed(0), '', '', '', `(${NOT_IN_REFERENCE} rows alone; no reference figure)`], widths));
       }
+      console.log(`  heaviest checkers (${file} ${mode}, share of a pass): ${heaviest(items, mode, 5)}`);
     }
   }
 }
