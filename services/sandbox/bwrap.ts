@@ -4,13 +4,18 @@ import path from 'node:path';
 export interface SlotCommandOptions {
   bwrap: string;
   python: string;
-  harnessSource: string;
+  /** The harness package (`verdict_harness/`), bound read-only into the sandbox. */
+  harnessDir: string;
   uid: number;
   gid: number;
   tmpfsBytes: number;
   /** cgroup.procs files to join before exec'ing bwrap (empty: no cgroup). */
   cgroupProcs: string[];
 }
+
+/** Where the harness package appears inside the sandbox, and the one line that starts a slot. */
+const HARNESS_PARENT = '/verdict';
+const HARNESS_START = `import sys; sys.path.insert(0, '${HARNESS_PARENT}'); from verdict_harness.main import main; main(sys.argv)`;
 
 export interface SlotCommand {
   command: string;
@@ -52,6 +57,9 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
     'CAP_SETGID',
     '--cap-add',
     'CAP_KILL',
+    '--ro-bind',
+    options.harnessDir,
+    `${HARNESS_PARENT}/verdict_harness`,
     '--',
     interpreter,
     '-P',
@@ -59,7 +67,7 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
     '-s',
     '-B',
     '-c',
-    options.harnessSource,
+    HARNESS_START,
     JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp' }),
   ];
   if (options.cgroupProcs.length === 0) return { command: options.bwrap, args: bwrapArgs };

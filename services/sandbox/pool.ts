@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
@@ -49,6 +49,11 @@ interface SlotState {
 
 let instances = 0;
 
+/** The harness package in the source tree (Python files are not compiled into dist/). */
+export function harnessDir(): string {
+  return path.join(packageRoot(__dirname), 'services/sandbox/harness/verdict_harness');
+}
+
 function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
 }
@@ -65,7 +70,7 @@ export class Sandbox implements SandboxService {
   private readonly queue: Task[] = [];
   /** One abort listener per signal, not per task: a batch of 8,192 samples shares one signal. */
   private readonly bySignal = new WeakMap<AbortSignal, Set<Task>>();
-  private readonly harnessSource: string;
+  private readonly harnessDir: string;
   private readonly instance = instances++;
   private closed = false;
   private readonly removals = new Set<Promise<void>>();
@@ -75,7 +80,7 @@ export class Sandbox implements SandboxService {
   private constructor(private readonly config: SandboxConfigSection) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
     this.cgroups = detectCgroups(config.cgroups);
-    this.harnessSource = readFileSync(path.join(packageRoot(__dirname), 'services/sandbox/harness/harness.py'), 'utf8');
+    this.harnessDir = harnessDir();
     const block = ((process.pid % 4096) * 4 + (this.instance % 4)) * MAX_SLOTS;
     this.slots = Array.from({ length: this.workers }, (_, index) => ({
       index,
@@ -269,7 +274,7 @@ export class Sandbox implements SandboxService {
       slotCommand({
         bwrap: this.config.bwrap,
         python: this.config.python,
-        harnessSource: this.harnessSource,
+        harnessDir: this.harnessDir,
         uid: state.uid,
         gid: state.uid,
         tmpfsBytes: limits.tmpfsMb * 1024 * 1024,
