@@ -98,8 +98,10 @@ class Decoder:
         if tag == 'f':
             return self.hashed(frozenset(self.value(x, depth + 1) for x in v))
         if tag == 'i':
-            if type(v) is not str or len(v) > MAX_INT_BITS // 4 + 4:
-                raise Oversize('an int of more than %d digits' % MAX_INT_DIGITS)
+            if type(v) is not str:
+                raise ValueError('bad int')
+            if len(v) > MAX_INT_BITS // 4 + 4:  # refused before converting: hex digits give the size
+                raise Oversize('an int of about %d digits (at most %d)' % (int(len(v) * 4 * 0.30103), MAX_INT_DIGITS))
             return self.hashed(self.int_of(int(v, 16)))
         if tag == 'x':
             return self.hashed(float(v))
