@@ -154,14 +154,8 @@ export class Sandbox implements SandboxService {
     if (this.closed) return;
     this.closed = true;
     for (const task of this.queue.splice(0)) this.settle(task, new SandboxError('sandbox_closed', 'sandbox shut down'));
-    const exits = [...this.live].map(
-      (slot) =>
-        new Promise<void>((resolve) => {
-          slot.onceExited(resolve);
-          slot.kill();
-        }),
-    );
-    await Promise.all(exits);
+    // Every slot, starting ones included, is killed as a whole process group and waited for.
+    await Promise.all([...this.live].map((slot) => slot.end()));
     await Promise.all([...this.removals]);
   }
 
