@@ -1,7 +1,11 @@
 import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
+/** How a slot gets an unprivileged identity for candidates (services/sandbox/README.md, "Modes"). */
+export type SandboxMode = 'root' | 'user';
+
 export interface SlotCommandOptions {
+  mode: SandboxMode;
   bwrap: string;
   python: string;
   /** The harness package (`verdict_harness/`), bound read-only into the sandbox. */
@@ -40,23 +44,25 @@ function systemMounts(): string[] {
 }
 
 /**
- * The command that starts one slot: bubblewrap run as host root (so that the judge inside keeps
- * CAP_SETUID/SETGID/KILL and candidates run as real unprivileged host uids, which RLIMIT_NPROC
- * counts), with fresh pid/net/ipc/uts/cgroup namespaces, read-only /usr, a size-capped tmpfs as
- * the only writable place, no view of the project or $HOME, a new session, and death with Verdict.
+ * The command that starts one slot: bubblewrap with fresh pid/net/ipc/uts/cgroup namespaces,
+ * read-only /usr, a size-capped tmpfs as the only writable place, no view of the project or $HOME,
+ * a new session, and death with Verdict. In root mode it runs as host root, so that the judge inside
+ * keeps CAP_SETUID/SETGID/KILL and candidates run as real unprivileged host uids, which RLIMIT_NPROC
+ * counts; in user mode it runs as Verdict's own uid in a user namespace, and the zygote puts the
+ * candidates in a user and pid namespace below the judge's.
  */
 export function slotCommand(options: SlotCommandOptions): SlotCommand {
   const interpreter = realpathSync(options.python);
+  // Root mode: the judge keeps what it needs to drop its zygote to the slot uid and to kill it.
+  // User mode: a user namespace whose uid 0 is Verdict's own uid; CAP_SYS_ADMIN and CAP_SETPCAP there (and only
+  // there) let the zygote give candidates a pid namespace of their own, then drop every capability.
+  const identity =
+    options.mode === 'root'
+      ? ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL']
+      : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP'];
   const bwrapArgs = [
     ...isolationArgs(interpreter, options.tmpfsBytes),
-    '--cap-drop',
-    'ALL',
-    '--cap-add',
-    'CAP_SETUID',
-    '--cap-add',
-    'CAP_SETGID',
-    '--cap-add',
-    'CAP_KILL',
+    ...identity,
     '--ro-bind',
     options.harnessDir,
     `${HARNESS_PARENT}/verdict_harness`,
@@ -68,7 +74,7 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
     '-B',
     '-c',
     HARNESS_START,
-    JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp' }),
+    JSON.stringify({ uid: options.uid, gid: options.gid, workdir: '/tmp', mode: options.mode }),
   ];
   if (options.cgroupProcs.length === 0) return { command: options.bwrap, args: bwrapArgs };
   // Join the slot's cgroups first, so bwrap and everything under it are counted from the start.

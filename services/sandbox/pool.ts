@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
 import { packageRoot } from '../paths';
-import { slotCommand } from './bwrap';
+import { type SandboxMode, slotCommand } from './bwrap';
 import { type CgroupSupport, detectCgroups, type SlotCgroup } from './cgroup';
 import type { SandboxConfigSection } from './config';
 import { toCallResult, toTestReport } from './replies';
@@ -49,6 +49,12 @@ interface SlotState {
 
 let instances = 0;
 
+/** `auto`: root mode when Verdict runs as root (it adds per-slot host uids), else user mode. */
+export function resolveMode(mode: SandboxConfigSection['mode']): SandboxMode {
+  if (mode !== 'auto') return mode;
+  return process.getuid?.() === 0 ? 'root' : 'user';
+}
+
 /** The harness package in the source tree (Python files are not compiled into dist/). */
 export function harnessDir(): string {
   return path.join(packageRoot(__dirname), 'services/sandbox/harness/verdict_harness');
@@ -65,6 +71,7 @@ function abortReason(signal: AbortSignal): string {
  */
 export class Sandbox implements SandboxService {
   readonly workers: number;
+  readonly mode: SandboxMode;
   readonly cgroups: CgroupSupport;
   private readonly slots: SlotState[];
   private readonly queue: Task[] = [];
@@ -79,6 +86,7 @@ export class Sandbox implements SandboxService {
 
   private constructor(private readonly config: SandboxConfigSection) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
+    this.mode = resolveMode(config.mode);
     this.cgroups = detectCgroups(config.cgroups);
     this.harnessDir = harnessDir();
     const block = ((process.pid % 4096) * 4 + (this.instance % 4)) * MAX_SLOTS;
@@ -99,10 +107,10 @@ export class Sandbox implements SandboxService {
   /** Starts every slot; rejects if the machine cannot run the sandbox at all. */
   static async start(config: SandboxConfigSection): Promise<Sandbox> {
     if (process.platform !== 'linux') throw new SandboxError('sandbox_unsupported', 'the sandbox needs Linux');
-    if (process.getuid?.() !== 0) {
+    if (config.mode === 'root' && process.getuid?.() !== 0) {
       throw new SandboxError(
         'sandbox_requires_root',
-        'the sandbox runs as root so that candidates run as unprivileged per-slot host uids (see services/sandbox/README.md)',
+        'sandbox.mode: root needs Verdict to run as root (per-slot host uids); "user" runs unprivileged through user namespaces (see services/sandbox/README.md)',
       );
     }
     for (const [key, file] of [['bwrap', config.bwrap], ['python', config.python]] as const) {
@@ -120,7 +128,7 @@ export class Sandbox implements SandboxService {
   }
 
   describe(): string {
-    return `${this.workers} warm slots, ${this.cgroups.description}, python ${this.config.python}`;
+    return `${this.workers} warm slots, ${this.mode} mode, ${this.cgroups.description}, python ${this.config.python}`;
   }
 
   runAsserts(job: AssertJob, signal: AbortSignal): Promise<TestReport> {
@@ -268,6 +276,7 @@ export class Sandbox implements SandboxService {
       slotCommand({
         bwrap: this.config.bwrap,
         python: this.config.python,
+        mode: this.mode,
         harnessDir: this.harnessDir,
         uid: state.uid,
         gid: state.uid,

@@ -54,9 +54,12 @@ class Budget:
 class Child:
     """One run child as the judge sees it: its pipes and what the zygote reported about it."""
 
-    def __init__(self, judge, pid, ctl_in, ctl_out, stdin, stdout, stderr):
+    def __init__(self, judge, pid, our_pid, ctl_in, ctl_out, stdin, stdout, stderr):
         self.judge = judge
+        # `pid` as the zygote numbers it (its exit reports); `our_pid` in the judge's pid namespace
+        # (the same in root mode; None when it died before the judge could look it up).
         self.pid = pid
+        self.our_pid = our_pid
         self.ctl_in, self.ctl_out = ctl_in, ctl_out
         self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
         self.buffer = b''
@@ -64,11 +67,13 @@ class Child:
         for fd in (ctl_in, ctl_out, stdout, stderr):
             os.set_blocking(fd, False)
         self.budget = None
-        self.cpu_clock = (~pid << 3) | 2
+        self.cpu_clock = None if our_pid is None else (~our_pid << 3) | 2
 
     def cpu_seconds(self):
         # The process-wide CPU clock of another pid, as clock_getcpuclockid(3) builds its id:
         # one syscall with nanosecond resolution instead of parsing /proc/<pid>/stat.
+        if self.cpu_clock is None:
+            return 0.0
         try:
             return time.clock_gettime(self.cpu_clock)
         except OSError:
@@ -116,7 +121,8 @@ class Child:
 
     def close(self):
         try:
-            os.kill(self.pid, signal.SIGKILL)
+            if self.our_pid is not None:
+                os.kill(self.our_pid, signal.SIGKILL)
         except OSError:
             pass
         for fd in (self.ctl_in, self.ctl_out, self.stdin, self.stdout, self.stderr):

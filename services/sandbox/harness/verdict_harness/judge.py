@@ -69,9 +69,12 @@ EXCEPTIONS = {
 
 
 class Judge:
-    def __init__(self, sock, zygote_pid):
+    def __init__(self, sock, zygote_pid, nested=False):
         self.sock = sock
         self.zygote_pid = zygote_pid
+        # User mode: the zygote is pid 1 of a pid namespace below ours (zygote.enter_private_namespaces),
+        # and the pids it reports are in that namespace; this is its pid in ours.
+        self.nested_init = None
         self.zygote_lost = False
         self.exits = {}
         self.spare = None
@@ -80,7 +83,10 @@ class Judge:
         self.tests_cache = {}
         self.last_value = None
         hello = self.zygote_message(30.0)
-        if not hello or 'hello' not in hello:
+        while hello and 'init' in hello:
+            self.nested_init = hello['init']
+            hello = self.zygote_message(30.0)
+        if not hello or 'hello' not in hello or (nested and self.nested_init is None):
             raise Fault('zygote did not start')
         self.baseline = hello['vm_bytes']
 
@@ -165,10 +171,30 @@ class Judge:
             if msg is None:
                 break
             if 'spawned' in msg:
-                return Child(self, msg['spawned'], ctl_in_w, ctl_out_r, in_w, out_r, err_r)
+                pid = msg['spawned']
+                return Child(self, pid, self.our_pid(pid), ctl_in_w, ctl_out_r, in_w, out_r, err_r)
         for fd in (ctl_in_w, ctl_out_r, in_w, out_r, err_r):
             os.close(fd)
         raise Fault('zygote did not fork a run child')
+
+    def our_pid(self, pid):
+        """The pid in our namespace of the zygote's child `pid` (None if it is gone already)."""
+        if self.nested_init is None:
+            return pid
+        try:
+            with open('/proc/%d/task/%d/children' % (self.nested_init, self.nested_init)) as f:
+                candidates = f.read().split()
+        except OSError:
+            return None
+        for ours in candidates:
+            try:
+                with open('/proc/%s/status' % ours) as f:
+                    nspid = next(line for line in f if line.startswith('NSpid:')).split()
+            except (OSError, StopIteration):
+                continue
+            if int(nspid[-1]) == pid:
+                return int(ours)
+        return None
 
     def take_child(self):
         child, self.spare = self.spare, None

@@ -48,6 +48,12 @@ def main(argv):
     zygote_sock.close()
     import traceback
 
+    from .wire import PR_SET_DUMPABLE, libc_prctl
+
+    # In user mode candidates share the judge's host uid: being not dumpable keeps its memory and
+    # /proc files out of their reach (ptrace needs a capability they hold in no namespace of ours).
+    libc_prctl(PR_SET_DUMPABLE, 0)
+
     from .control import Fault
     from .judge import Judge
     from .values import MAX_INT_DIGITS, error_text
@@ -55,7 +61,7 @@ def main(argv):
     # Ints a test converts to or from text cost at most this many digits (values.py).
     sys.set_int_max_str_digits(MAX_INT_DIGITS)
     try:
-        judge = Judge(judge_sock, pid)
+        judge = Judge(judge_sock, pid, nested=config.get('mode') == 'user')
         judge.refill()
     except Fault as fault:
         write_all(node_out, frame({'fault': str(fault)}))

@@ -32,9 +32,12 @@ def zygote_main(sock, config):
     # (Written before setuid, which makes the process non-dumpable and its /proc files root's.)
     with open('/proc/self/oom_score_adj', 'w') as f:
         f.write('1000')
-    os.setgroups([])
-    os.setgid(config['gid'])
-    os.setuid(config['uid'])
+    if config.get('mode') == 'user':
+        enter_private_namespaces(sock)
+    else:
+        os.setgroups([])
+        os.setgid(config['gid'])
+        os.setuid(config['uid'])
     # After setuid: a credential change clears the parent-death signal.
     libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     libc_prctl(PR_SET_DUMPABLE, 0)
@@ -80,6 +83,53 @@ def zygote_main(sock, config):
                     os.close(fd)
                 current = pid
                 sock.send(json.dumps({'spawned': pid}).encode())
+
+
+CLONE_NEWPID = 0x20000000
+
+
+def enter_private_namespaces(sock):
+    """User mode (Verdict not root, so no host uid of its own for candidates; bubblewrap maps only
+    Verdict's uid, as uid 0 of the slot's user namespace): the zygote moves its children into a pid
+    namespace below the judge's, and its pid 1 drops every capability. Returns in that pid 1, which is
+    the zygote from then on; the process that called it only waits for it and exits with it.
+
+    From inside, the judge is in no pid namespace a candidate can name (kill(-1) and kill(pid) do not
+    reach it), and a candidate holds no capability, so it cannot ptrace the (non-dumpable) judge.
+    Pid 1 ignores signals sent from inside its namespace, so a candidate cannot kill or stop its
+    zygote either. The capabilities this needs (CAP_SYS_ADMIN for unshare, CAP_SETPCAP to empty the
+    bounding set) hold only in the slot's own user namespace."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWPID) != 0:
+        raise OSError(ctypes.get_errno(), 'unshare(CLONE_NEWPID)')
+    pid = os.fork()
+    if pid:
+        # The judge needs the zygote's pid as it sees it, to translate the run children's pids.
+        sock.send(json.dumps({'init': pid}).encode())
+        sock.close()
+        libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    drop_capabilities(libc)
+
+
+def drop_capabilities(libc):
+    """No capability, now or after an exec (empty bounding set), in the zygote's own user namespace."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
+
+    PR_CAPBSET_DROP = 24
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:  # EINVAL: no such cap
+            raise OSError(ctypes.get_errno(), 'PR_CAPBSET_DROP %d' % cap)
+    if libc.capset(ctypes.byref(Header(0x20080522, 0)), (Data * 2)()) != 0:
+        raise OSError(ctypes.get_errno(), 'capset')
 
 
 def reap(sock, current):
