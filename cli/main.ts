@@ -4,10 +4,12 @@ import { createRegistry } from '../verifiers';
 import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../services/config';
 import { startServer } from '../services/server';
 import { checkCases, renderReports } from './check';
+import { diagnose, renderFindings } from './doctor';
 import { formatPairsReport, runPairs } from './pairs';
 import type { GroupOptions } from '../core/groups';
 import { groupOptionsFromJson } from '../services/wire/group-options';
 import { scoreFile } from './score';
+import { sandboxConfigSection } from '../services/sandbox';
 
 function integer(name: string, min: number) {
   return (value: string): number => {
@@ -138,6 +140,17 @@ export function program(): Command {
         return;
       }
       for (const v of list) process.stdout.write(`${v.name.padEnd(10)} ${v.version.padEnd(8)} ${v.description}\n`);
+    });
+
+  cli
+    .command('doctor')
+    .description('check this host or pod for what the sandbox needs (bwrap, user namespaces, cgroups, python3, limits); exit 1 if it cannot run')
+    .option('--config <file>', 'service config (YAML or JSON); its sandbox section, else the defaults')
+    .option('--json', 'print the findings as JSON')
+    .action(async (opts: { config?: string; json?: boolean }) => {
+      const findings = await diagnose(config(opts.config).sandbox ?? sandboxConfigSection.parse({}));
+      process.stdout.write((opts.json ? JSON.stringify(findings, null, 2) : renderFindings(findings)) + '\n');
+      if (findings.some((f) => f.status === 'fail')) process.exitCode = 1;
     });
 
   return cli;

@@ -53,16 +53,9 @@ function systemMounts(): string[] {
  */
 export function slotCommand(options: SlotCommandOptions): SlotCommand {
   const interpreter = realpathSync(options.python);
-  // Root mode: the judge keeps what it needs to drop its zygote to the slot uid and to kill it.
-  // User mode: a user namespace whose uid 0 is Verdict's own uid; CAP_SYS_ADMIN and CAP_SETPCAP there (and only
-  // there) let the zygote give candidates a pid namespace of their own, then drop every capability.
-  const identity =
-    options.mode === 'root'
-      ? ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL']
-      : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP'];
   const bwrapArgs = [
     ...isolationArgs(interpreter, options.tmpfsBytes),
-    ...identity,
+    ...identityArgs(options.mode),
     '--ro-bind',
     options.harnessDir,
     `${HARNESS_PARENT}/verdict_harness`,
@@ -80,6 +73,17 @@ export function slotCommand(options: SlotCommandOptions): SlotCommand {
   // Join the slot's cgroups first, so bwrap and everything under it are counted from the start.
   const join = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"';
   return { command: '/bin/sh', args: ['-c', join, 'sh', ...options.cgroupProcs, '--', options.bwrap, ...bwrapArgs] };
+}
+
+/**
+ * Root mode: the judge keeps what it needs to drop its zygote to the slot uid and to kill it.
+ * User mode: a user namespace whose uid 0 is Verdict's own uid; CAP_SYS_ADMIN and CAP_SETPCAP there
+ * (and only there) let the zygote give candidates a pid namespace of their own, then drop them all.
+ */
+export function identityArgs(mode: SandboxMode): string[] {
+  return mode === 'root'
+    ? ['--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_KILL']
+    : ['--unshare-user', '--uid', '0', '--gid', '0', '--cap-drop', 'ALL', '--cap-add', 'CAP_SYS_ADMIN', '--cap-add', 'CAP_SETPCAP'];
 }
 
 /** Namespaces, mounts and environment of every sandbox (also the cold-start floor of bench/code.ts). */
