@@ -77,7 +77,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     res.json({ results: shaped.results.map(resultToJson), groups: shaped.groups.map(groupToJson) });
   });
 
-  app.use(trainerRoutes(scoreFor, MAX_BODY));
+  app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry));
 
   // express.json's own errors: a body that is not JSON, or too large.
   app.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {

@@ -1,19 +1,23 @@
 import express, { type Request, type Response, type Router } from 'express';
+import { Counter, type Registry } from 'prom-client';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { invalid, type Sample, type ScoreResult } from '../../core/sample';
 import type { ScoreFor } from './gateway';
+import { locateResponse, type LocatedResponse } from './query-response';
+import { failureOf, floatList, floatLiteral, type TrainerFailure } from './trainer-answer';
 
 /**
  * Trainers' own remote-reward protocols, so that adopting Verdict is a URL in the trainer's config:
  *
  *   OpenRLHF  --remote_rm_url  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
- *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare number
+ *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare float
  *
  * Neither protocol has a way to say "this sample could not be scored", and both treat a non-2xx answer
  * as a failed attempt that they retry (OpenRLHF 5×, slime 10× with backoff) before giving up loudly
  * (OpenRLHF leaves the reward unset, slime fails the rollout). A stand-in number would be a silently
- * wrong reward, so an ABORTED sample answers 503 (retrying is the right cure for infrastructure
- * noise) and an INVALID one 422, both with the per-sample reasons in the body.
+ * wrong reward, so a batch with an unscored sample is an HTTP error (trainer-answer.ts: 501 for a
+ * service this server lacks, 503 for infrastructure noise, 422 for a malformed sample) whose reason
+ * phrase carries the reason, since the trainers' logs print only the status line.
  */
 
 /** Where a trainer's label finds its verifier and, for a plain value, the label field it fills. */
@@ -54,16 +58,36 @@ export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: str
   return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
 }
 
-// Special tokens a decode with skip_special_tokens=False leaves at the end: <|im_end|>, <|endoftext|>, </s>, …
-const TRAILING_SPECIAL_TOKENS = /(?:\s*(?:<\|[^|<>\s]+\|>|<\/s>))+\s*$/;
+/** A special token at the very end: <|im_end|>, <|endoftext|>, <|eot_id|>, </s>, … */
+const SPECIAL_TOKEN_AT_END = /(?:<\|[^|<>\s]+\|>|<\/s>)$/;
+/** Longest special token looked for; the regex only ever sees this many characters (no quadratic scans). */
+const MAX_SPECIAL_TOKEN = 64;
 
 /**
- * OpenRLHF's `query` is prompt + response decoded with special tokens. The response is what follows
- * the prompt when the query starts with it (else the whole query), without trailing special tokens.
+ * The text without the run of special tokens (and the whitespace among them) that a decode with
+ * skip_special_tokens=False leaves at the end; unchanged when it does not end with one. Special tokens
+ * inside the text stay. Linear in the text: a response can be 4 Mi characters of anything.
  */
-export function responseFromQuery(query: string, prompt: string | undefined): string {
-  const body = prompt !== undefined && prompt !== '' && query.startsWith(prompt) ? query.slice(prompt.length) : query;
-  return body.replace(TRAILING_SPECIAL_TOKENS, '');
+export function withoutTrailingSpecialTokens(text: string): string {
+  let end = text.length;
+  let stripped = false;
+  for (;;) {
+    let e = end;
+    while (e > 0 && /\s/.test(text[e - 1]!)) e--;
+    const token = SPECIAL_TOKEN_AT_END.exec(text.slice(Math.max(0, e - MAX_SPECIAL_TOKEN), e));
+    if (token === null) return stripped ? text.slice(0, e) : text;
+    end = e - token[0].length;
+    stripped = true;
+  }
+}
+
+/**
+ * OpenRLHF's `query` is prompt + response decoded with special tokens: the response is located after
+ * the prompt (query-response.ts says how), without the trailing special tokens.
+ */
+export function responseFromQuery(query: string, prompt: string | undefined): LocatedResponse {
+  const located = locateResponse(query, prompt);
+  return located.ok ? { ...located, response: withoutTrailingSpecialTokens(located.response) } : located;
 }
 
 function routeOf(req: Request): LabelRoute {
@@ -90,25 +114,17 @@ async function scoreMapped(scoreFor: ScoreFor, req: Request, res: Response, mapp
   });
 }
 
-/**
- * The answer when some sample has no reward: 503 if any is ABORTED (the trainer's retry may well
- * succeed), else 422 for INVALID ones (a data bug that needs a human). null when all are OK.
- */
-function failureOf(results: readonly ScoreResult[]): { status: number; body: JsonObject } | null {
-  const failed = results.filter((r) => r.status !== 'OK');
-  if (failed.length === 0) return null;
-  const aborted = failed.some((r) => r.status === 'ABORTED');
-  const message = failed.map((r) => `[${r.index}] ${r.status}: ${r.reason}`).join('; ');
-  const samples = failed.map((r): JsonObject => ({ index: r.index, status: r.status, reason: r.reason, verifier: r.verifier }));
-  return {
-    status: aborted ? 503 : 422,
-    body: { error: { code: aborted ? 'ABORTED' : 'INVALID', message, samples } },
-  };
+/** Answers a batch with an unscored sample: the status line carries the reason, the body every sample's. */
+function sendFailure(res: Response, failure: TrainerFailure, api: string, count: number, log: TrainerLog): void {
+  log(`${api}: ${failure.status} ${failure.reasonPhrase} (${count} sample${count === 1 ? '' : 's'} in the request)`);
+  if (failure.retryAfter) res.setHeader('Retry-After', '1');
+  res.statusMessage = failure.reasonPhrase;
+  res.status(failure.status).json(failure.body);
 }
 
-function sendFailure(res: Response, failure: { status: number; body: JsonObject }): void {
-  if (failure.status === 503) res.setHeader('Retry-After', '1');
-  res.status(failure.status).json(failure.body);
+/** A JSON body written by hand, so that rewards keep their float form (`1.0`). */
+function sendJsonText(res: Response, text: string): void {
+  res.type('application/json').send(text);
 }
 
 function badRequest(res: Response, message: string): void {
@@ -124,7 +140,7 @@ function sample(id: string, verifier: string, response: string, label: JsonObjec
 }
 
 /** OpenRLHF `--remote_rm_url`: parallel lists in, `rewards` (and the same values as `scores`) out. */
-function openrlhf(scoreFor: ScoreFor) {
+function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
   return async (req: Request, res: Response) => {
     const body: unknown = req.body;
     if (!isJsonObject(body)) return badRequest(res, 'request: expected a JSON object with "query"');
@@ -137,23 +153,27 @@ function openrlhf(scoreFor: ScoreFor) {
       return badRequest(res, `labels: expected a list of ${query.length} labels, one per query`);
     }
     const route = routeOf(req);
+    // `--remote_rm_url a,b` splits each batch over the URLs: one sample per request leaves the others empty.
+    if (query.length === 0) observe.emptyRequest('openrlhf');
     const mapped = query.map((q, i): Mapped => {
       const label = trainerLabel(labels?.[i], route, `labels[${i}]`);
       if (!label.ok) return { error: label.error, verifier: route.verifier };
       const prompt = prompts?.[i];
-      return { sample: sample(String(i), label.verifier, responseFromQuery(q, prompt), label.label, prompt === undefined ? {} : { prompt }) };
+      const located = responseFromQuery(q, prompt);
+      if (!located.ok) return { error: `query[${i}]: ${located.error}`, verifier: label.verifier };
+      return { sample: sample(String(i), label.verifier, located.response, label.label, prompt === undefined ? {} : { prompt }) };
     });
     const results = await scoreMapped(scoreFor, req, res, mapped, 'http.openrlhf');
     if (!results) return;
     const failure = failureOf(results);
-    if (failure) return sendFailure(res, failure);
-    const rewards = results.map((r) => r.reward!);
-    res.json({ rewards, scores: rewards, extra_logs: {} });
+    if (failure) return sendFailure(res, failure, 'http.openrlhf', results.length, observe.log);
+    const rewards = floatList(results.map((r) => r.reward!));
+    sendJsonText(res, `{"rewards":${rewards},"scores":${rewards},"extra_logs":{}}`);
   };
 }
 
 /** slime `--rm-type remote_rm`: one sample per request, the bare reward back. */
-function slime(scoreFor: ScoreFor) {
+function slime(scoreFor: ScoreFor, observe: TrainerObserver) {
   return async (req: Request, res: Response) => {
     const body: unknown = req.body;
     if (!isJsonObject(body)) return badRequest(res, 'request: expected a JSON object with "prompt", "response" and "label"');
@@ -172,16 +192,39 @@ function slime(scoreFor: ScoreFor) {
     const results = await scoreMapped(scoreFor, req, res, [mapped], 'http.slime');
     if (!results) return;
     const failure = failureOf(results);
-    if (failure) return sendFailure(res, failure);
-    res.json(results[0]!.reward!);
+    if (failure) return sendFailure(res, failure, 'http.slime', 1, observe.log);
+    sendJsonText(res, floatLiteral(results[0]!.reward!));
   };
 }
 
-/** The trainer routes, mounted by the gateway. The verifier in the path is optional. */
-export function trainerRoutes(scoreFor: ScoreFor, maxBody: string): Router {
+/** One line for the server's log. */
+export type TrainerLog = (line: string) => void;
+
+/** What the routes report besides their answers. */
+interface TrainerObserver {
+  log: TrainerLog;
+  emptyRequest(route: string): void;
+}
+
+const stderrLog: TrainerLog = (line) => process.stderr.write(`verdict ${line}\n`);
+
+/**
+ * The trainer routes, mounted by the gateway. The verifier in the path is optional. With a metrics
+ * registry, requests without samples are counted (`verdict_trainer_empty_requests_total{route}`).
+ */
+export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Registry, log: TrainerLog = stderrLog): Router {
+  const empty = registry
+    ? new Counter({
+        name: 'verdict_trainer_empty_requests_total',
+        help: 'Trainer-route requests without samples (OpenRLHF sends empty lists to every URL of --remote_rm_url a,b but the first)',
+        labelNames: ['route'] as const,
+        registers: [registry],
+      })
+    : null;
+  const observe: TrainerObserver = { log, emptyRequest: (route) => empty?.inc({ route }) };
   const router = express.Router();
   const json = express.json({ limit: maxBody, strict: false });
-  router.post('/openrlhf{/:verifier}', json, openrlhf(scoreFor));
-  router.post('/slime{/:verifier}', json, slime(scoreFor));
+  router.post('/openrlhf{/:verifier}', json, openrlhf(scoreFor, observe));
+  router.post('/slime{/:verifier}', json, slime(scoreFor, observe));
   return router;
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_ROOT, SCORE_PROTO } from '../../services/grpc/proto';
@@ -15,18 +16,23 @@ import { ABORTING_REGISTRY_MODULE } from './aborting-registry';
 const PYTHON = '/usr/bin/python3';
 const CLIENT_DIR = path.join(packageRoot(), 'clients', 'python');
 
-function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+function run(command: string, args: string[], env: Record<string, string>, cwd = CLIENT_DIR): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, args, {
-      cwd: CLIENT_DIR,
-      env: { PATH: process.env.PATH ?? '', PYTHONPATH: CLIENT_DIR, PYTHONDONTWRITEBYTECODE: '1', ...env },
-    });
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1', ...env } });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
   });
+}
+
+function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return run(PYTHON, args, { PYTHONPATH: CLIENT_DIR, ...env });
+}
+
+function tempDir(): string {
+  return mkdtempSync(path.join(os.tmpdir(), 'verdict-python-'));
 }
 
 describe('Python client against real servers', () => {
@@ -84,4 +90,68 @@ describe('Python client against real servers', () => {
     }
     expect(python).toEqual(expected);
   });
+
+  it("the README's Python snippet runs as written, on the committed stubs", async () => {
+    const readme = readFileSync(path.join(packageRoot(), 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Calling it from a Python trainer'));
+    const snippet = /```python\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet).toContain('grpc.insecure_channel("localhost:50051")');
+    const script = [
+      'responses = ["\\\\boxed{C}", "\\\\boxed{A}"]',
+      snippet!.replace('localhost:50051', env.VERDICT_TEST_GRPC_B!),
+      'print([(r.status, r.reward) for r in reply.results])',
+    ].join('\n');
+    const { code, output } = await runPython(['-c', script], {});
+    expect({ code, output }).toEqual({ code: 0, output: '[(1, 1.0), (1, 0.0)]\n' });
+  });
+
+  it('generate.sh regenerates the committed stubs byte for byte with Debian protoc + grpc_python_plugin', async () => {
+    const out = tempDir();
+    try {
+      const { code, output } = await run('sh', [path.join(CLIENT_DIR, 'generate.sh'), out], {});
+      expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining('generated') });
+      for (const file of ['score_pb2.py', 'score_pb2.pyi', 'score_pb2_grpc.py']) {
+        expect(readFileSync(path.join(out, 'verdict', 'v1', file), 'utf8')).toBe(readFileSync(path.join(CLIENT_DIR, 'verdict', 'v1', file), 'utf8'));
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it("the package is clean under Debian's mypy (strict, as pyproject.toml configures it)", async () => {
+    const cache = tempDir();
+    try {
+      const { code, output } = await run(PYTHON, ['-m', 'mypy', '--cache-dir', cache], {});
+      expect({ code, output }).toEqual({ code: 0, output: expect.stringMatching(/^Success: no issues found/m) });
+    } finally {
+      rmSync(cache, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('pip install ./clients/python gives a typed, working package (offline: Debian setuptools, no build isolation)', async () => {
+    const work = tempDir();
+    try {
+      // A copy, so the in-tree build leaves nothing behind in clients/python.
+      const source = path.join(work, 'src');
+      cpSync(CLIENT_DIR, source, { recursive: true, filter: (p) => !p.includes(`${path.sep}tests`) && !p.includes('__pycache__') });
+      const venv = path.join(work, 'venv');
+      expect(await run(PYTHON, ['-m', 'venv', '--system-site-packages', venv], {}, work)).toMatchObject({ code: 0 });
+      const pip = await run(path.join(venv, 'bin', 'pip'), ['install', '--no-build-isolation', '--no-index', '--no-deps', source], {}, work);
+      expect(pip).toMatchObject({ code: 0, output: expect.stringContaining('Successfully installed verdict-client-') });
+      const [site] = readdirSync(path.join(venv, 'lib')).map((v) => path.join(venv, 'lib', v, 'site-packages'));
+      expect(existsSync(path.join(site!, 'verdict_client', 'py.typed'))).toBe(true);
+      expect(existsSync(path.join(site!, 'verdict', 'v1', 'score_pb2.pyi'))).toBe(true);
+      const script = [
+        'import verdict_client',
+        'from verdict_client import VerdictClient, Sample',
+        `with VerdictClient(${JSON.stringify(env.VERDICT_TEST_GRPC_B)}) as client:`,
+        '    result = client.score([Sample(verifier="qa", response="\\\\boxed{C}", label={"choice": "C"})]).results[0]',
+        'print(verdict_client.__file__.startswith(' + JSON.stringify(site) + '), result.status, repr(result.reward))',
+      ].join('\n');
+      const used = await run(path.join(venv, 'bin', 'python'), ['-c', script], {}, '/');
+      expect(used).toEqual({ code: 0, output: 'True OK 1.0\n' });
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

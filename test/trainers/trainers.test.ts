@@ -1,7 +1,9 @@
+import { floatLiteral, reasonPhrase } from '../../services/http/trainer-answer';
 import { responseFromQuery, trainerLabel } from '../../services/http/trainers';
 import type { RunningServer } from '../../services/server';
 import { sample } from '../fixtures/samples';
 import { startTestServer } from '../fixtures/server';
+import { ABORTING_REGISTRY_MODULE } from '../python-client/aborting-registry';
 
 describe('trainer labels → verifier and Verdict label', () => {
   const route = { verifier: 'qa', labelField: null };
@@ -29,12 +31,57 @@ describe('trainer labels → verifier and Verdict label', () => {
 });
 
 describe("OpenRLHF's query → the response", () => {
+  const located = (query: string, prompt: string | undefined) => {
+    const result = responseFromQuery(query, prompt);
+    return result.ok ? [result.rule, result.response] : ['error', result.error];
+  };
+  const fewShot = 'Q: What is 2 + 2 ?\nA: \\boxed{4}\n\nQ: What is 3 + 5 ?\nA:';
+
   it('strips the prompt prefix and the trailing special tokens of a decode with skip_special_tokens=False', () => {
     const prompt = '<|im_start|>user\nQ<|im_end|>\n<|im_start|>assistant\n';
-    expect(responseFromQuery(`${prompt}<think>x</think>\\boxed{4}<|im_end|><|endoftext|>`, prompt)).toBe('<think>x</think>\\boxed{4}');
-    expect(responseFromQuery('Answer: 4 </s>', 'other prompt')).toBe('Answer: 4');
+    expect(located(`${prompt}<think>x</think>\\boxed{4}<|im_end|><|endoftext|>`, prompt)).toEqual(['prefix', '<think>x</think>\\boxed{4}']);
     // Special tokens inside the response stay: only the trailing run is the decode's end of sequence.
-    expect(responseFromQuery('a <|im_end|> b', undefined)).toBe('a <|im_end|> b');
+    expect(located('a <|im_end|> b', undefined)).toEqual(['no_prompt', 'a <|im_end|> b']);
+  });
+
+  it('is linear in the query: a megabyte of whitespace is not a quadratic scan', () => {
+    const blank = `${' '.repeat(1 << 20)}a`;
+    expect(located(blank, undefined)).toEqual(['no_prompt', blank]);
+    expect(located(`${blank}<|im_end|>  </s>`, undefined)).toEqual(['no_prompt', blank]);
+    expect(located(`Q:${blank}`, `Q:${' '.repeat(1 << 20)}`)).toEqual(['prefix', 'a']);
+    expect(located(`Q:\t${blank}`, `Q:${' '.repeat(1 << 20)}`)[0]).toBe('prompt_text');
+  });
+
+  it("a decode that does not round-trip (clean_up_tokenization_spaces: ' ?' → '?') still finds the response, not the prompt's answer", () => {
+    const decoded = fewShot.replaceAll(' ?', '?');
+    expect(located(`${decoded} I am not sure.`, fewShot)).toEqual(['prompt_text', ' I am not sure.']);
+    // A leading space dropped by SentencePiece, and whitespace added or removed inside.
+    expect(located(`${fewShot.replace('Q: ', 'Q:').slice(0)}\n  \\boxed{8}`, ` ${fewShot}`)).toEqual(['prompt_text', '\n  \\boxed{8}']);
+  });
+
+  it('a left-truncated prompt: the query starts with the prompt tail', () => {
+    const long = `${'Background sentence number one. '.repeat(20)}${fewShot}`;
+    const tail = long.slice(300);
+    expect(located(`${tail} No idea.`, long)).toEqual(['prompt_text', ' No idea.']);
+    // Truncation inside a multi-byte character decodes to U+FFFD first.
+    expect(located(`\uFFFD${tail.replaceAll(' ?', '?')} No idea.`, long)).toEqual(['prompt_text', ' No idea.']);
+  });
+
+  it('chat-templated: the text after the last assistant marker, whatever the decode did to the turns before', () => {
+    const prompt = '<|im_start|>system\nBe brief .<|im_end|>\n<|im_start|>user\nWhat is 2+2 ? Example: \\boxed{5}<|im_end|>\n<|im_start|>assistant\n';
+    const query = `${prompt.slice(40).replaceAll(' ?', '?').replaceAll(' .', '.')}I think it is four.<|im_end|>`;
+    expect(located(query, prompt)).toEqual(['assistant_marker', 'I think it is four.']);
+    const llama = '<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi ?<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\n';
+    expect(located(`${llama.replace(' ?', '?')}Hello<|eot_id|>`, llama)).toEqual(['assistant_marker', 'Hello']);
+    // DeepSeek-R1's template opens the think block in the prompt: that prefix is skipped too.
+    const r1 = '<｜begin▁of▁sentence｜><｜User｜>Sum ?<｜Assistant｜><think>\n';
+    expect(located(`<｜begin▁of▁sentence｜><｜User｜>Sum?<｜Assistant｜><think>\nmm</think>\\boxed{3}`, r1)).toEqual(['assistant_marker', 'mm</think>\\boxed{3}']);
+  });
+
+  it('a query that does not continue its prompt is refused, not graded whole', () => {
+    expect(located('Entirely different text with \\boxed{4}', fewShot)[0]).toBe('error');
+    // A short coincidental overlap with the prompt tail is not trusted.
+    expect(located('A: \\boxed{4}', `${'x'.repeat(100)} A:`)[0]).toBe('error');
   });
 });
 
@@ -87,5 +134,120 @@ describe('group options over the HTTP gateway', () => {
     expect(await res.json()).toEqual({ error: { code: 'INVALID_ARGUMENT', message: 'response: expected a string' } });
     const openrlhf = await post('/openrlhf', { query: 'not a list' });
     expect(openrlhf.status).toBe(400);
+  });
+});
+
+describe('the literals the trainer routes write', () => {
+  it('rewards always in float form', () => {
+    expect([1, 0, -0, 0.75, -2, 1e21, 1e-7].map(floatLiteral)).toEqual(['1.0', '0.0', '0.0', '0.75', '-2.0', '1e+21', '1e-7']);
+    expect(() => floatLiteral(Number.NaN)).toThrow(RangeError);
+  });
+
+  it('reason phrases are one printable ASCII line of bounded length', () => {
+    expect(reasonPhrase('label.gold: «x»\r\nSet-Cookie: a')).toBe('label.gold: ?x???Set-Cookie: a');
+    expect(reasonPhrase('x'.repeat(500))).toBe(`${'x'.repeat(197)}...`);
+  });
+});
+
+describe('trainer routes answer as the trainers read them', () => {
+  let server: RunningServer;
+  let aborting: RunningServer;
+  const logged: string[] = [];
+  let restoreStderr: () => void;
+  beforeAll(async () => {
+    [server, aborting] = await Promise.all([
+      startTestServer({ workers: 1 }),
+      startTestServer({ workers: 1, registryModule: ABORTING_REGISTRY_MODULE }),
+    ]);
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      logged.push(String(chunk));
+      return true;
+    });
+    restoreStderr = () => spy.mockRestore();
+  });
+  afterAll(async () => {
+    restoreStderr();
+    await Promise.all([server.shutdown(), aborting.shutdown()]);
+  });
+
+  const post = (target: RunningServer, path: string, body: unknown) =>
+    fetch(`http://127.0.0.1:${target.httpPort}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  /** Every number in a JSON text, as written. */
+  const numberLiterals = (text: string) => [...text.matchAll(/-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/g)].map((m) => m[0]);
+
+  it('OpenRLHF rewards are JSON floats (1.0, not 1), so its advantage estimators get a float tensor', async () => {
+    const res = await post(server, '/openrlhf/qa?label_field=choice', { query: ['\\boxed{C}', '\\boxed{A}'], prompts: ['', ''], labels: ['C', 'C'] });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    const text = await res.text();
+    expect(text).toBe('{"rewards":[1.0,0.0],"scores":[1.0,0.0],"extra_logs":{}}');
+    expect(JSON.parse(text)).toEqual({ rewards: [1, 0], scores: [1, 0], extra_logs: {} });
+  });
+
+  it('slime gets a bare JSON float', async () => {
+    const res = await post(server, '/slime/qa?label_field=answers[]', { prompt: 'Capital?', response: '\\boxed{Paris}', label: 'Paris' });
+    const text = await res.text();
+    expect([res.status, text]).toEqual([200, '1.0']);
+    const penalized = await post(server, '/slime/qa', { response: '\\boxed{Lyon}', label: { answers: ['Paris'] } });
+    expect(numberLiterals(await penalized.text())).toEqual(['0.0']);
+  });
+
+  it("grades the response, not a few-shot answer in a prompt the decode changed (' ?' → '?')", async () => {
+    const prompt = 'Q: What is 2 + 2 ?\nA: \\boxed{4}\n\nQ: What is 1 + 3 ?\nA:';
+    const query = `${prompt.replaceAll(' ?', '?')} I do not know.`;
+    const res = await post(server, '/openrlhf/math?label_field=gold', { query: [query], prompts: [prompt], labels: ['4'] });
+    expect([res.status, await res.text()]).toEqual([200, '{"rewards":[0.0],"scores":[0.0],"extra_logs":{}}']);
+    const right = await post(server, '/openrlhf/math?label_field=gold', { query: [`${query} \\boxed{4}`], prompts: [prompt], labels: ['4'] });
+    expect(await right.text()).toBe('{"rewards":[1.0],"scores":[1.0],"extra_logs":{}}');
+  });
+
+  it('a query that does not continue its prompt is INVALID naming it, with the reason in the status line and the log', async () => {
+    logged.length = 0;
+    const res = await post(server, '/openrlhf/math?label_field=gold', { query: ['unrelated \\boxed{4}'], prompts: ['What is 2 + 2 ? Answer with \\boxed{4}.'], labels: ['4'] });
+    expect(res.status).toBe(422);
+    expect(res.statusText).toMatch(/^query\[0\]: response not located: /);
+    const body = (await res.json()) as { error: { code: string; samples: Array<{ reason: string }> } };
+    expect(body.error.code).toBe('INVALID');
+    expect(body.error.samples[0]!.reason).toBe(res.statusText);
+    expect(logged.join('')).toContain(`http.openrlhf: 422 ${res.statusText} (1 sample in the request)`);
+  });
+
+  it('422: the status line carries the first reason, the body every sample', async () => {
+    const res = await post(server, '/openrlhf/math', { query: ['\\boxed{1}', '\\boxed{2}'], prompts: ['', ''], labels: [{ gold: 1 }, {}] });
+    expect(res.status).toBe(422);
+    const body = (await res.json()) as { error: { message: string; samples: Array<{ index: number; reason: string }> } };
+    expect(body.error.samples.map((s) => s.index)).toEqual([0, 1]);
+    expect(body.error.samples[0]!.reason).toMatch(/^label\.gold: /);
+    expect(res.statusText).toBe(`${body.error.samples[0]!.reason} (+1 more)`);
+    expect(body.error.samples[1]!.reason).toMatch(/^label\.gold: /);
+  });
+
+  it('503 + Retry-After for infrastructure noise, with its reason in the status line', async () => {
+    logged.length = 0;
+    const res = await post(aborting, '/slime/flaky', { prompt: 'p', response: 'r', label: { reward: 1 } });
+    expect([res.status, res.statusText, res.headers.get('retry-after')]).toEqual([503, 'sandbox_unavailable', '1']);
+    expect(logged.join('')).toContain('http.slime: 503 sandbox_unavailable (1 sample in the request)');
+  });
+
+  it('a verifier whose service is not configured: 501 naming the service, no Retry-After (a retry cannot cure it)', async () => {
+    const label = { mode: 'assert', fn_name: 'add', tests: ['assert add(1, 2) == 3'] };
+    const res = await post(server, '/slime/code', { prompt: 'p', response: '```python\ndef add(a, b):\n    return a + b\n```', label });
+    expect([res.status, res.headers.get('retry-after')]).toEqual([501, null]);
+    expect(res.statusText).toBe('verifier code needs service "sandbox", which this server does not configure');
+    const body = (await res.json()) as { error: { code: string; samples: unknown[] } };
+    expect(body.error.code).toBe('FAILED_PRECONDITION');
+    expect(body.error.samples).toEqual([{ index: 0, status: 'ABORTED', reason: 'service_unavailable', verifier: 'code', service: 'sandbox' }]);
+  });
+
+  it('counts requests without samples (OpenRLHF with several URLs sends empty lists to all but the first)', async () => {
+    const metric = async () => {
+      const text = await (await fetch(`http://127.0.0.1:${server.httpPort}/metrics`)).text();
+      return Number(/^verdict_trainer_empty_requests_total\{route="openrlhf"\} (\d+)$/m.exec(text)?.[1] ?? 0);
+    };
+    const before = await metric();
+    const res = await post(server, '/openrlhf/qa', { query: [], prompts: [], labels: [] });
+    expect([res.status, await res.text()]).toEqual([200, '{"rewards":[],"scores":[],"extra_logs":{}}']);
+    expect(await metric()).toBe(before + 1);
   });
 });

@@ -9,7 +9,10 @@ verl pass. Neither trainer is installed here: `SlimeSample` is a stand-in with t
 import asyncio
 import json
 import os
+import subprocess
+import sys
 import unittest
+import warnings
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -24,13 +27,28 @@ from .servers import GRPC_A, GRPC_B, HTTP_A, HTTP_B
 CHAT_PROMPT = "<|im_start|>user\nWhich letter?<|im_end|>\n<|im_start|>assistant\n"
 
 
+def _no_ints(text: str) -> Any:
+    raise AssertionError(f"JSON integer {text} where a float reward is due (OpenRLHF would build an int64 tensor)")
+
+
+def strict_json(data: bytes) -> Any:
+    """A strict reader: rejects NaN/Infinity and integers, so every number must be written as a float."""
+    return json.loads(data, parse_int=_no_ints, parse_constant=_no_ints)
+
+
 def post(url: str, body: Any) -> tuple[int, Any, dict]:
+    status, reply, headers, _ = post_reason(url, body)
+    return status, reply, headers
+
+
+def post_reason(url: str, body: Any) -> tuple[int, Any, dict, str]:
+    """POST as the trainers do; also returns the HTTP reason phrase (what aiohttp prints for an error)."""
     request = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}, method="POST")
     try:
         with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read()), dict(response.headers)
+            return response.status, strict_json(response.read()), dict(response.headers), response.reason
     except urllib.error.HTTPError as error:
-        return error.code, json.loads(error.read()), dict(error.headers)
+        return error.code, json.loads(error.read()), dict(error.headers), error.reason
 
 
 class OpenRLHFTest(unittest.TestCase):
@@ -63,6 +81,34 @@ class OpenRLHFTest(unittest.TestCase):
         self.assertEqual((status, reply["error"]["code"]), (422, "INVALID"))
         self.assertIn("labels[0]: a plain label needs ?label_field=", reply["error"]["message"])
 
+    def test_the_reason_is_in_the_status_line(self):
+        status, reply, _, reason = post_reason(f"{HTTP_B}/openrlhf/math?label_field=gold", {"query": ["\\boxed{4}"], "prompts": [""], "labels": [None]})
+        self.assertEqual((status, reason), (422, reply["error"]["samples"][0]["reason"]))
+        self.assertTrue(reason.startswith("label.gold: "), reason)
+        status, _, _, reason = post_reason(f"{HTTP_A}/openrlhf/flaky", {"query": ["x"], "prompts": [""], "labels": [{"reward": 1.0}]})
+        self.assertEqual((status, reason), (503, "sandbox_unavailable"))
+
+    def test_a_prompt_answer_is_not_graded_when_decode_changed_the_prompt(self):
+        prompt = "Q: What is 2 + 2 ?\nA: \\boxed{4}\n\nQ: What is 1 + 3 ?\nA:"
+        decoded = prompt.replace(" ?", "?")  # clean_up_tokenization_spaces
+        body = {"query": [decoded + " No idea.", decoded + " \\boxed{4}"], "prompts": [prompt, prompt], "labels": ["4", "4"]}
+        status, reply, _ = post(f"{HTTP_B}/openrlhf/math?label_field=gold", body)
+        self.assertEqual((status, reply["rewards"]), (200, [0.0, 1.0]))
+
+    def test_left_truncated_and_chat_templated_queries(self):
+        few_shot = "Q: What is 2 + 2 ?\nA: \\boxed{4}\n\n" * 3 + "Q: What is 1 + 3 ?\nA:"
+        long_prompt = "Some long background text. " * 40 + few_shot
+        truncated = long_prompt[600:]  # OpenRLHF kept the prompt's last tokens only
+        templated = "<|im_start|>user\nWhat is 1 + 3 ? For example \\boxed{4} .<|im_end|>\n<|im_start|>assistant\n"
+        decoded = templated.replace(" ?", "?").replace(" .", ".")
+        body = {
+            "query": [truncated + " Not sure.", truncated + " \\boxed{4}", decoded + "No idea.<|im_end|>", decoded + "\\boxed{4}<|im_end|>"],
+            "prompts": [long_prompt, long_prompt, templated, templated],
+            "labels": ["4", "4", "4", "4"],
+        }
+        status, reply, _ = post(f"{HTTP_B}/openrlhf/math?label_field=gold", body)
+        self.assertEqual((status, reply["rewards"]), (200, [0.0, 1.0, 0.0, 1.0]))
+
     def test_mismatched_lists_are_a_bad_request(self):
         status, reply, _ = post(f"{HTTP_B}/openrlhf/qa", {"query": ["a", "b"], "prompts": ["a"], "labels": [None, None]})
         self.assertEqual((status, reply["error"]["message"]), (400, "prompts: expected a list of 2 strings, one per query"))
@@ -79,6 +125,13 @@ class SlimeRemoteRMTest(unittest.TestCase):
     def test_chat_prompt_and_object_label(self):
         body = {"prompt": [{"role": "user", "content": "Which letter?"}], "response": "\\boxed{C}", "label": {"verifier": "qa", "choice": "C"}}
         self.assertEqual(post(f"{HTTP_B}/slime", body)[:2], (200, 1.0))
+
+    def test_bare_reward_is_a_float_literal(self):
+        request = urllib.request.Request(
+            f"{HTTP_B}/slime/qa", data=json.dumps({"response": "\\boxed{C}", "label": {"choice": "C"}}).encode(), headers={"Content-Type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=30) as response:
+            self.assertEqual(response.read(), b"1.0")
 
     def test_aborted_answers_503(self):
         status, reply, headers = post(f"{HTTP_A}/slime/flaky", {"prompt": "p", "response": "r", "label": {"reward": 1.0}})
@@ -98,6 +151,9 @@ class SlimeSample:
     reward: Any = None
     remove_sample: bool = False
     metadata: dict = field(default_factory=dict)
+
+    def get_reward_value(self, args: Any) -> Any:
+        return self.reward
 
 
 def slime_env(**values: str):
@@ -121,6 +177,30 @@ class SlimeCustomRMTest(unittest.TestCase):
             self.assertEqual(asyncio.run(slime_rm.reward(None, sample)), 0.0)
         self.assertTrue(sample.remove_sample)
         self.assertEqual(sample.metadata["verdict"]["reason"], "sandbox_unavailable")
+
+    def test_unreadable_labels_are_dropped_samples_not_crashes(self):
+        with slime_env(VERDICT_TARGETS=GRPC_B, VERDICT_VERIFIER="qa"):
+            broken = SlimeSample(response="\\boxed{C}", label='{"choice": ', index=0)
+            self.assertEqual(asyncio.run(slime_rm.reward(None, broken)), 0.0)
+            plain = SlimeSample(response="\\boxed{C}", label="C", index=1)  # no VERDICT_LABEL_FIELD
+            self.assertEqual(asyncio.run(slime_rm.reward(None, plain)), 0.0)
+        for sample in (broken, plain):
+            self.assertTrue(sample.remove_sample)
+            self.assertEqual(sample.metadata["verdict"]["status"], "INVALID")
+        self.assertTrue(broken.metadata["verdict"]["reason"].startswith("sample.label: looks like a JSON object but does not parse"))
+        self.assertTrue(plain.metadata["verdict"]["reason"].startswith("sample.label: a plain label needs a label_field"))
+
+    def test_group_with_an_unreadable_label_scores_the_rest(self):
+        group = [
+            SlimeSample(response="\\boxed{C}", label=json.dumps({"choice": "C"}), index=0, group_index=2),
+            SlimeSample(response="\\boxed{B}", label=json.dumps({"choice": "C"}), index=1, group_index=2),
+            SlimeSample(response="\\boxed{C}", label="not json and no label field", index=2, group_index=2),
+        ]
+        with slime_env(VERDICT_TARGETS=GRPC_B, VERDICT_VERIFIER="qa"):
+            rewards = asyncio.run(slime_rm.reward_group(None, group))
+        self.assertEqual(rewards, [1.0, 0.0, 0.5])
+        self.assertEqual([s.remove_sample for s in group], [False, False, True])
+        self.assertEqual(group[2].metadata["verdict"]["status"], "INVALID")
 
     def test_group_reward_is_shaped_and_retries_aborted_on_the_next_replica(self):
         group = [
@@ -155,6 +235,32 @@ class SlimeCustomRMTest(unittest.TestCase):
         self.assertEqual(group[3].metadata["verdict_group"]["aborted"], 1)
 
 
+class SlimePostProcessTest(unittest.TestCase):
+    """--custom-reward-post-process-path verdict_client.slime.post_process_rewards: removed samples leave the statistics."""
+
+    @staticmethod
+    def args(**overrides: Any) -> Any:
+        values = {"advantage_estimator": "grpo", "rewards_normalization": True, "grpo_std_normalization": True, "n_samples_per_prompt": 8, "rollout_batch_size": 1}
+        return type("Args", (), {**values, **overrides})()
+
+    def test_others_advantages_are_those_of_the_group_without_the_removed_sample(self):
+        # 7 OK samples (five 1s, two 0s) and one dropped with its stand-in 5/7 (reward_group's group mean).
+        group = [SlimeSample(reward=r) for r in (1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0)] + [SlimeSample(reward=5 / 7, remove_sample=True)]
+        raw, rewards = slime_rm.post_process_rewards(self.args(), group)
+        self.assertEqual(raw, [s.reward for s in group])
+        self.assertAlmostEqual(rewards[0], 0.5855, places=4)  # slime's default with the stand-in: 0.632
+        self.assertAlmostEqual(rewards[5], -1.4638, places=4)  # slime's default: -1.581
+        self.assertEqual(rewards[7], 0.0)
+        self.assertAlmostEqual(sum(rewards), 0.0, places=12)
+
+    def test_follows_slimes_options(self):
+        group = [SlimeSample(reward=1.0), SlimeSample(reward=0.0), SlimeSample(reward=0.0, remove_sample=True), SlimeSample(reward=1.0)]
+        _, rewards = slime_rm.post_process_rewards(self.args(n_samples_per_prompt=2, rollout_batch_size=2, grpo_std_normalization=False), group)
+        self.assertEqual(rewards, [0.5, -0.5, 0.0, 0.0])
+        _, rewards = slime_rm.post_process_rewards(self.args(rewards_normalization=False), group)
+        self.assertEqual(rewards, [1.0, 0.0, 0.0, 1.0])
+
+
 class VerlTest(unittest.TestCase):
     """custom_reward_function: compute_score (naive manager) and compute_score_batch (batch manager)."""
 
@@ -177,7 +283,7 @@ class VerlTest(unittest.TestCase):
         self.assertEqual((caught.exception.result.status, caught.exception.result.reason), ("ABORTED", "sandbox_unavailable"))
 
     def test_batch_variant_scores_groups_and_neutralizes_dropped_samples(self):
-        data_sources = ["mcq", "mcq", "mcq", "flaky", "sciq"]
+        data_sources = ["mcq", "mcq", "mcq", "mcq", "sciq"]
         solutions = ["\\boxed{C}", "\\boxed{B}", "\\boxed{C}", "", "\\boxed{Paris}"]
         truths = ["C", "C", "C", {"verifier": "flaky", "reward": 1.0}, "Paris"]
         extras = [{"index": 5}, {"index": 5}, {"index": 5}, {"index": 5}, {"index": 6}]
@@ -189,6 +295,72 @@ class VerlTest(unittest.TestCase):
         self.assertEqual(scores[:3], [1.0, 0.0, 1.0])
         self.assertAlmostEqual(scores[3], 2 / 3)
         self.assertEqual(scores[4], 1.0)
+
+    def test_batch_groups_two_datasets_with_equal_indexes_apart(self):
+        # verl's gsm8k and MATH preprocessing both number from 0; its examples train on both files at once.
+        routes = {"openai/gsm8k": {"verifier": "qa", "label_field": "choice"}, "DigitalLearningGmbH/MATH-lighteval": {"verifier": "qa", "label_field": "choice"}}
+        data_sources = ["openai/gsm8k", "openai/gsm8k", "DigitalLearningGmbH/MATH-lighteval", "DigitalLearningGmbH/MATH-lighteval"]
+        extras = [{"index": 0, "response_tokens": 100}, {"index": 0, "response_tokens": 200}, {"index": 0, "response_tokens": 20}, {"index": 0, "response_tokens": 300}]
+        scores = verl_rm.compute_score_batch(
+            data_sources=data_sources, solution_strs=["\\boxed{A}", "\\boxed{A}", "\\boxed{B}", "\\boxed{C}"], ground_truths=["A", "A", "B", "B"],
+            extra_infos=extras, verdict_targets=GRPC_B, verdict_routes=routes, group_options={"length_penalty": True, "max_length": 300},
+        )
+        # gsm8k's L* is its own 100 tokens (not MATH's 20): 200 → 1 − 0.5 × 100/200.
+        self.assertEqual(scores, [1.0, 0.75, 1.0, 0.0])
+        self.assertNotEqual(verl_rm.group_key("a", "x", {"index": 0}), verl_rm.group_key("b", "x", {"index": 0}))
+        self.assertNotEqual(verl_rm.group_key("a", "x", {"index": 0, "uid": "u1"}), verl_rm.group_key("a", "x", {"index": 0, "uid": "u2"}))
+
+    def test_batch_advantage_mode_keeps_others_advantages_exact(self):
+        truths = ["C", "C", "C", {"verifier": "flaky", "reward": 1.0}]
+        scores = verl_rm.compute_score_batch(
+            data_sources=["mcq"] * 4, solution_strs=["\\boxed{C}", "\\boxed{B}", "\\boxed{C}", ""], ground_truths=truths,
+            extra_infos=[{"index": 9}] * 4, verdict_targets=GRPC_A, verdict_routes=self.ROUTES, group_options={"advantage": "grpo"}, verdict_reward="advantage",
+        )
+        std = (((1 / 3) ** 2 * 2 + (2 / 3) ** 2) / 2) ** 0.5  # over the three OK rewards 1, 0, 1
+        for got, expected in zip(scores, [(1 / 3) / (std + 1e-6), (-2 / 3) / (std + 1e-6), (1 / 3) / (std + 1e-6), 0.0]):
+            self.assertAlmostEqual(got, expected, places=9)
+        # verl (norm_adv_by_std_in_grpo=False) subtracts the group mean of these: 0, so they stand as they are.
+        self.assertAlmostEqual(sum(scores) / 4, 0.0, places=12)
+        with self.assertRaises(ValueError):
+            verl_rm.compute_score_batch(["mcq"], ["x"], ["C"], None, verdict_targets=GRPC_B, verdict_routes=self.ROUTES, verdict_reward="advantage")
+
+    def test_an_unreadable_label_is_a_sample_error_not_a_crash_of_another_kind(self):
+        with self.assertRaises(verl_rm.VerdictSampleError) as caught:
+            verl_rm.compute_score("nowhere", "\\boxed{C}", "C", None, verdict_targets=GRPC_B, verdict_routes={"*": "qa"})
+        self.assertEqual(caught.exception.result.status, "INVALID")
+        self.assertIn("a plain label needs a label_field", caught.exception.result.reason)
+
+    def test_the_file_path_form_is_self_contained_and_picklable(self):
+        # As verl's load_module does it, in a process whose sys.path lacks clients/python.
+        path = os.path.abspath(verl_rm.__file__)
+        script = "\n".join([
+            "import importlib.util, pickle, sys",
+            f"spec = importlib.util.spec_from_file_location('custom_module_42', {path!r})",
+            "module = importlib.util.module_from_spec(spec)",
+            "spec.loader.exec_module(module)",
+            "fn = pickle.loads(pickle.dumps(module.compute_score))",
+            f"print(fn('x', '\\\\boxed{{C}}', {{'verifier': 'qa', 'choice': 'C'}}, None, verdict_targets={GRPC_B!r}))",
+        ])
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        done = subprocess.run([sys.executable, "-c", script], cwd="/", env=env, capture_output=True, text=True, timeout=60)
+        self.assertEqual((done.returncode, done.stdout.strip()), (0, "1.0"), done.stderr)
+
+    def test_the_prime_manager_is_warned_about_at_import_time(self):
+        import importlib.util
+
+        def load_as_verl_does(config: Any) -> None:  # verl: load_reward_manager(config) → get_custom_reward_fn(config) → load_module
+            spec = importlib.util.spec_from_file_location("custom_module_7", verl_rm.__file__)
+            assert spec is not None and spec.loader is not None
+            spec.loader.exec_module(importlib.util.module_from_spec(spec))
+
+        with self.assertWarns(RuntimeWarning) as caught, self.assertLogs("verdict_client.verl", "ERROR"):
+            load_as_verl_does({"reward_model": {"reward_manager": "prime"}})
+        self.assertIn("prime", str(caught.warning))
+        with self.assertWarns(RuntimeWarning):
+            load_as_verl_does(type("Config", (), {"reward_manager": {"name": "prime", "source": "register"}})())
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            load_as_verl_does({"reward_model": {"reward_manager": "batch"}})
 
 
 if __name__ == "__main__":

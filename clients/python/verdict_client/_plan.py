@@ -26,6 +26,11 @@ from verdict.v1 import score_pb2
 from .messages import GroupOptions, GroupSummary, Result, Sample, ScoreResponse, aborted_result, group_from_proto, request_to_proto, result_from_proto
 
 FINAL_ABORT_REASONS = frozenset({"deadline", "cancelled"})
+
+
+def _retryable(result: Optional[Result]) -> bool:
+    """An ABORTED result that another attempt may turn into a reward."""
+    return result is not None and result.status == "ABORTED" and result.reason not in FINAL_ABORT_REASONS
 RETRYABLE_CODES = frozenset(
     {grpc.StatusCode.UNAVAILABLE, grpc.StatusCode.RESOURCE_EXHAUSTED, grpc.StatusCode.INTERNAL, grpc.StatusCode.UNKNOWN}
 )
@@ -130,15 +135,7 @@ class BatchPlan:
             self.groups[group.group_id] = group_from_proto(group)
         if not self._can_retry(chunk):
             return []
-        retry_units = sorted(
-            {
-                self.unit_of[i]
-                for i in chunk.indices
-                if self.results[i] is not None
-                and self.results[i].status == "ABORTED"
-                and self.results[i].reason not in FINAL_ABORT_REASONS
-            }
-        )
+        retry_units = sorted({self.unit_of[i] for i in chunk.indices if _retryable(self.results[i])})
         return self._retry(chunk, retry_units) if retry_units else []
 
     def on_error(self, chunk: Chunk, code: grpc.StatusCode, details: str) -> list[Chunk]:

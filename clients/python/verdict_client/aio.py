@@ -11,7 +11,7 @@ import grpc.aio
 from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
-from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, target_list
+from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, _Outcome, target_list
 from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
 
 
@@ -37,7 +37,7 @@ class AsyncVerdictClient:
         self.timeout = timeout
         self._limit = asyncio.Semaphore(max(1, max_in_flight))
         self._channels = [grpc.aio.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
-        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]
+        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
         self._next_stream = 0
 
     async def score(
@@ -55,7 +55,7 @@ class AsyncVerdictClient:
             self.retries,
             timeout if timeout is not None else self.timeout,
         )
-        pending: dict[asyncio.Task, Chunk] = {}
+        pending: dict[asyncio.Task[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
             pending[asyncio.ensure_future(self._call(plan, chunk))] = chunk
@@ -64,8 +64,9 @@ class AsyncVerdictClient:
             send(chunk)
         try:
             while pending:
-                done, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
-                for task in done:
+                finished: set[asyncio.Task[_Outcome]]
+                finished, _ = await asyncio.wait(list(pending), return_when=asyncio.FIRST_COMPLETED)
+                for task in finished:
                     chunk = pending.pop(task)
                     outcome = task.result()
                     if outcome is None:
@@ -82,7 +83,7 @@ class AsyncVerdictClient:
                 task.cancel()
         return plan.response()
 
-    async def _call(self, plan: BatchPlan, chunk: Chunk) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    async def _call(self, plan: BatchPlan, chunk: Chunk) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             await asyncio.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))

@@ -21,6 +21,8 @@ CHANNEL_OPTIONS = [
 ]
 
 Targets = Union[str, Sequence[str]]
+# One call's outcome: the response, the RPC's error, or None when the deadline passed before it was sent.
+_Outcome = Union[score_pb2.ScoreResponse, grpc.RpcError, None]
 GroupOptionsLike = Union[GroupOptions, Mapping[str, Any], None]
 
 
@@ -57,7 +59,7 @@ class VerdictClient:
         self.retries = retries
         self.timeout = timeout
         self._channels = [grpc.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
-        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]
+        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
         self._pool = ThreadPoolExecutor(max_workers=max(1, max_in_flight), thread_name_prefix="verdict")
         self._next_stream = 0
 
@@ -76,7 +78,7 @@ class VerdictClient:
             self.retries,
             timeout if timeout is not None else self.timeout,
         )
-        in_flight: dict[Future, Chunk] = {}
+        in_flight: dict[Future[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
             in_flight[self._pool.submit(self._call, plan, chunk)] = chunk
@@ -100,7 +102,7 @@ class VerdictClient:
                     send(nxt)
         return plan.response()
 
-    def _call(self, plan: BatchPlan, chunk: Chunk) -> Union[score_pb2.ScoreResponse, grpc.RpcError, None]:
+    def _call(self, plan: BatchPlan, chunk: Chunk) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             time.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))

@@ -1,0 +1,185 @@
+"""verl custom reward functions that score over gRPC (loaded through verdict_client.verl).
+
+    custom_reward_function.path=pkg://verdict_client.verl   (or the file path of verdict_client/verl.py)
+    custom_reward_function.name=compute_score            # reward manager naive (one sample per call)
+    custom_reward_function.name=compute_score_batch      # reward manager batch
+
+`data_source` picks the verifier through a routing table (`verdict_routes`): `{"openai/gsm8k": {"verifier": "math",
+"label_field": "gold"}, "sciq": {"verifier": "qa", "label_field": "answers[]"}, "*": "qa"}`; a
+ground truth that is a JSON object (or a dict) is the label itself and may name its own "verifier".
+Settings come from `custom_reward_function.reward_kwargs` (verl passes them as keyword arguments) or
+else the environment:
+
+    verdict_targets / VERDICT_TARGETS          "host:50051" or "a:50051,b:50051"
+    verdict_routes  / VERDICT_ROUTES           the routing table (a dict, or its JSON)
+    group_options   / VERDICT_GROUP_OPTIONS    GroupOptions for compute_score_batch (dict or JSON)
+    verdict_reward  / VERDICT_REWARD           compute_score_batch returns "reward" (default) or "advantage"
+    timeout         / VERDICT_TIMEOUT          seconds per call (default 300)
+
+ABORTED (after the client's retries on other replicas) and INVALID (an unreadable label included):
+verl has no way to drop a sample from a reward function. `compute_score` raises VerdictSampleError —
+a crash is loud, a stand-in 0 would silently teach the policy (verl's `prime` manager turns
+exceptions into 0.0 itself: do not use it). `compute_score_batch` sees whole groups and returns the
+mean OK reward of the sample's group (a warning is logged): the group mean is unchanged and the
+sample's own advantage is 0, but with std normalization (verl's GRPO default) the others'
+advantages grow by sqrt(n/(n-1)) for n OK samples, because the stand-in adds a sample at the mean.
+With verdict_reward="advantage" it returns Verdict's advantages instead (group_options.advantage
+"grpo" or "mean", computed over OK samples only) and 0.0 for a dropped sample; with
+algorithm.norm_adv_by_std_in_grpo=False verl then only subtracts the group mean, which is 0, so every
+other advantage is exactly the one computed without the dropped sample.
+
+Groups are keyed by extra_info["group_id"] when given, else by data_source plus extra_info["index"]
+and extra_info["uid"] (verl's own preprocessing numbers every dataset from 0, so the index alone would
+merge prompts of different datasets), else by (data_source, ground_truth). verl does not pass token
+counts: set extra_info["response_tokens"] to use the length penalty.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from typing import Any, Mapping, Optional, Sequence, Union
+
+from ._prepared import Prepared, merge, prepare, to_send
+from .client import VerdictClient
+from .labels import Route, parse_routes, route_for, trainer_label
+from .messages import GroupOptions, Result, Sample
+
+log = logging.getLogger("verdict_client.verl")
+
+_lock = threading.Lock()
+_clients: dict[tuple[str, float], VerdictClient] = {}
+
+
+class VerdictSampleError(RuntimeError):
+    """The sample got no reward (ABORTED after retries, or INVALID)."""
+
+    def __init__(self, result: Result):
+        super().__init__(f"verdict: {result.status} {result.reason} (verifier {result.verifier!r})")
+        self.result = result
+
+
+def _setting(kwargs: Mapping[str, Any], name: str, env: str) -> Any:
+    value = kwargs.get(name)
+    return value if value is not None else os.environ.get(env) or None
+
+
+def _client(kwargs: Mapping[str, Any]) -> VerdictClient:
+    targets = _setting(kwargs, "verdict_targets", "VERDICT_TARGETS")
+    if not targets:
+        raise RuntimeError("set reward_kwargs.verdict_targets or VERDICT_TARGETS (e.g. verdict:50051)")
+    timeout = float(_setting(kwargs, "timeout", "VERDICT_TIMEOUT") or 300.0)
+    key = (targets if isinstance(targets, str) else ",".join(targets), timeout)
+    with _lock:
+        client = _clients.get(key)
+        if client is None:
+            client = _clients[key] = VerdictClient(targets, timeout=timeout)
+        return client
+
+
+def _routes(kwargs: Mapping[str, Any]) -> dict[str, Route]:
+    return parse_routes(_setting(kwargs, "verdict_routes", "VERDICT_ROUTES"))
+
+
+def _group_options(kwargs: Mapping[str, Any]) -> Optional[GroupOptions]:
+    raw: Union[str, Mapping[str, Any], None] = _setting(kwargs, "group_options", "VERDICT_GROUP_OPTIONS")
+    if raw is None:
+        return None
+    return GroupOptions.of(json.loads(raw) if isinstance(raw, str) else raw)
+
+
+def to_verdict_sample(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]], routes: Mapping[str, Route], group_id: str = "") -> Sample:
+    verifier, label = trainer_label(ground_truth, route_for(routes, data_source), "ground_truth")
+    extra = extra_info or {}
+    return Sample(
+        verifier=verifier,
+        response=solution_str,
+        label=label,
+        id=str(extra.get("index", "")),
+        group_id=group_id,
+        response_tokens=int(extra.get("response_tokens", 0) or 0),
+        metadata={"data_source": data_source},
+    )
+
+
+def _prepare(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]], routes: Mapping[str, Route], index: int, group_id: str = "") -> Prepared:
+    return prepare(
+        lambda: to_verdict_sample(data_source, solution_str, ground_truth, extra_info, routes, group_id),
+        index,
+        route_for(routes, data_source).verifier,
+        str((extra_info or {}).get("index", "")),
+    )
+
+
+def _score(kwargs: Mapping[str, Any], prepared: Sequence[Prepared], options: Optional[GroupOptions] = None) -> list[Result]:
+    samples = to_send(prepared)
+    scored = _client(kwargs).score(samples, group_options=options).results if samples else []
+    return merge(prepared, scored)
+
+
+def compute_score(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]] = None, **kwargs: Any) -> float:
+    """verl's per-sample reward function (naive reward manager)."""
+    result = _score(kwargs, [_prepare(data_source, solution_str, ground_truth, extra_info, _routes(kwargs), 0)])[0]
+    if not result.ok or result.reward is None:
+        raise VerdictSampleError(result)
+    return float(result.reward)
+
+
+def group_key(data_source: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]]) -> str:
+    """The group of a rollout: extra_info group_id, else data source + index (+ uid), else data source + ground truth."""
+    extra = extra_info or {}
+    if extra.get("group_id") is not None:
+        return str(extra["group_id"])
+    parts = [str(data_source)] + [f"{name}={extra[name]}" for name in ("index", "uid") if extra.get(name) is not None]
+    if len(parts) == 1:
+        parts.append(json.dumps(ground_truth, sort_keys=True, default=str))
+    return json.dumps(parts)
+
+
+def _returned(kwargs: Mapping[str, Any]) -> str:
+    value = str(_setting(kwargs, "verdict_reward", "VERDICT_REWARD") or "reward")
+    if value not in ("reward", "advantage"):
+        raise ValueError(f'verdict_reward: expected "reward" or "advantage", got {value!r}')
+    return value
+
+
+def compute_score_batch(
+    data_sources: Sequence[str],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Optional[Sequence[Optional[Mapping[str, Any]]]] = None,
+    **kwargs: Any,
+) -> list[float]:
+    """verl's batched reward function (batch reward manager): one Score call for the whole batch."""
+    routes = _routes(kwargs)
+    returned = _returned(kwargs)
+    options = _group_options(kwargs)
+    if returned == "advantage" and (options is None or not options.advantage):
+        raise ValueError('verdict_reward="advantage" needs group_options with advantage "grpo" or "mean"')
+    extras = list(extra_infos) if extra_infos is not None else [None] * len(solution_strs)
+    keys = [group_key(d, g, e) for d, g, e in zip(data_sources, ground_truths, extras)]
+    prepared = [
+        _prepare(d, s, g, e, routes, i, key)
+        for i, (d, s, g, e, key) in enumerate(zip(data_sources, solution_strs, ground_truths, extras, keys))
+    ]
+    results = _score(kwargs, prepared, options)
+    sums: dict[str, list[float]] = {}
+    for result, key in zip(results, keys):
+        if result.ok and result.reward is not None:
+            sums.setdefault(key, []).append(float(result.reward))
+    scores: list[float] = []
+    dropped = 0
+    for result, key in zip(results, keys):
+        if result.ok and result.reward is not None:
+            scores.append(float(result.advantage or 0.0) if returned == "advantage" else float(result.reward))
+            continue
+        dropped += 1
+        ok = sums.get(key, [])
+        stand_in = 0.0 if returned == "advantage" or not ok else sum(ok) / len(ok)
+        scores.append(stand_in)
+        log.warning("verdict: sample %s %s %s: no reward, scored %s (zero advantage)", result.id, result.status, result.reason, stand_in)
+    if dropped:
+        log.warning("verdict: %d of %d samples had no reward", dropped, len(results))
+    return scores
