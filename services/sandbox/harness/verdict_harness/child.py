@@ -19,6 +19,7 @@ from .wire import close_fds_except, frame, read_frame, write_all
 
 MAX_SHARED_CODE = 256 * 1024
 
+
 def child_main(fds, config):
     try:
         signal.set_wakeup_fd(-1)

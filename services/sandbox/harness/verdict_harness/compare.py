@@ -5,6 +5,7 @@ from decimal import Decimal
 
 NUMBER = re.compile(r'[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?\Z')
 
+
 def outputs_match(got, expected):
     """Peer-majority lines (LiveCodeBench, rllm, SandboxFusion, open-r1, prime_code): the whole output
     stripped, split into lines, each line stripped, the same number of lines. A line that differs

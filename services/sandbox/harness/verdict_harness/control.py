@@ -9,6 +9,7 @@ import time
 
 from .wire import marshal_frame
 
+
 class Halt(BaseException):
     """The run child is gone or out of budget; a BaseException so test code cannot catch it."""
 
@@ -138,6 +139,7 @@ def describe_status(status):
     if os.WIFSIGNALED(status):
         return 'killed by %s' % signal.Signals(os.WTERMSIG(status)).name
     return 'exited with status %d' % os.WEXITSTATUS(status)
+
 
 def drain(fd, buf, cap):
     while len(buf) < cap:

@@ -18,6 +18,7 @@ from .control import Budget, CandidateExit, Child, Fault, Halt, LabelError, desc
 from .plans import single_call
 from .values import Oversize, clip, decode_bounded, encode, error_text, short_repr
 
+
 class Remote:
     """A candidate object the judge holds only by handle. Comparisons are identity; truth is refused."""
 
@@ -583,7 +584,6 @@ class Judge:
             self.finish()
 
 
-# Calls a test may make besides its one call into the candidate: none of them can reach the
 def load_reason(loaded):
     if type(loaded) is dict and loaded.get('cls') == 'MemoryError':
         return 'memory'

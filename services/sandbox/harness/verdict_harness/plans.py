@@ -4,6 +4,8 @@ at a time."""
 
 import ast
 
+# Calls a test may make besides its one call into the candidate: none of them can reach the
+# candidate through a handle (a handle has no __abs__, __float__, … and refuses bool()).
 LOCAL_CALLS = frozenset({'abs', 'round', 'int', 'float', 'complex', 'str', 'repr', 'bool', 'isinstance', 'type'})
 UNSTREAMABLE = (
     'BoolOp IfExp Lambda ListComp SetComp DictComp GeneratorExp NamedExpr Subscript Starred Await Yield YieldFrom'

@@ -22,6 +22,7 @@ PRELOAD = (
     'operator random re string typing'
 ).split()
 
+
 def zygote_main(sock, config):
     close_fds_except({sock.fileno()})
     null = os.open('/dev/null', os.O_RDWR)
