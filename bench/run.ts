@@ -1,17 +1,22 @@
-// `npm run bench [-- NAME ...]`: every benchmark, or the named ones. Each prints its throughput and
+// `npm run bench [-- NAME ...] [--rows N]`: every benchmark, or the named ones (--rows: dataset size). Each prints its throughput and
 // its ratio against a baseline measured in the same run.
 import * as code from './code';
+import * as dataset from './dataset';
 import * as groups from './groups';
 import * as ifBench from './if';
 import * as judge from './judge';
+import * as load from './load';
 import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
+import * as serving from './serving';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, serving, load };
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
+  // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).
+  const args = process.argv.slice(2);
+  const wanted = args.filter((a, i) => !a.startsWith('--') && !args[i - 1]?.startsWith('--'));
   const unknown = wanted.filter((name) => !(name in BENCHES));
   if (unknown.length > 0) {
     process.stderr.write(`unknown benchmark(s): ${unknown.join(', ')}; known: ${Object.keys(BENCHES).join(', ')}\n`);

@@ -1,48 +1,20 @@
-import { availableParallelism } from 'node:os';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { createRegistry } from '../verifiers';
-import { ConfigError, loadConfig, parseConfig, type VerdictConfig } from '../services/config';
+import { ConfigError } from '../services/config';
 import { startServer } from '../services/server';
-import { checkCases, renderReports } from './check';
+import { AuthSetupError, loadToken, TOKEN_ENV } from '../services/auth';
+import { createLogger, LOG_LEVELS, type LogLevel } from '../services/log';
+import { packageVersion } from '../services/version';
+import { addCheckCommand, addDiffCommand } from './commands';
+import { config, integer, workersOption } from './options';
+import { addScoreCommand } from './score-command';
 import { diagnose, renderFindings } from './doctor';
-import { formatPairsReport, runPairs } from './pairs';
-import type { GroupOptions } from '../core/groups';
-import { groupOptionsFromJson } from '../services/wire/group-options';
-import { scoreFile } from './score';
 import { sandboxConfigSection } from '../services/sandbox';
-
-function integer(name: string, min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`);
-    return n;
-  };
-}
-
-function groupOptionsArgument(value: string): GroupOptions {
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch (error) {
-    throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = groupOptionsFromJson(json);
-  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
-  return parsed.options;
-}
-
-function config(path: string | undefined): VerdictConfig {
-  return path ? loadConfig(path) : parseConfig({});
-}
-
-const workersOption = () =>
-  new Option('--workers <n>', 'worker threads for CPU-bound verifiers (0 = main thread)')
-    .argParser(integer('--workers', 0))
-    .default(availableParallelism(), 'one per core');
 
 export function program(): Command {
   const cli = new Command('verdict')
     .description('Reward and verifier services for RL of language models, behind one batched Score API')
+    .version(packageVersion(), '-V, --version', 'print the version')
     .showHelpAfterError();
 
   cli
@@ -51,11 +23,19 @@ export function program(): Command {
     .addOption(new Option('--port <port>', 'gRPC port (0 = any free port)').argParser(integer('--port', 0)).default(50051))
     .addOption(new Option('--http-port <port>', 'HTTP gateway port (0 = any free port)').argParser(integer('--http-port', 0)).default(8080))
     .option('--no-http', 'serve gRPC only')
-    .option('--host <host>', 'address to listen on', '0.0.0.0')
+    .option('--host <host>', 'address to listen on (0.0.0.0 = every interface, as a container needs)', '127.0.0.1')
     .addOption(workersOption())
     .option('--config <file>', 'service config (YAML or JSON): judges, reward models, sandbox')
     .addOption(new Option('--drain-ms <ms>', 'how long in-flight batches may finish after SIGTERM').argParser(integer('--drain-ms', 0)).default(10000))
-    .action(async (opts: { port: number; httpPort: number; http: boolean; host: string; workers: number; config?: string; drainMs: number }) => {
+    .addOption(new Option('--log-level <level>', 'JSON log lines on stdout at this level and above').choices(LOG_LEVELS).default('info'))
+    .option('--auth-token-file <file>', `bearer token every call but health must carry (default: $${TOKEN_ENV}; neither = no authentication)`)
+    .option('--tls-cert <file>', 'PEM certificate chain: serve gRPC over TLS (with --tls-key)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
+    .option('--tls-client-ca <file>', 'PEM CA bundle: require client certificates it signed (mutual TLS)')
+    .action(async (opts: { port: number; httpPort: number; http: boolean; host: string; workers: number; config?: string; drainMs: number; logLevel: LogLevel; authTokenFile?: string; tlsCert?: string; tlsKey?: string; tlsClientCa?: string }) => {
+      if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new AuthSetupError('--tls-cert and --tls-key go together');
+      if (opts.tlsClientCa !== undefined && opts.tlsCert === undefined) throw new AuthSetupError('--tls-client-ca needs --tls-cert and --tls-key');
+      const logger = createLogger(opts.logLevel);
       const server = await startServer({
         host: opts.host,
         grpcPort: opts.port,
@@ -63,15 +43,19 @@ export function program(): Command {
         workers: opts.workers,
         config: config(opts.config),
         drainMs: opts.drainMs,
+        logger,
+        authToken: loadToken(opts.authTokenFile !== undefined ? { file: opts.authTokenFile } : {}),
+        tls:
+          opts.tlsCert !== undefined && opts.tlsKey !== undefined
+            ? { certFile: opts.tlsCert, keyFile: opts.tlsKey, ...(opts.tlsClientCa !== undefined ? { clientCaFile: opts.tlsClientCa } : {}) }
+            : null,
       });
-      const http = server.httpPort === null ? 'no HTTP' : `HTTP on ${opts.host}:${server.httpPort}`;
-      process.stdout.write(`verdict: gRPC on ${opts.host}:${server.grpcPort}, ${http}, ${opts.workers} workers\n`);
       const stop = (signal: string) => {
-        process.stdout.write(`verdict: ${signal}, draining\n`);
+        logger.info({ signal, drainMs: opts.drainMs, pendingSamples: server.engine.pendingSamples() }, `${signal}, draining`);
         server.shutdown().then(
           () => process.exit(0),
           (error: unknown) => {
-            process.stderr.write(`verdict: shutdown failed: ${String(error)}\n`);
+            logger.error({ error: String(error) }, 'shutdown failed');
             process.exit(1);
           },
         );
@@ -80,54 +64,9 @@ export function program(): Command {
       process.once('SIGINT', () => stop('SIGINT'));
     });
 
-  cli
-    .command('score')
-    .description('score a JSONL rollout file in-process: one result line per input line')
-    .argument('<in>', 'input JSONL of samples ("-" = stdin)')
-    .option('-o, --output <file>', 'output JSONL of results ("-" = stdout)', '-')
-    .addOption(workersOption())
-    .option('--config <file>', 'service config (YAML or JSON)')
-    .addOption(new Option('--batch-size <n>', 'lines scored together').argParser(integer('--batch-size', 1)).default(4096))
-    .option('--no-progress', 'no progress bar (none is shown unless stderr is a terminal)')
-    .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
-    .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
-    .addOption(
-      new Option('--group-options <json>', 'group shaping, as a request\'s groupOptions: \'{"lengthPenalty":true,"maxLength":30000,"advantage":"grpo"}\'').argParser(
-        groupOptionsArgument,
-      ),
-    )
-    .option('--groups <file>', 'write one GroupSummary JSON line per group_id (the input must keep each group contiguous)')
-    .action(async (input: string, opts: { output: string; workers: number; config?: string; batchSize: number; progress: boolean; pairs?: boolean; endpoint?: string; groupOptions?: GroupOptions; groups?: string }) => {
-      if (opts.pairs) {
-        const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
-        process.stdout.write(formatPairsReport(report) + '\n');
-        return;
-      }
-      const summary = await scoreFile({
-        input,
-        output: opts.output,
-        workers: opts.workers,
-        config: config(opts.config),
-        batchSize: opts.batchSize,
-        progress: opts.progress && process.stderr.isTTY === true,
-        groupOptions: opts.groupOptions ?? null,
-        ...(opts.groups ? { groupsOutput: opts.groups } : {}),
-      });
-      (opts.output === '-' ? process.stderr : process.stdout).write(summary.render() + '\n');
-    });
-
-  cli
-    .command('check')
-    .description('verifier unit tests: score a JSONL of cases (a sample plus "expect") and report each mismatch')
-    .argument('<cases>', 'JSONL file: one sample per line with "expect": {status?, reward?, reason?, reasonMatches?}')
-    .addOption(workersOption().default(0, 'main thread'))
-    .option('--config <file>', 'service config (YAML or JSON)')
-    .option('-v, --verbose', 'list passing cases too')
-    .action(async (file: string, opts: { workers: number; config?: string; verbose?: boolean }) => {
-      const reports = await checkCases(file, opts.workers, config(opts.config));
-      process.stdout.write(renderReports(reports, opts.verbose === true) + '\n');
-      if (reports.some((r) => !r.passed)) process.exitCode = 1;
-    });
+  addScoreCommand(cli);
+  addCheckCommand(cli);
+  addDiffCommand(cli);
 
   cli
     .command('verifiers')
@@ -160,7 +99,8 @@ export async function main(argv: string[]): Promise<void> {
   try {
     await program().parseAsync(argv);
   } catch (error) {
-    const message = error instanceof ConfigError ? `config error: ${error.message}` : error instanceof Error ? error.message : String(error);
+    const message =
+      error instanceof ConfigError ? `config error: ${error.message}` : error instanceof AuthSetupError ? `auth: ${error.message}` : error instanceof Error ? error.message : String(error);
     process.stderr.write(`verdict: ${message}\n`);
     process.exit(2);
   }

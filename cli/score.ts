@@ -1,120 +1,323 @@
-import { createReadStream, createWriteStream, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { once } from 'node:events';
-import type { Writable } from 'node:stream';
-import { SingleBar } from 'cli-progress';
-import { shapeGroups, type GroupOptions } from '../core/groups';
-import type { ScoreResult } from '../core/sample';
+import { existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { shapeGroups, type GroupOptions, type GroupSummary } from '../core/groups';
+import type { JsonObject } from '../core/json';
+import type { Sample, Status } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
-import { openRuntime } from '../services/runtime';
 import { groupToJson, resultToJson } from '../services/wire/json';
-import { parseLine, type LineItem } from './jsonl';
+import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint';
+import { formatOf, type DatasetFormat } from './dataset/format';
+import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
+import { openRows, type InputRow } from './dataset/read';
+import { openSink, type OutputRow, type ResultSink } from './dataset/write';
+import { PreviousResults } from './previous';
+import { Progress } from './progress';
+import { canonicalJson, Receipts, shortHash } from './receipt';
+import { localScorer, remoteScorer, replicaAddresses, type BatchScorer, type TimedResult } from './scorer';
 import { Summary } from './summary';
 
 export interface ScoreFileOptions {
   input: string;
   output: string;
+  /** `--format` / `--output-format`; otherwise each path's extension decides. */
+  inputFormat?: string;
+  outputFormat?: string;
   workers: number;
   config: VerdictConfig;
-  /** Lines scored together; bounds memory on large files. */
+  /** Samples scored together; bounds memory on large files. */
   batchSize: number;
   progress: boolean;
   /** Group shaping, as a request's group_options; null for none. */
   groupOptions?: GroupOptions | null;
   /** Where to write one GroupSummary JSON line per group (also enables group-aware batching). */
   groupsOutput?: string;
+  /** How rows become samples; sample-shaped rows when absent. */
+  mapping?: Mapping;
+  /** Unmapped input columns are copied to each of the row's results (default true). */
+  keepColumns?: boolean;
+  /** Continue an interrupted run from its checkpoint. */
+  resume?: boolean;
+  /** A previous output: its rows that are not ABORTED are kept, the ABORTED ones scored again. */
+  retryAborted?: string;
+  /** `host:port,…` or `dns:///name:port`: score on running replicas over gRPC. */
+  servers?: string;
+  /** Counts response tokens where the rows have none (--tokenizer). */
+  countTokens?: ((text: string) => number) | null;
+  /** Installs SIGINT handling: stop reading, finish the batches in flight, keep the checkpoint. */
+  handleSignals?: boolean;
 }
 
-function countLines(path: string): number | null {
-  if (path === '-') return null;
-  const buffer = readFileSync(path);
-  let lines = 0;
-  for (let i = buffer.indexOf(10); i !== -1; i = buffer.indexOf(10, i + 1)) lines++;
-  return buffer.length > 0 && buffer[buffer.length - 1] !== 10 ? lines + 1 : lines;
+export interface ScoreRun {
+  summary: Summary;
+  /** Stopped by SIGINT before the end of the input. */
+  interrupted: boolean;
+  /** The last input row whose results are written. */
+  lastLine: number;
 }
 
-async function write(out: Writable, text: string): Promise<void> {
-  if (!out.write(text)) await once(out, 'drain');
+/** Result fields; an input column of the same name cannot pass through (reported once). */
+const RESULT_FIELDS = new Set(['id', 'line', 'rollout', 'status', 'reward', 'reason', 'verifier', 'verifierVersion', 'details', 'advantage', 'receipt']);
+
+const STATUS_OF: Record<string, Status> = { STATUS_OK: 'OK', STATUS_INVALID: 'INVALID', STATUS_ABORTED: 'ABORTED' };
+
+/** One input row on its way through a batch. */
+type Item =
+  | { line: number; row: InputRow; kind: 'samples'; samples: Array<{ sample: Sample; rollout: number | null }> }
+  | { line: number; row: InputRow; kind: 'invalid'; error: string; id: string; verifier: string }
+  | { line: number; kind: 'kept'; rows: JsonObject[] };
+
+/** What a finished batch hands to the writer: output rows, group summaries, summary entries. */
+interface BatchOutput {
+  rows: OutputRow[];
+  groups: GroupSummary[];
+  tally: Array<{ verifier: string; status: Status; reason: string; reward?: number; seconds: number | null }>;
+  lastLine: number;
 }
 
-/** Scores a rollout file in-process: one result line per input line, in order, then a summary. */
-export async function scoreFile(options: ScoreFileOptions): Promise<Summary> {
+function fingerprint(options: ScoreFileOptions, inputFormat: DatasetFormat, outputFormat: DatasetFormat): string {
+  const input = options.input === '-' ? null : statSync(options.input);
+  return shortHash(
+    canonicalJson({
+      input: options.input === '-' ? '-' : path.resolve(options.input),
+      size: input?.size ?? null,
+      mtime: input?.mtimeMs ?? null,
+      inputFormat,
+      outputFormat,
+      batchSize: options.batchSize,
+      groupOptions: options.groupOptions ?? null,
+      grouped: options.groupsOutput !== undefined,
+      mapping: options.mapping ? { ...options.mapping, routes: [...options.mapping.routes] } : null,
+      keepColumns: options.keepColumns ?? true,
+      retryAborted: options.retryAborted ?? null,
+      tokens: options.countTokens ? 'tokenizer' : null,
+    }),
+  );
+}
+
+/**
+ * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
+ * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
+ * line. Memory holds a few batches, whatever the file's size.
+ */
+export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
+  const inputFormat = formatOf(options.input, options.inputFormat, 'input');
+  if (!inputFormat.ok) throw new Error(inputFormat.error);
+  const outputFormat = formatOf(options.output, options.outputFormat, 'output');
+  if (!outputFormat.ok) throw new Error(outputFormat.error);
+  if (options.input !== '-' && !existsSync(options.input)) throw new Error(`${options.input}: no such file`);
+
+  const mapping = options.mapping ?? (mappingFrom({}) as { ok: true; mapping: Mapping }).mapping;
+  const keepColumns = options.keepColumns ?? true;
+  const consumed = consumedColumns(mapping);
   const groupOptions = options.groupOptions ?? null;
   // Shaping and summaries need a whole group in one batch: batches then end only at group boundaries,
-  // so one may run past --batch-size by the rest of its last group (the engine's own limit still holds).
+  // so one may run past --batch-size by the rest of its last group.
   const grouped = groupOptions !== null || options.groupsOutput !== undefined;
-  const limits = grouped ? {} : { maxBatchSamples: options.batchSize };
-  const runtime = await openRuntime({ workers: options.workers, config: options.config, limits });
-  const { engine } = runtime;
-  const input = options.input === '-' ? process.stdin : createReadStream(options.input);
-  const out: Writable = options.output === '-' ? process.stdout : createWriteStream(options.output);
-  const groupsOut: Writable | null = options.groupsOutput ? createWriteStream(options.groupsOutput) : null;
-  const flushedGroups = new Set<string>();
-  const summary = new Summary();
-  const total = options.progress ? countLines(options.input) : null;
-  const bar = options.progress
-    ? new SingleBar({
-        format: 'scoring [{bar}] {value}/{total} samples | {rate}/s | eta {eta_formatted}',
-        stream: process.stderr,
-        hideCursor: true,
-      })
-    : null;
-  bar?.start(total ?? 0, 0, { rate: 0 });
-  const started = Date.now();
+  const toFile = options.output !== '-';
+  const durable = toFile && outputFormat.format !== 'parquet';
+  const print = fingerprint(options, inputFormat.format, outputFormat.format);
 
-  let batch: LineItem[] = [];
-  const flush = async () => {
-    const samples = batch.flatMap((item) => ('sample' in item ? [item.sample] : []));
-    const shaped = shapeGroups(samples, await engine.score(samples), groupOptions);
-    const scored = shaped.results;
-    let next = 0;
-    const lines: string[] = [];
-    for (const item of batch) {
-      const result: ScoreResult = 'sample' in item ? scored[next++]! : item.result;
-      summary.add(result);
-      const { index: _index, ...rest } = resultToJson(result);
-      lines.push(JSON.stringify(rest));
+  let checkpoint: Checkpoint | null = null;
+  if (options.resume) {
+    if (!durable) throw new Error('--resume needs a JSONL output file (.jsonl, .jsonl.gz or .jsonl.zst): Parquet and stdout cannot be continued');
+    checkpoint = readCheckpoint(options.output);
+    // An empty output without a checkpoint was killed before its first checkpoint: start over.
+    if (checkpoint === null && existsSync(options.output) && statSync(options.output).size > 0) {
+      throw new Error(`--resume: ${options.output} has no checkpoint (${path.basename(checkpointPath(options.output))}): that run finished, or was not started by this version`);
     }
-    await write(out, lines.length ? lines.join('\n') + '\n' : '');
-    if (grouped) {
-      for (const group of shaped.groups) {
-        summary.addGroup(group);
-        flushedGroups.add(group.groupId);
+    if (checkpoint !== null && checkpoint.fingerprint !== print) {
+      throw new Error(`--resume: ${options.output} was written from another input or with other options; rerun without --resume to start over`);
+    }
+  }
+
+  const source = await openRows(options.input, inputFormat.format, { after: checkpoint?.line ?? 0 });
+  const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
+  const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
+    writeCheckpoint(options.output, { version: 1, fingerprint: print, line, outputBytes, groupsBytes, summary: summary.state() });
+  // A run killed before its first batch is written can be resumed too.
+  if (durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
+  const sink: ResultSink = openSink(options.output, outputFormat.format, {
+    durable,
+    ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
+    parquetColumns: source.parquetColumns,
+  });
+  const groupsSink: ResultSink | null = options.groupsOutput
+    ? openSink(options.groupsOutput, 'jsonl', { durable, ...(checkpoint?.groupsBytes != null ? { keepBytes: checkpoint.groupsBytes } : {}) })
+    : null;
+  const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
+  const scorer: BatchScorer = options.servers
+    ? remoteScorer(await replicaAddresses(options.servers))
+    : // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
+      // rollouts or the rest of a group, which the service's per-request limit must not refuse.
+      await localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
+  const receipts = new Receipts(options.servers ? null : options.config, groupOptions);
+  const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
+  const collisions = new Set<string>();
+
+  let stopping = false;
+  const onSigint = () => {
+    if (stopping) process.exit(130);
+    stopping = true;
+    process.stderr.write('\nverdict: SIGINT: finishing the batches in flight (again to quit now)\n');
+  };
+  if (options.handleSignals) process.on('SIGINT', onSigint);
+
+  const passThrough = (row: InputRow): JsonObject => {
+    const out: JsonObject = {};
+    if (!keepColumns || !('value' in row)) return out;
+    for (const [key, value] of Object.entries(row.value)) {
+      if (consumed.has(key)) continue;
+      if (RESULT_FIELDS.has(key)) {
+        if (!collisions.has(key)) {
+          collisions.add(key);
+          process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
+        }
+        continue;
       }
-      if (groupsOut && shaped.groups.length > 0) await write(groupsOut, shaped.groups.map((g) => JSON.stringify(groupToJson(g))).join('\n') + '\n');
+      out[key] = value;
     }
-    batch = [];
-    if (bar) {
-      if (total === null) bar.setTotal(summary.total);
-      bar.update(summary.total, { rate: Math.round(summary.total / Math.max(0.001, (Date.now() - started) / 1000)) });
+    return out;
+  };
+  const nativeOf = (row: InputRow): Record<string, unknown> | undefined => ('native' in row ? row.native : undefined);
+
+  const scoreBatch = async (items: readonly Item[]): Promise<BatchOutput> => {
+    const samples: Sample[] = [];
+    for (const item of items) if (item.kind === 'samples') for (const s of item.samples) samples.push(s.sample);
+    const timed: TimedResult[] = samples.length > 0 ? await scorer.score(samples) : [];
+    const shaped = shapeGroups(samples, timed.map((t) => t.result), groupOptions);
+    const out: BatchOutput = { rows: [], groups: grouped ? shaped.groups : [], tally: [], lastLine: items.at(-1)?.line ?? 0 };
+    let next = 0;
+    for (const item of items) {
+      if (item.kind === 'kept') {
+        for (const json of item.rows) {
+          out.rows.push({ json });
+          const status = STATUS_OF[String(json.status)] ?? 'ABORTED';
+          const reason = String(json.reason ?? '').replace(/^line \d+: /, '');
+          out.tally.push({ verifier: String(json.verifier ?? ''), status, reason, ...(typeof json.reward === 'number' ? { reward: json.reward } : {}), seconds: null });
+        }
+        continue;
+      }
+      const pass = passThrough(item.row);
+      const native = nativeOf(item.row);
+      if (item.kind === 'invalid') {
+        const json: JsonObject = {
+          id: item.id,
+          line: item.line,
+          status: 'STATUS_INVALID',
+          reason: `line ${item.line}: ${item.error}`,
+          verifier: item.verifier,
+          verifierVersion: '',
+          details: {},
+          receipt: { verifier: '', config: '', input: 'value' in item.row ? shortHash(canonicalJson(item.row.value)) : '' },
+          ...pass,
+        };
+        out.rows.push({ json, ...(native ? { native } : {}) });
+        out.tally.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, seconds: null });
+        continue;
+      }
+      for (const { sample, rollout } of item.samples) {
+        const k = next++;
+        const result = shaped.results[k]!;
+        const { id, index: _index, status, reason, ...rest } = resultToJson(result);
+        const json: JsonObject = {
+          id: id!,
+          line: item.line,
+          ...(rollout === null ? {} : { rollout }),
+          status: status!,
+          ...(result.reward === undefined ? {} : { reward: result.reward }),
+          reason: result.status === 'INVALID' ? `line ${item.line}: ${String(reason)}` : reason!,
+          ...withoutReward(rest),
+          receipt: receipts.of(sample, result.verifierVersion),
+          ...pass,
+        };
+        out.rows.push({ json, ...(native ? { native } : {}) });
+        out.tally.push({ verifier: result.verifier, status: result.status, reason: result.reason, ...(result.reward === undefined ? {} : { reward: result.reward }), seconds: timed[k]!.seconds });
+      }
     }
+    return out;
   };
 
+  // Batches are scored `parallelism` at a time and written strictly in input order.
+  const inFlight: Array<Promise<BatchOutput>> = [];
+  let lastLine = checkpoint?.line ?? 0;
+  const writeNext = async () => {
+    const done = await inFlight.shift()!;
+    await sink.write(done.rows);
+    if (groupsSink && done.groups.length > 0) await groupsSink.write(done.groups.map((g) => ({ json: groupToJson(g) })));
+    for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
+    for (const g of done.groups) summary.addGroup(g);
+    lastLine = done.lastLine;
+    if (durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
+    progress?.update(summary);
+  };
+  const dispatch = async (items: Item[]) => {
+    const running = scoreBatch(items);
+    running.catch(() => undefined); // awaited in order by writeNext; this only keeps it from being "unhandled" meanwhile
+    inFlight.push(running);
+    if (inFlight.length >= scorer.parallelism) await writeNext();
+  };
+
+  let batch: Item[] = [];
+  let batchSamples = 0;
+  let lastGroup = '';
+  const flushedGroups = new Set<string>();
+  let completed = false;
+  let stoppedEarly = false;
   try {
-    let lineNumber = 0;
-    for await (const line of createInterface({ input, crlfDelay: Infinity })) {
-      lineNumber++;
-      if (line.trim() === '') continue;
-      const item = parseLine(line, lineNumber);
-      const groupId = 'sample' in item ? item.sample.groupId : '';
-      if (grouped && groupId !== '') {
-        if (flushedGroups.has(groupId)) {
-          throw new Error(`line ${lineNumber}: group "${groupId}" is not contiguous: its earlier lines were already scored (sort the file by group_id)`);
-        }
-        const last = batch.at(-1);
-        const lastGroup = last && 'sample' in last ? last.sample.groupId : '';
-        if (batch.length >= options.batchSize && groupId !== lastGroup) await flush();
-      } else if (batch.length >= options.batchSize) {
-        await flush();
+    for await (const row of source.rows) {
+      if (stopping) {
+        stoppedEarly = true;
+        break;
       }
+      let item: Item;
+      const kept = previous ? await previous.keptRows(row.line) : null;
+      if (kept) item = { line: row.line, kind: 'kept', rows: kept };
+      else if ('error' in row) item = { line: row.line, row, kind: 'invalid', error: row.error, id: '', verifier: '' };
+      else {
+        const mapped = rowToSamples(row.value, mapping, { line: row.line, countTokens: options.countTokens ?? null });
+        item = mapped.ok
+          ? { line: row.line, row, kind: 'samples', samples: mapped.samples }
+          : { line: row.line, row, kind: 'invalid', error: mapped.error, id: mapped.id, verifier: mapped.verifier };
+      }
+      const groupId = item.kind === 'samples' ? (item.samples[0]?.sample.groupId ?? '') : '';
+      if (grouped && groupId !== '') {
+        if (flushedGroups.has(groupId) && groupId !== lastGroup) {
+          throw new Error(`line ${row.line}: group "${groupId}" is not contiguous: its earlier lines were already scored (sort the file by group_id)`);
+        }
+        if (batchSamples >= options.batchSize && groupId !== lastGroup) {
+          await dispatch(batch);
+          batch = [];
+          batchSamples = 0;
+        }
+        if (groupId !== lastGroup) flushedGroups.add(groupId);
+      } else if (batchSamples >= options.batchSize) {
+        await dispatch(batch);
+        batch = [];
+        batchSamples = 0;
+      }
+      if (grouped && groupId !== '') lastGroup = groupId;
       batch.push(item);
+      batchSamples += item.kind === 'samples' ? item.samples.length : 1;
     }
-    await flush();
+    // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
+    if (batch.length > 0 && !stoppedEarly) await dispatch(batch);
+    while (inFlight.length > 0) await writeNext();
+    completed = !stoppedEarly;
   } finally {
-    bar?.stop();
-    if (out !== process.stdout) await new Promise<void>((resolve) => (out as NodeJS.WritableStream).end(resolve));
-    if (groupsOut) await new Promise<void>((resolve) => (groupsOut as NodeJS.WritableStream).end(resolve));
-    await runtime.close();
+    if (options.handleSignals) process.off('SIGINT', onSigint);
+    progress?.stop();
+    // Settle batches still in flight (after an error) before the scorer closes under them.
+    await Promise.allSettled(inFlight);
+    await sink.close();
+    await groupsSink?.close();
+    await previous?.close();
+    await scorer.close();
   }
-  return summary;
+  if (completed && durable) removeCheckpoint(options.output);
+  return { summary, interrupted: !completed, lastLine };
+}
+
+function withoutReward(rest: JsonObject): JsonObject {
+  const { reward: _reward, ...others } = rest;
+  return others;
 }

@@ -3,10 +3,10 @@ import type { VerdictConfig } from './config';
 import type { Engine, EngineLimits } from './engine/engine';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
-import { createGateway, listen } from './http/gateway';
-import { Metrics } from './metrics';
+import { createGateway, listen, type HttpLimits } from './http/gateway';
+import { OperatorSide, type OperatorOptions } from './operator';
 
-export interface ServeOptions {
+export interface ServeOptions extends OperatorOptions {
   host: string;
   grpcPort: number;
   /** 0 picks a free port; null serves no HTTP gateway. */
@@ -15,6 +15,10 @@ export interface ServeOptions {
   workers: number;
   config: VerdictConfig;
   limits?: Partial<EngineLimits>;
+  /** Largest gRPC message, both directions (MAX_MESSAGE_BYTES). */
+  maxMessageBytes?: number;
+  /** HTTP timeouts and connection cap (DEFAULT_HTTP_LIMITS). */
+  httpLimits?: Partial<HttpLimits>;
   /** How long in-flight batches may run on after a shutdown starts. */
   drainMs?: number;
   /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
@@ -30,12 +34,14 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const metrics = new Metrics();
+  const operator = new OperatorSide(options);
+  const { metrics } = operator;
   const runtime = await openRuntime({
     workers: options.workers,
     config: options.config,
-    observer: metrics,
+    observer: operator.observer,
     metricsRegistry: metrics.registry,
+    sandboxObserver: metrics.sandbox,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.registryModule ? { registryModule: options.registryModule } : {}),
   });
@@ -43,17 +49,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort);
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes);
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort);
+    http = await listen(createGateway(engine, metrics, () => serving, operator.http()), options.host, options.httpPort, options.httpLimits);
   }
   const httpAddress = http?.address();
+  const httpPort = httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null;
+  operator.started({ ...options, grpcPort: grpcServer.port, httpPort, registry: engine.registry });
 
   let stopping: Promise<void> | null = null;
   return {
     grpcPort: grpcServer.port,
-    httpPort: httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null,
+    httpPort,
     engine,
     shutdown() {
       stopping ??= (async () => {
@@ -68,6 +76,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           await new Promise<void>((resolve) => http!.close(() => resolve()));
         }
         await runtime.close();
+        operator.stopped();
       })();
       return stopping;
     },

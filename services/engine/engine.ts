@@ -1,10 +1,10 @@
 import { setMaxListeners } from 'node:events';
-import type { Json } from '../../core/json';
-import { checkAgainst } from '../../core/label';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '../../core/sample';
+import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import type { Executor } from '../pool/executor';
+import { boundDetails } from './details';
 
 export interface EngineLimits {
   /** Samples in one request; a larger batch is refused as a whole. */
@@ -22,7 +22,8 @@ export const DEFAULT_LIMITS: EngineLimits = {
 };
 
 export interface EngineObserver {
-  onResult(result: ScoreResult, seconds: number): void;
+  /** `seconds` scoring the sample; `waitedSeconds` the rest of its time since the batch was admitted. */
+  onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void;
 }
 
 /** Refusals of a whole request; the service layer maps them to gRPC codes and HTTP statuses. */
@@ -40,6 +41,11 @@ export interface ScoreOptions {
   signal?: AbortSignal;
   /** Called once per result as soon as it is decided (streaming). */
   onResult?: (result: ScoreResult) => void;
+  /**
+   * Samples the transport already found malformed while decoding (a label nested too deep): position
+   * → INVALID reason. They get their result without being scored; the rest of the batch is unaffected.
+   */
+  rejected?: ReadonlyMap<number, string>;
 }
 
 export interface EngineOptions {
@@ -71,6 +77,9 @@ export class Engine {
 
   constructor(private readonly options: EngineOptions) {
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
+    // Every batch in flight listens on the shutdown signal: past 10 concurrent requests Node would
+    // warn of a leak that is not one.
+    setMaxListeners(0, this.shutdown.signal);
   }
 
   get registry(): Registry {
@@ -150,6 +159,7 @@ export class Engine {
       }
     }
     const signal = controller.signal;
+    const admittedAt = performance.now();
     const results: Array<ScoreResult | undefined> = new Array(samples.length);
     let remaining = samples.length;
     let finish!: () => void;
@@ -161,7 +171,7 @@ export class Engine {
       const sample = samples[index]!;
       const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '');
       results[index] = result;
-      this.options.observer?.onResult(result, seconds);
+      this.options.observer?.onResult(result, seconds, (performance.now() - admittedAt) / 1000 - seconds);
       options.onResult?.(result);
       if (--remaining === 0) finish();
     };
@@ -174,6 +184,8 @@ export class Engine {
 
     const pure: number[] = [];
     samples.forEach((sample, index) => {
+      const rejected = options.rejected?.get(index);
+      if (rejected !== undefined) return settle(index, invalid(rejected));
       const verifier = this.registry.get(sample.verifier);
       if (!verifier) return settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
       if (sample.response.length > this.limits.maxResponseChars) {
@@ -185,20 +197,26 @@ export class Engine {
 
     const threads = Math.max(1, this.options.executor.threads);
     const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
-    for (let start = 0; start < pure.length && !signal.aborted; start += chunk) {
-      const indices = pure.slice(start, start + chunk);
+    const runChunk = (indices: number[]): void => {
       this.options.executor.scoreChunk(
         indices.map((i) => samples[i]!),
         signal,
       ).then(
         (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds)),
         (error: unknown) => {
-          const reason = signal.aborted ? abortReason(signal) : 'worker_failed';
-          const details: Record<string, Json> = signal.aborted ? {} : { error: String(error) };
-          for (const i of indices) settle(i, aborted(reason, details));
+          if (signal.aborted) {
+            for (const i of indices) settle(i, aborted(abortReason(signal)));
+          } else if (indices.length > 1) {
+            // A thread lost with its chunk (a crash, a value it could not send back): score each sample
+            // on its own, so only the one that causes it is lost and its chunk-mates are not.
+            for (const i of indices) runChunk([i]);
+          } else {
+            settle(indices[0]!, aborted('worker_failed', { error: String(error) }));
+          }
         },
       );
-    }
+    };
+    for (let start = 0; start < pure.length && !signal.aborted; start += chunk) runChunk(pure.slice(start, start + chunk));
 
     await done;
     signal.removeEventListener('abort', abortRest);
@@ -212,21 +230,12 @@ export class Engine {
     signal: AbortSignal,
   ): Promise<{ outcome: Outcome; seconds: number }> {
     const start = performance.now();
-    const label = checkAgainst(verifier.label, sample.label);
-    if (!label.ok) return { outcome: invalid(label.error), seconds: 0 };
     const env: VerifierEnv = {
       signal,
       services: this.options.services ?? {},
       compute: (task, payload) => this.options.executor.runTask(verifier.name, task, payload, signal),
     };
-    let outcome: Outcome;
-    try {
-      outcome = await verifier.score({ response: sample.response, label: label.value, sample }, env);
-    } catch (error) {
-      outcome = signal.aborted
-        ? aborted(abortReason(signal))
-        : aborted('verifier_error', { error: error instanceof Error ? error.message : String(error) });
-    }
+    const outcome = await scoreAsync(verifier, sample, env);
     return { outcome, seconds: (performance.now() - start) / 1000 };
   }
 }
@@ -239,7 +248,7 @@ function toResult(sample: Sample, index: number, outcome: Outcome, verifierVersi
     reason: outcome.reason,
     verifier: sample.verifier,
     verifierVersion,
-    details: outcome.details,
+    details: boundDetails(outcome.details),
   };
   if (outcome.status === 'OK') result.reward = outcome.reward;
   return result;

@@ -1,21 +1,18 @@
 import * as grpc from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
-import { GroupStream, shapeGroups, type GroupOptions } from '../../core/groups';
-import type { ScoreResult } from '../../core/sample';
+import type { StreamItem } from '../../core/groups';
 import { RequestRefused, type Engine } from '../engine/engine';
+import { FinishCost, Scorer, type ScoreCall } from '../engine/scorer';
 import type { Metrics } from '../metrics';
-import { groupOptionsFromProto, type ProtoGroupOptions } from '../wire/group-options';
-import { resultToProto, sampleFromProto, type ProtoSample } from '../wire/proto';
-import { loadScoreProto } from './proto';
+import { addReflection } from '../reflection';
+import type { DecodedRequest } from '../wire/binary';
+import { scorerService, type MalformedRequest, type ScoreReplyOut } from './service';
 
 /** Largest request or response message, both directions (a 4,096-sample batch of long responses fits). */
 export const MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
-interface ScoreRequestMessage {
-  samples?: ProtoSample[];
-  groupOptions?: ProtoGroupOptions | null;
-}
+/** A reply's worst case per character: UTF-8 takes up to 3 bytes for one UTF-16 unit. */
+const UTF8_BYTES_PER_CHAR = 3;
 
 const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
   batch_too_large: grpc.status.INVALID_ARGUMENT,
@@ -23,32 +20,21 @@ const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
   shutting_down: grpc.status.UNAVAILABLE,
 };
 
-/**
- * Work for a call stops when it is cancelled, or shortly before its deadline so that the samples not
- * reached can still be sent back as ABORTED "deadline" instead of the whole call failing.
- */
-function callSignal(call: grpc.ServerUnaryCall<unknown, unknown> | grpc.ServerWritableStream<unknown, unknown>): {
-  signal: AbortSignal;
-  dispose(): void;
-} {
+type Request = DecodedRequest | MalformedRequest;
+type Call = grpc.ServerUnaryCall<Request, ScoreReplyOut> | grpc.ServerWritableStream<Request, StreamItem>;
+
+/** A call's cancellation as an AbortSignal (reason "cancelled"). */
+function cancelSignal(call: Call): { signal: AbortSignal; dispose(): void } {
   const controller = new AbortController();
   const onCancel = () => controller.abort('cancelled');
   call.on('cancelled', onCancel);
-  let timer: NodeJS.Timeout | undefined;
+  return { signal: controller.signal, dispose: () => call.removeListener('cancelled', onCancel) };
+}
+
+function deadlineOf(call: Call): number | undefined {
   const deadline = call.getDeadline();
   const at = deadline instanceof Date ? deadline.getTime() : Number(deadline);
-  if (Number.isFinite(at) && at > 0) {
-    const budget = at - Date.now();
-    const margin = Math.min(1000, Math.max(50, budget * 0.1));
-    timer = setTimeout(() => controller.abort('deadline'), Math.max(0, budget - margin));
-  }
-  return {
-    signal: controller.signal,
-    dispose() {
-      if (timer) clearTimeout(timer);
-      call.removeListener('cancelled', onCancel);
-    },
-  };
+  return Number.isFinite(at) && at > 0 ? at : undefined;
 }
 
 function refusal(error: unknown, metrics: Metrics): Partial<grpc.StatusObject> {
@@ -59,44 +45,67 @@ function refusal(error: unknown, metrics: Metrics): Partial<grpc.StatusObject> {
   return { code: grpc.status.INTERNAL, details: error instanceof Error ? error.message : String(error) };
 }
 
-function samplesOf(request: ScoreRequestMessage) {
-  return (request.samples ?? []).map(sampleFromProto);
-}
-
-/** null when the request asks for no shaping; an INVALID_ARGUMENT status when its options are unusable. */
-function groupOptionsOf(request: ScoreRequestMessage): { options: GroupOptions | null } | { error: Partial<grpc.StatusObject> } {
-  if (!request.groupOptions) return { options: null };
-  const parsed = groupOptionsFromProto(request.groupOptions);
-  return parsed.ok ? { options: parsed.options } : { error: { code: grpc.status.INVALID_ARGUMENT, details: parsed.error } };
-}
-
 export interface GrpcServer {
   server: grpc.Server;
   port: number;
   health: HealthImplementation;
 }
 
+/** What the operator side adds to every call (request log, auth) and how the port is secured. */
+export interface GrpcServerOps {
+  interceptors?: grpc.ServerInterceptor[];
+  credentials?: grpc.ServerCredentials;
+}
+
 /** The Scorer service, standard health and server reflection on one grpc-js server. */
-export async function startGrpcServer(engine: Engine, metrics: Metrics, host: string, port: number): Promise<GrpcServer> {
-  const { definition, scorer } = loadScoreProto();
+export async function startGrpcServer(
+  engine: Engine,
+  metrics: Metrics,
+  host: string,
+  port: number,
+  ops: GrpcServerOps = {},
+  maxMessageBytes = MAX_MESSAGE_BYTES,
+): Promise<GrpcServer> {
+  const scorer = new Scorer(engine);
+  const finishCost = new FinishCost();
+  const replyLimit = { maxBytes: maxMessageBytes, bytesPerChar: UTF8_BYTES_PER_CHAR };
   const server = new grpc.Server({
-    'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
-    'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+    'grpc.max_receive_message_length': maxMessageBytes,
+    'grpc.max_send_message_length': maxMessageBytes,
+    interceptors: ops.interceptors ?? [],
   });
 
-  server.addService(scorer.service, {
-    Score(call: grpc.ServerUnaryCall<ScoreRequestMessage, unknown>, callback: grpc.sendUnaryData<unknown>) {
+  /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
+  const toCall = (call: Call, signal: AbortSignal): ScoreCall | { error: Partial<grpc.StatusObject> } => {
+    if ('malformed' in call.request) return { error: { code: grpc.status.INVALID_ARGUMENT, details: call.request.malformed } };
+    const { samples, rejected, groupOptions } = call.request;
+    if (groupOptions && !groupOptions.ok) return { error: { code: grpc.status.INVALID_ARGUMENT, details: groupOptions.error } };
+    const deadline = deadlineOf(call);
+    return {
+      samples,
+      rejected,
+      groupOptions: groupOptions?.options ?? null,
+      signal,
+      ...(deadline !== undefined ? { deadline } : {}),
+      finishReserveMs: finishCost.reserveMs(samples.length),
+      reply: replyLimit,
+    };
+  };
+
+  server.addService(scorerService((results, ms, stoppedEarly) => finishCost.record(results, ms, stoppedEarly)), {
+    Score(call: grpc.ServerUnaryCall<Request, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
-      const samples = samplesOf(call.request);
-      const groupOptions = groupOptionsOf(call.request);
-      if ('error' in groupOptions) return callback(groupOptions.error);
-      const { signal, dispose } = callSignal(call);
-      engine.score(samples, { signal }).then(
-        (results: ScoreResult[]) => {
+      const { signal, dispose } = cancelSignal(call);
+      const scoreCall = toCall(call, signal);
+      if ('error' in scoreCall) {
+        dispose();
+        return callback(scoreCall.error);
+      }
+      scorer.score(scoreCall).then(
+        (scored) => {
           dispose();
           timer();
-          const shaped = shapeGroups(samples, results, groupOptions.options);
-          callback(null, { results: shaped.results.map((r) => resultToProto(r)), groups: shaped.groups });
+          callback(null, scored);
         },
         (error: unknown) => {
           dispose();
@@ -105,23 +114,25 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
       );
     },
 
-    ScoreStream(call: grpc.ServerWritableStream<ScoreRequestMessage, unknown>) {
+    ScoreStream(call: grpc.ServerWritableStream<Request, StreamItem>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.ScoreStream' });
-      const samples = samplesOf(call.request);
-      const groupOptions = groupOptionsOf(call.request);
-      if ('error' in groupOptions) return call.emit('error', groupOptions.error);
-      const groups = new GroupStream(samples, groupOptions.options);
-      const send = (result: ScoreResult) => {
-        for (const item of groups.push(result)) if (!call.cancelled) call.write(resultToProto(item.result, item.group));
-      };
-      const { signal, dispose } = callSignal(call);
-      engine
-        .score(samples, { signal, onResult: send })
+      const { signal, dispose } = cancelSignal(call);
+      const scoreCall = toCall(call, signal);
+      if ('error' in scoreCall) {
+        dispose();
+        return call.emit('error', scoreCall.error);
+      }
+      scorer
+        .stream(scoreCall, (item) => {
+          if (!call.cancelled) call.write(item);
+        })
         .then(
-          () => {
+          (stopped) => {
             dispose();
             timer();
             call.end();
+            // A stream that ran to its end has sent its results already: only a cut-short one says what stopping costs.
+            if (stopped.stoppedEarly) finishCost.record(scoreCall.samples.length, performance.now() - stopped.stoppedAt, true);
           },
           (error: unknown) => {
             dispose();
@@ -131,16 +142,16 @@ export async function startGrpcServer(engine: Engine, metrics: Metrics, host: st
     },
 
     ListVerifiers(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      callback(null, { verifiers: engine.registry.list() });
+      callback(null, engine.registry.list());
     },
   });
 
   const health = new HealthImplementation({ '': 'SERVING', 'verdict.v1.Scorer': 'SERVING' });
   health.addToServer(server);
-  new ReflectionService(definition).addToServer(server);
+  addReflection(server);
 
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
+    server.bindAsync(`${host}:${port}`, ops.credentials ?? grpc.ServerCredentials.createInsecure(), (error, actual) =>
       error ? reject(error) : resolve(actual),
     ),
   );

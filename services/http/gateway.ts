@@ -1,9 +1,10 @@
-import type { Server } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { shapeGroups } from '../../core/groups';
+import { createServer, type Server } from 'node:http';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
+import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
+import { noteResults } from '../request-log';
 import { groupToJson, resultToJson } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes } from './trainers';
@@ -12,6 +13,30 @@ import { trainerRoutes } from './trainers';
 export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
 
 export const MAX_BODY = '256mb';
+
+/** A reply's worst case per character in JSON: a control character is escaped as six (`\u0001`). */
+const REPLY_LIMIT = { maxBytes: 256 * 1024 * 1024, bytesPerChar: 6 };
+
+/**
+ * The request body as JSON, whatever its content type. An empty body is refused with a message saying
+ * so (express.json hands the route an empty object, and /v1/score answered it with no results), and a
+ * UTF-8 byte-order mark is accepted. The parser of /v1/score; the trainer routes keep their own.
+ */
+export function jsonBody(limit: string) {
+  const text = express.text({ type: () => true, limit });
+  return (req: Request, res: Response, next: NextFunction) =>
+    text(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      const raw = typeof req.body === 'string' ? req.body.replace(/^\uFEFF/, '') : '';
+      if (raw.trim() === '') return sendError(res, 400, 'INVALID_ARGUMENT', 'request: the body is empty (expected a JSON object with "samples")');
+      try {
+        req.body = JSON.parse(raw) as unknown;
+      } catch (parseError) {
+        return sendError(res, 400, 'INVALID_ARGUMENT', `request: not valid JSON (${(parseError as Error).message})`);
+      }
+      next();
+    });
+}
 
 const REFUSAL_STATUS: Record<RequestRefused['kind'], number> = {
   batch_too_large: 413,
@@ -24,9 +49,12 @@ function sendError(res: Response, status: number, code: string, message: string)
 }
 
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
-export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean): express.Express {
+export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean, ops: RequestHandler[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  const scorer = new Scorer(engine);
+  // The operator side first: request log and id, then authentication.
+  if (ops.length > 0) app.use(...ops);
 
   app.get('/healthz', (_req, res) => {
     if (isServing()) res.json({ status: 'SERVING' });
@@ -42,10 +70,10 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
   });
 
   /**
-   * Scores for one HTTP request: cancelled when the client goes away; a refusal is answered here and
-   * gives null, so each route only shapes a successful answer.
+   * Runs one HTTP request's call on the Scorer: cancelled when the client goes away; a refusal is
+   * answered here and gives null, so each route only shapes a successful answer.
    */
-  const scoreFor: ScoreFor = async (req, res, samples, api) => {
+  const scoreCall = async (res: Response, call: Omit<ScoreCall, 'signal' | 'reply'>, api: string): Promise<Scored | null> => {
     const timer = metrics.requestSeconds.startTimer({ api });
     const controller = new AbortController();
     const onClose = () => {
@@ -53,9 +81,10 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     };
     res.on('close', onClose);
     try {
-      const results = await engine.score(samples, { signal: controller.signal });
+      const scored = await scorer.score({ ...call, signal: controller.signal, reply: REPLY_LIMIT });
       timer();
-      return results;
+      noteResults(res, scored.results);
+      return scored;
     } catch (error) {
       if (error instanceof RequestRefused) {
         metrics.refused.inc({ reason: error.kind });
@@ -65,16 +94,20 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
         sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error));
       }
       return null;
+    } finally {
+      res.removeListener('close', onClose);
     }
   };
 
-  app.post('/v1/score', express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
+  const scoreFor: ScoreFor = async (_req, res, samples, api) => (await scoreCall(res, { samples, groupOptions: null }, api))?.results ?? null;
+
+  app.post('/v1/score', jsonBody(MAX_BODY), async (req: Request, res: Response) => {
     const parsed = scoreRequestFromJson(req.body);
     if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
-    const results = await scoreFor(req, res, parsed.samples, 'http.score');
-    if (!results) return;
-    const shaped = shapeGroups(parsed.samples, results, parsed.groupOptions);
-    res.json({ results: shaped.results.map(resultToJson), groups: shaped.groups.map(groupToJson) });
+    const { samples, rejected, groupOptions } = parsed;
+    const scored = await scoreCall(res, { samples, rejected, groupOptions }, 'http.score');
+    if (!scored) return;
+    res.json({ results: scored.results.map(resultToJson), groups: scored.groups.map(groupToJson) });
   });
 
   app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry));
@@ -91,8 +124,44 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
   return app;
 }
 
-export function listen(app: express.Express, host: string, port: number): Promise<Server> {
+/** How long a client may take and how many may connect: a service, not a file server. */
+export interface HttpLimits {
+  /** Until the request's headers are in (Node's own default is 60 s). */
+  headersTimeoutMs: number;
+  /** Until the whole request, body included, is in: a 256 MiB body at ~4.5 MB/s (Node's default is 300 s). */
+  requestTimeoutMs: number;
+  /** Idle time allowed on a keep-alive connection between requests. */
+  keepAliveTimeoutMs: number;
+  /** Open connections; past it a new one is closed at once. */
+  maxConnections: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 1024,
+};
+
+export function listen(app: express.Express, host: string, port: number, limits: Partial<HttpLimits> = {}): Promise<Server> {
+  const l = { ...DEFAULT_HTTP_LIMITS, ...limits };
+  const server = createServer(
+    {
+      headersTimeout: l.headersTimeoutMs,
+      requestTimeout: l.requestTimeoutMs,
+      keepAliveTimeout: l.keepAliveTimeoutMs,
+      // How often Node looks for connections past those timeouts (its default, 30 s, would let a stalled
+      // upload outlive a short timeout by that much).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, l.headersTimeoutMs / 4)),
+    },
+    app,
+  );
+  server.maxConnections = l.maxConnections;
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(server)));
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      resolve(server);
+    });
   });
 }

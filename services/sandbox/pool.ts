@@ -18,6 +18,7 @@ import {
   type StdioJob,
   type TestReport,
 } from './types';
+import { UNOBSERVED_SANDBOX, type SandboxObserver } from '../observers';
 
 /** Most slots per pool: the uid layout reserves 16 per pool. */
 const MAX_SLOTS = 16;
@@ -84,7 +85,10 @@ export class Sandbox implements SandboxService {
   /** Every slot process not yet exited, retiring ones included. */
   private readonly live = new Set<Slot>();
 
-  private constructor(private readonly config: SandboxConfigSection) {
+  private constructor(
+    private readonly config: SandboxConfigSection,
+    private readonly observer: SandboxObserver,
+  ) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
     this.mode = resolveMode(config.mode);
     this.cgroups = detectCgroups(config.cgroups);
@@ -104,8 +108,11 @@ export class Sandbox implements SandboxService {
     }));
   }
 
-  /** Starts every slot; rejects if the machine cannot run the sandbox at all. */
-  static async start(config: SandboxConfigSection): Promise<Sandbox> {
+  /**
+   * Starts every slot; rejects if the machine cannot run the sandbox at all. `observer` hears of
+   * slot starts, kills and busy slots (the server's metrics).
+   */
+  static async start(config: SandboxConfigSection, observer: SandboxObserver = UNOBSERVED_SANDBOX): Promise<Sandbox> {
     if (process.platform !== 'linux') throw new SandboxError('sandbox_unsupported', 'the sandbox needs Linux');
     if (config.mode === 'root' && process.getuid?.() !== 0) {
       throw new SandboxError(
@@ -118,7 +125,7 @@ export class Sandbox implements SandboxService {
         throw new SandboxError('sandbox_start_failed', `sandbox.${key}: ${file} does not exist (an absolute path is required)`);
       }
     }
-    const sandbox = new Sandbox(config);
+    const sandbox = new Sandbox(config, observer);
     await Promise.all(sandbox.slots.map((state) => sandbox.startSlot(state)));
     if (!sandbox.slots.some((s) => s.slot?.alive)) {
       await sandbox.close();
@@ -210,8 +217,10 @@ export class Sandbox implements SandboxService {
     const queued = new Set([...tasks].filter((t) => t.runningOn === null));
     for (let i = this.queue.length - 1; i >= 0; i--) if (queued.has(this.queue[i]!)) this.queue.splice(i, 1);
     for (const task of tasks) {
-      if (task.runningOn) task.runningOn.kill(); // cut short: the slot restarts, the sample is ABORTED
-      else this.settle(task, new SandboxError(abortReason(signal)));
+      if (task.runningOn) {
+        task.runningOn.kill(); // cut short: the slot restarts, the sample is ABORTED
+        this.observer.slotKilled(abortReason(signal));
+      } else this.settle(task, new SandboxError(abortReason(signal)));
     }
   }
 
@@ -232,6 +241,7 @@ export class Sandbox implements SandboxService {
   private async run(state: SlotState, task: Task): Promise<void> {
     const slot = state.slot!;
     state.busy = true;
+    this.observer.slotBusy(1);
     task.runningOn = slot;
     task.attempts++;
     let outcome: JsonObject | SandboxError;
@@ -242,6 +252,7 @@ export class Sandbox implements SandboxService {
     }
     task.runningOn = null;
     state.busy = false;
+    this.observer.slotBusy(-1);
     if (!(outcome instanceof SandboxError) && typeof outcome.fault === 'string') {
       outcome = new SandboxError('sandbox_fault', `sandbox fault: ${outcome.fault}`);
     }
@@ -251,8 +262,11 @@ export class Sandbox implements SandboxService {
       outcome instanceof SandboxError || outcome.recycle === true || slot.jobs >= this.config.recycleAfter;
     if (spent && state.slot === slot) {
       state.slot = null;
-      if (outcome instanceof SandboxError) slot.kill();
-      else slot.retire();
+      if (outcome instanceof SandboxError) {
+        slot.kill();
+        // A cancelled task's kill was counted where it was cut short (abortAll).
+        if (!task.signal.aborted) this.observer.slotKilled(outcome.reason);
+      } else slot.retire();
       this.restartLater(state);
     }
     if (task.signal.aborted) this.settle(task, new SandboxError(abortReason(task.signal)));
@@ -297,6 +311,7 @@ export class Sandbox implements SandboxService {
     });
     try {
       await slot.start();
+      this.observer.slotStarted();
       state.slot = slot;
       state.failures = 0;
     } catch (error) {

@@ -1,39 +1,104 @@
-import { z } from 'zod';
-import { checkAgainst } from '../../core/label';
-import type { Json, JsonObject } from '../../core/json';
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { fieldPath } from '../../core/label';
+import { isJsonObject, type JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
+import { nestsDeeperThan, tooDeepReason } from './depth';
+import { SampleSchema } from './gen/verdict/v1/score_pb';
 
-// The proto3 JSON mapping of `Sample`: lowerCamelCase names, the proto's own names accepted too.
-const jsonValue: z.ZodType<Json> = z.lazy(() =>
-  z.union([z.null(), z.boolean(), z.number(), z.string(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
-);
-const jsonObject = z.record(z.string(), jsonValue);
-const uint32 = z.union([
-  z.number().int().min(0).max(0xffffffff),
-  z.string().regex(/^\d+$/, 'expected a non-negative integer').transform(Number),
-]);
+/**
+ * The proto3 JSON mapping of the Score API's messages, read by the fields of the generated
+ * descriptors: lowerCamelCase names and the proto's own names both accepted, `null` meaning unset,
+ * uint32 also as a decimal string. Errors name the field (`samples[3].response: expected string,
+ * received number`); unlike a generic parser this never builds a Struct message for labels.
+ */
 
-const sampleJson = z
-  .strictObject({
-    id: z.string().optional(),
-    verifier: z.string().optional(),
-    response: z.string().optional(),
-    label: jsonObject.nullable().optional(),
-    groupId: z.string().optional(),
-    group_id: z.string().optional(),
-    responseTokens: uint32.optional(),
-    response_tokens: uint32.optional(),
-    metadata: jsonObject.nullable().optional(),
-  });
+function kind(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+type FieldRead = { ok: true; value: unknown } | { ok: false; error: string };
+
+function readField(field: DescField, value: unknown, path: string): FieldRead {
+  const fail = (expected: string): FieldRead => ({ ok: false, error: `${path}: expected ${expected}, received ${kind(value)}` });
+  if (field.fieldKind === 'message') {
+    // google.protobuf.Struct: a JSON object, kept as it is.
+    return isJsonObject(value) ? { ok: true, value } : fail('object');
+  }
+  if (field.fieldKind !== 'scalar') return { ok: false, error: `${path}: unsupported field` };
+  switch (field.scalar) {
+    case ScalarType.STRING:
+      return typeof value === 'string' ? { ok: true, value } : fail('string');
+    case ScalarType.BOOL:
+      return typeof value === 'boolean' ? { ok: true, value } : fail('boolean');
+    case ScalarType.DOUBLE:
+    case ScalarType.FLOAT:
+      return typeof value === 'number' ? { ok: true, value } : fail('number');
+    case ScalarType.UINT32: {
+      const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+      if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 0xffffffff) return { ok: true, value: n };
+      return { ok: false, error: `${path}: expected a non-negative integer (uint32), received ${JSON.stringify(value) ?? kind(value)}` };
+    }
+    default:
+      return { ok: false, error: `${path}: unsupported field` };
+  }
+}
+
+const fieldsByName = new WeakMap<DescMessage, Map<string, DescField>>();
+
+function fieldsOf(desc: DescMessage): Map<string, DescField> {
+  let map = fieldsByName.get(desc);
+  if (!map) {
+    map = new Map();
+    for (const field of desc.fields) {
+      map.set(field.jsonName, field);
+      map.set(field.name, field);
+    }
+    fieldsByName.set(desc, map);
+  }
+  return map;
+}
+
+export type MessageRead = { ok: true; fields: Record<string, unknown> } | { ok: false; error: string };
+
+/** A message's JSON object → its set fields by their local (lowerCamelCase) names. */
+export function readMessageJson(desc: DescMessage, value: unknown, root: string): MessageRead {
+  if (!isJsonObject(value)) return { ok: false, error: `${root || 'value'}: expected object, received ${kind(value)}` };
+  const byName = fieldsOf(desc);
+  const fields: Record<string, unknown> = {};
+  for (const key in value) {
+    const field = byName.get(key);
+    const path = fieldPath(root, [key]);
+    if (!field) return { ok: false, error: `${path}: unknown field` };
+    const raw = value[key];
+    if (raw === null || raw === undefined) continue;
+    const read = readField(field, raw, path);
+    if (!read.ok) return read;
+    fields[field.localName] = read.value;
+  }
+  return { ok: true, fields };
+}
+
+/** The first of label/metadata nested deeper than the limit, named as the field, or null. */
+export function tooDeepField(value: unknown): 'label' | 'metadata' | null {
+  if (!isJsonObject(value)) return null;
+  for (const field of ['label', 'metadata'] as const) {
+    if (nestsDeeperThan(value[field])) return field;
+  }
+  return null;
+}
 
 export type SampleParse = { ok: true; sample: Sample } | { ok: false; error: string };
 
 /** One sample from its JSON form; the error names the field under `root` (`samples[3].label: …`). */
 export function sampleFromJson(value: unknown, root: string): SampleParse {
-  const checked = checkAgainst(sampleJson, value, root);
-  if (!checked.ok) return { ok: false, error: checked.error };
-  const s = checked.value;
+  const deep = tooDeepField(value);
+  if (deep) return { ok: false, error: tooDeepReason(fieldPath(root, [deep])) };
+  const read = readMessageJson(SampleSchema, value, root);
+  if (!read.ok) return read;
+  const s = read.fields as Partial<Sample>;
   return {
     ok: true,
     sample: {
@@ -41,8 +106,8 @@ export function sampleFromJson(value: unknown, root: string): SampleParse {
       verifier: s.verifier ?? '',
       response: s.response ?? '',
       label: s.label ?? {},
-      groupId: s.groupId ?? s.group_id ?? '',
-      responseTokens: s.responseTokens ?? s.response_tokens ?? 0,
+      groupId: s.groupId ?? '',
+      responseTokens: s.responseTokens ?? 0,
       metadata: s.metadata ?? {},
     },
   };

@@ -1,16 +1,25 @@
 import { isJsonObject } from '../../core/json';
+import { fieldPath } from '../../core/label';
 import { groupOptionsFromJson } from './group-options';
 import type { GroupOptions } from '../../core/groups';
 import type { Sample } from '../../core/sample';
-import { sampleFromJson } from './json';
+import { tooDeepReason } from './depth';
+import { sampleFromJson, tooDeepField } from './json';
 
 /** `groupOptions` is null when the request does not ask for group shaping. */
-export type RequestParse = { ok: true; samples: Sample[]; groupOptions: GroupOptions | null } | { ok: false; error: string };
+export type RequestParse =
+  | { ok: true; samples: Sample[]; rejected: Map<number, string>; groupOptions: GroupOptions | null }
+  | { ok: false; error: string };
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
 
 /**
  * A ScoreRequest in its proto3 JSON form (`{"samples": [...]}`). Wrong types anywhere make the
- * request malformed as a whole, as the same request could not have been encoded in protobuf;
- * a label that breaks its verifier's schema is the sample's own problem (an INVALID result).
+ * request malformed as a whole, as the same request could not have been encoded in protobuf; a
+ * label that breaks its verifier's schema, or nests past the depth limit, is the sample's own problem
+ * (an INVALID result, listed in `rejected` by position).
  */
 export function scoreRequestFromJson(body: unknown): RequestParse {
   if (!isJsonObject(body)) return { ok: false, error: 'request: expected a JSON object with "samples"' };
@@ -19,14 +28,24 @@ export function scoreRequestFromJson(body: unknown): RequestParse {
   const raw = body.samples ?? [];
   if (!Array.isArray(raw)) return { ok: false, error: 'samples: expected an array' };
   const samples: Sample[] = [];
+  const rejected = new Map<number, string>();
   for (let i = 0; i < raw.length; i++) {
-    const parsed = sampleFromJson(raw[i], `samples[${i}]`);
+    const item = raw[i];
+    const root = `samples[${i}]`;
+    const deep = tooDeepField(item);
+    if (deep && isJsonObject(item)) {
+      rejected.set(i, tooDeepReason(deep));
+      const placeholder = { id: text(item.id), verifier: text(item.verifier), response: '', label: {}, groupId: text(item.groupId ?? item.group_id), responseTokens: 0, metadata: {} };
+      samples.push(placeholder);
+      continue;
+    }
+    const parsed = sampleFromJson(item, root);
     if (!parsed.ok) return { ok: false, error: parsed.error };
     samples.push(parsed.sample);
   }
   const rawOptions = body.groupOptions ?? body.group_options;
-  if (rawOptions === undefined || rawOptions === null) return { ok: true, samples, groupOptions: null };
-  const options = groupOptionsFromJson(rawOptions);
+  if (rawOptions === undefined || rawOptions === null) return { ok: true, samples, rejected, groupOptions: null };
+  const options = groupOptionsFromJson(rawOptions, fieldPath('', ['group_options']));
   if (!options.ok) return { ok: false, error: options.error };
-  return { ok: true, samples, groupOptions: options.options };
+  return { ok: true, samples, rejected, groupOptions: options.options };
 }

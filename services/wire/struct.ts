@@ -1,54 +1,147 @@
+import { WireType } from '@bufbuild/protobuf/wire';
+import { Reader } from './reader';
+import { ListValueSchema, StructSchema, ValueSchema } from '@bufbuild/protobuf/wkt';
 import type { Json, JsonObject } from '../../core/json';
+import { MAX_JSON_DEPTH } from './depth';
+import type { Writer } from './writer';
 
-/** google.protobuf.Value as @grpc/proto-loader hands it over (oneofs: true). */
-export interface ProtoValue {
-  nullValue?: string | number;
-  numberValue?: number;
-  stringValue?: string;
-  boolValue?: boolean;
-  structValue?: ProtoStruct;
-  listValue?: { values?: ProtoValue[] };
-  kind?: string;
-}
+/**
+ * google.protobuf.Struct straight from and to its wire bytes, as plain JSON. Labels, metadata and
+ * details are JSON everywhere in Verdict; building a Struct/Value message per node only to convert it
+ * again was most of the cost of a batch on the wire. The depth bound makes a too-deep value a typed
+ * error for its own sample instead of a stack overflow for the whole request.
+ */
 
-export interface ProtoStruct {
-  fields?: Record<string, ProtoValue>;
-}
+const STRUCT_FIELDS = StructSchema.field.fields!.number;
+const LIST_VALUES = ListValueSchema.field.values!.number;
+const MAP_KEY = 1;
+const MAP_VALUE = 2;
+const V = ValueSchema.field;
+const NULL_VALUE = V.nullValue!.number;
+const NUMBER_VALUE = V.numberValue!.number;
+const STRING_VALUE = V.stringValue!.number;
+const BOOL_VALUE = V.boolValue!.number;
+const STRUCT_VALUE = V.structValue!.number;
+const LIST_VALUE = V.listValue!.number;
 
-export function valueToJson(value: ProtoValue): Json {
-  switch (value.kind) {
-    case 'numberValue':
-      return value.numberValue ?? 0;
-    case 'stringValue':
-      return value.stringValue ?? '';
-    case 'boolValue':
-      return value.boolValue ?? false;
-    case 'structValue':
-      return structToJson(value.structValue);
-    case 'listValue':
-      return (value.listValue?.values ?? []).map(valueToJson);
-    default:
-      return null;
+/** A Struct nested past the limit: the caller names the field it came from. */
+export class TooDeep extends Error {}
+
+function readValue(reader: Reader, end: number, depth: number, limit: number): Json {
+  let value: Json = null;
+  while (reader.pos < end) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case NULL_VALUE:
+        reader.skip(wireType);
+        value = null;
+        break;
+      case NUMBER_VALUE:
+        value = reader.double();
+        break;
+      case STRING_VALUE:
+        value = reader.string();
+        break;
+      case BOOL_VALUE:
+        value = reader.bool();
+        break;
+      case STRUCT_VALUE:
+        value = readStructAt(reader, reader.uint32() + reader.pos, depth + 1, limit);
+        break;
+      case LIST_VALUE:
+        value = readList(reader, reader.uint32() + reader.pos, depth + 1, limit);
+        break;
+      default:
+        reader.skip(wireType);
+    }
   }
+  return value;
 }
 
-export function structToJson(struct: ProtoStruct | null | undefined): JsonObject {
-  const out: JsonObject = {};
-  for (const [key, value] of Object.entries(struct?.fields ?? {})) out[key] = valueToJson(value);
+function readList(reader: Reader, end: number, depth: number, limit: number): Json[] {
+  if (depth > limit) throw new TooDeep();
+  const out: Json[] = [];
+  while (reader.pos < end) {
+    const [field, wireType] = reader.tag();
+    if (field === LIST_VALUES && wireType === WireType.LengthDelimited) {
+      out.push(readValue(reader, reader.uint32() + reader.pos, depth, limit));
+    } else reader.skip(wireType);
+  }
   return out;
 }
 
-export function jsonToValue(value: Json): ProtoValue {
-  if (value === null) return { nullValue: 'NULL_VALUE' };
-  if (typeof value === 'number') return { numberValue: value };
-  if (typeof value === 'string') return { stringValue: value };
-  if (typeof value === 'boolean') return { boolValue: value };
-  if (Array.isArray(value)) return { listValue: { values: value.map(jsonToValue) } };
-  return { structValue: jsonToStruct(value) };
+function readStructAt(reader: Reader, end: number, depth: number, limit: number): JsonObject {
+  if (depth > limit) throw new TooDeep();
+  const out: JsonObject = {};
+  while (reader.pos < end) {
+    const [field, wireType] = reader.tag();
+    if (field !== STRUCT_FIELDS || wireType !== WireType.LengthDelimited) {
+      reader.skip(wireType);
+      continue;
+    }
+    const entryEnd = reader.uint32() + reader.pos;
+    let key = '';
+    let value: Json = null;
+    while (reader.pos < entryEnd) {
+      const [entryField, entryType] = reader.tag();
+      if (entryField === MAP_KEY) key = reader.string();
+      else if (entryField === MAP_VALUE) value = readValue(reader, reader.uint32() + reader.pos, depth, limit);
+      else reader.skip(entryType);
+    }
+    out[key] = value;
+  }
+  return out;
 }
 
-export function jsonToStruct(object: JsonObject): ProtoStruct {
-  const fields: Record<string, ProtoValue> = {};
-  for (const [key, value] of Object.entries(object)) fields[key] = jsonToValue(value);
-  return { fields };
+/**
+ * The Struct field the reader is at (its length next) as a JSON object; throws TooDeep past `limit`
+ * levels (the struct itself is level 1), leaving the reader past the field either way.
+ */
+export function readStructField(reader: Reader, limit = MAX_JSON_DEPTH): JsonObject {
+  const end = reader.uint32() + reader.pos;
+  if (end > reader.len) throw new RangeError('premature end of message');
+  try {
+    return readStructAt(reader, end, 1, limit);
+  } finally {
+    reader.pos = end;
+  }
+}
+
+function writeValue(writer: Writer, value: Json): void {
+  if (value === null) writer.tag(NULL_VALUE, WireType.Varint).uint32(0);
+  else if (typeof value === 'number') writer.tag(NUMBER_VALUE, WireType.Bit64).double(value);
+  else if (typeof value === 'string') writer.tag(STRING_VALUE, WireType.LengthDelimited).string(value);
+  else if (typeof value === 'boolean') writer.tag(BOOL_VALUE, WireType.Varint).bool(value);
+  else if (Array.isArray(value)) {
+    writer.tag(LIST_VALUE, WireType.LengthDelimited).fork();
+    for (const item of value) {
+      writer.tag(LIST_VALUES, WireType.LengthDelimited).fork();
+      writeValue(writer, item);
+      writer.join();
+    }
+    writer.join();
+  } else {
+    writer.tag(STRUCT_VALUE, WireType.LengthDelimited).fork();
+    writeStructFields(writer, value);
+    writer.join();
+  }
+}
+
+function writeStructFields(writer: Writer, object: JsonObject): void {
+  for (const key in object) {
+    const value = object[key];
+    if (value === undefined) continue;
+    writer.tag(STRUCT_FIELDS, WireType.LengthDelimited).fork();
+    writer.tag(MAP_KEY, WireType.LengthDelimited).string(key);
+    writer.tag(MAP_VALUE, WireType.LengthDelimited).fork();
+    writeValue(writer, value);
+    writer.join().join();
+  }
+}
+
+/** Writes `object` as the Struct-typed field `field` (always present, possibly empty). */
+export function writeStructField(writer: Writer, field: number, object: JsonObject): void {
+  writer.tag(field, WireType.LengthDelimited).fork();
+  writeStructFields(writer, object);
+  writer.join();
 }

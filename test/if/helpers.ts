@@ -1,7 +1,6 @@
 import type { Json, JsonObject } from '../../core/json';
 import type { Outcome, Sample } from '../../core/sample';
-import { checkAgainst } from '../../core/label';
-import { invalid } from '../../core/sample';
+import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { ifVerifier } from '../../verifiers/if';
 
@@ -18,12 +17,10 @@ export function sample(response: string, label: JsonObject, metadata: JsonObject
  */
 export async function scoreIf(response: string, label: JsonObject, options: { metadata?: JsonObject; services?: Services } = {}): Promise<Outcome> {
   const verifier = ifVerifier as AsyncVerifier;
-  const s = sample(response, label, options.metadata);
-  const checked = checkAgainst(verifier.label, s.label);
-  if (!checked.ok) return invalid(checked.error);
   const tasks = verifier.tasks ?? {};
-  return verifier.score(
-    { response, label: checked.value, sample: s },
+  return scoreAsync(
+    verifier,
+    sample(response, label, options.metadata),
     {
       signal: new AbortController().signal,
       services: options.services ?? {},

@@ -1,6 +1,6 @@
 import type { Json, JsonObject } from '../../core/json';
-import { checkAgainst } from '../../core/label';
-import { invalid, type Outcome, type Sample } from '../../core/sample';
+import type { Outcome, Sample } from '../../core/sample';
+import { scoreAsync as scoreAsyncIn } from '../../core/score';
 import type { AsyncVerifier, Services, Verifier } from '../../core/verifier';
 import { Sandbox, sandboxConfigSection } from '../../services/sandbox';
 
@@ -22,11 +22,9 @@ export async function scoreAsync(
   services: Services,
   signal: AbortSignal = never,
 ): Promise<Outcome> {
-  const checked = checkAgainst(verifier.label, label);
-  if (!checked.ok) return invalid(checked.error);
   const sample: Sample = { id: 's', verifier: verifier.name, response, label, groupId: '', responseTokens: 0, metadata: {} };
   const compute = async (): Promise<Json> => {
     throw new Error('no compute tasks in these verifiers');
   };
-  return (verifier as AsyncVerifier).score({ response, label: checked.value, sample }, { signal, services, compute });
+  return scoreAsyncIn(verifier as AsyncVerifier, sample, { signal, services, compute });
 }

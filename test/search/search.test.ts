@@ -1,6 +1,6 @@
 import type { Json, JsonObject } from '../../core/json';
-import { checkAgainst } from '../../core/label';
-import { invalid, type Outcome, type Sample } from '../../core/sample';
+import type { Outcome, Sample } from '../../core/sample';
+import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import type { Judge } from '../../services/judge/client';
 import { search } from '../../verifiers/search';
@@ -15,14 +15,12 @@ function sample(response: string, label: JsonObject, metadata: JsonObject = {}):
 
 /** Validates the label as the engine does, then scores with the given services. */
 async function score(s: Sample, services: Services): Promise<Outcome> {
-  const label = checkAgainst(verifier.label, s.label);
-  if (!label.ok) return invalid(label.error);
   const env = {
     signal: new AbortController().signal,
     services,
     compute: (): Promise<Json> => Promise.reject(new Error('search has no pool tasks')),
   };
-  return verifier.score({ response: s.response, label: label.value, sample: s }, env);
+  return scoreAsync(verifier, s, env);
 }
 
 const call = (id: string, name = 'web_search', args = '{"query":"capital of France"}') => ({

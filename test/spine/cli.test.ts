@@ -16,13 +16,14 @@ describe('verdict CLI (child process)', () => {
     const input = path.join(dir, 'in.jsonl');
     const output = path.join(dir, 'out.jsonl');
     writeFileSync(input, lines.join('\n') + '\n\n');
-    const run = await runCli(['score', input, '-o', output, '--workers', '1']);
+    const run = await runCli(['score', input, '-o', output, '--workers', '1', '--max-invalid', '0.6']);
     expect(run.code).toBe(0);
     const results = readFileSync(output, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(results).toHaveLength(lines.length);
     expect(results.map((r) => r.id)).toEqual([...batch.map((s) => s.id), '', 'z']);
+    expect(results.map((r) => r.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
     expect(results[7]).toMatchObject({ status: 'STATUS_INVALID', reason: expect.stringMatching(/^line 8: not valid JSON/) });
-    expect(results[8]).toMatchObject({ status: 'STATUS_INVALID', reason: 'response: expected string, received number' });
+    expect(results[8]).toMatchObject({ status: 'STATUS_INVALID', reason: 'line 9: response: expected string, received number' });
     expect(run.stdout).toMatch(/scored 9 samples: 4 ok, 5 invalid, 0 aborted/);
     expect(run.stdout).toMatch(/qa\s+mean reward 0\.5000 over 4 ok samples/);
 
@@ -30,7 +31,8 @@ describe('verdict CLI (child process)', () => {
     const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
     try {
       const viaGrpc = (await client.score(batch)).results.map(resultToJson).map(({ index: _i, ...r }) => r);
-      expect(results.slice(0, batch.length)).toEqual(viaGrpc);
+      const viaCli = results.slice(0, batch.length).map(({ line: _l, receipt: _r, ...r }) => ({ ...r, reason: String(r.reason).replace(/^line \d+: /, '') }));
+      expect(viaCli).toEqual(viaGrpc);
     } finally {
       client.close();
       server.child.kill('SIGTERM');
@@ -70,7 +72,7 @@ describe('verdict CLI (child process)', () => {
   });
 
   it('--help on every command, and verifiers lists the registry', async () => {
-    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['check', '--help'], ['verifiers', '--help']]) {
+    for (const args of [['--help'], ['serve', '--help'], ['score', '--help'], ['check', '--help'], ['diff', '--help'], ['verifiers', '--help']]) {
       const run = await runCli(args);
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^Usage: verdict/);
@@ -94,8 +96,8 @@ describe('verdict CLI (child process)', () => {
     );
     const run = await runCli(['check', cases]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/FAIL line 2 \(wrong-expectation\): reward 0, expected 1; reason "wrong_choice", expected "correct_choice"/);
-    expect(run.stdout).toMatch(/FAIL line 3 \(bad-expect\): expect\.rewrd: unknown field/);
+    expect(run.stdout).toMatch(/FAIL \S+cases\.jsonl:2 \(wrong-expectation\): reward 0, expected 1; reason "wrong_choice", expected "correct_choice"/);
+    expect(run.stdout).toMatch(/FAIL \S+cases\.jsonl:3 \(bad-expect\): expect\.rewrd: unknown field/);
     expect(run.stdout).toMatch(/^1 passed, 2 failed$/m);
     const bundled = await runCli(['check', path.join(packageRoot(), 'examples', 'cases.jsonl')]);
     expect(bundled.stdout).toMatch(/^5 passed, 0 failed$/m);

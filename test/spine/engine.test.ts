@@ -70,6 +70,20 @@ describe('engine', () => {
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
+  it('one sample that takes its pool thread down loses only its own result, never its chunk-mates', async () => {
+    const batch = Array.from({ length: 40 }, (_, i) => sample({ id: `c${i}`, verifier: 'crash', label: { crash: i === 17 } }));
+    const results = await pool.score(batch);
+    expect(results.map((r) => r.status)).toEqual(batch.map((_, i) => (i === 17 ? 'ABORTED' : 'OK')));
+    expect(results[17]).toMatchObject({ reason: 'worker_failed' });
+  });
+
+  it('samples rejected by the transport get their INVALID result without being scored', async () => {
+    const batch = mixedQaBatch();
+    const results = await pool.score(batch, { rejected: new Map([[0, 'label: nested deeper than 32 levels']]) });
+    expect(results[0]).toMatchObject({ status: 'INVALID', reason: 'label: nested deeper than 32 levels', index: 0 });
+    expect(results.slice(1)).toEqual((await pool.score(batch)).slice(1));
+  });
+
   it('refuses a batch past the pending limit (back-pressure) and one larger than the batch limit', async () => {
     const small = new Engine({
       registry,

@@ -1,0 +1,105 @@
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { parquetWriteBuffer } from 'hyparquet-writer';
+import { packageRoot } from '../services/paths';
+import { qaBatch } from './qa';
+import { heading, row } from './timing';
+
+/**
+ * `npm run bench -- dataset [--rows N]`: `verdict score` on N qa rows (default 100,000; the note's
+ * figures use 1,000,000) as JSONL, JSONL.gz and Parquet, each as its own process, with its rows/s and
+ * peak RSS, beside plain line-by-line JSON.parse of the same JSONL file measured in the same run.
+ */
+function rowsFlag(): number {
+  const i = process.argv.indexOf('--rows');
+  if (i === -1) return 100_000;
+  const n = Number(process.argv[i + 1]);
+  if (!Number.isInteger(n) || n < 1) throw new Error('--rows must be a positive integer');
+  return n;
+}
+
+async function writeInputs(dir: string, n: number): Promise<{ jsonl: string; gz: string; parquet: string }> {
+  const sample = qaBatch(4096);
+  const jsonl = path.join(dir, 'rows.jsonl');
+  const out = createWriteStream(jsonl);
+  for (let i = 0; i < n; i++) {
+    const s = sample[i % sample.length]!;
+    const line = JSON.stringify({ id: `r${i}`, verifier: s.verifier, response: s.response, label: s.label }) + '\n';
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  await new Promise<void>((resolve) => out.end(resolve));
+  const gz = path.join(dir, 'rows.jsonl.gz');
+  const { readFileSync } = await import('node:fs');
+  writeFileSync(gz, gzipSync(readFileSync(jsonl)));
+  // Parquet in row groups of 100k, as the library writes by default: id, verifier, response, label (JSON).
+  const parquet = path.join(dir, 'rows.parquet');
+  const ids: string[] = [];
+  const verifiers: string[] = [];
+  const responses: string[] = [];
+  const labels: object[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = sample[i % sample.length]!;
+    ids.push(`r${i}`);
+    verifiers.push(s.verifier);
+    responses.push(s.response);
+    labels.push(s.label);
+  }
+  const buffer = parquetWriteBuffer({
+    columnData: [
+      { name: 'id', data: ids, type: 'STRING' },
+      { name: 'verifier', data: verifiers, type: 'STRING' },
+      { name: 'response', data: responses, type: 'STRING' },
+      { name: 'label', data: labels, type: 'JSON' },
+    ],
+  });
+  writeFileSync(parquet, new Uint8Array(buffer));
+  return { jsonl, gz, parquet };
+}
+
+async function measure(args: string[]): Promise<{ seconds: number; maxRssMb: number; stdout: string }> {
+  const probe = path.join(__dirname, 'rss-probe.js');
+  const start = process.hrtime.bigint();
+  const child = spawn(process.execPath, ['-r', probe, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  if (code !== 0) throw new Error(`${args.join(' ')} exited ${code}: ${stderr.slice(-2000)}`);
+  const rss = /BENCH_MAX_RSS_KB=(\d+)/.exec(stderr);
+  return { seconds, maxRssMb: rss ? Number(rss[1]) / 1024 : NaN, stdout };
+}
+
+export async function run(): Promise<void> {
+  const n = rowsFlag();
+  heading(`dataset: verdict score on ${n.toLocaleString('en-US')} qa rows, each run its own process (wall time includes start-up)`);
+  const dir = mkdtempSync(path.join(tmpdir(), 'verdict-bench-dataset-'));
+  try {
+    const inputs = await writeInputs(dir, n);
+    const widths = [40, 12, 12, 14, 10];
+    process.stdout.write(row(['run', 'input MB', 'rows/s', 'peak RSS MB', 'ratio'], widths) + '\n');
+    const base = await measure([path.join(__dirname, 'dataset-parse.js'), inputs.jsonl]);
+    if (Number(base.stdout.trim()) !== n) throw new Error(`baseline read ${base.stdout.trim()} rows, expected ${n}`);
+    const baseRate = n / base.seconds;
+    const size = (f: string) => (statSync(f).size / 1e6).toFixed(1);
+    process.stdout.write(row(['JSONL, readline + JSON.parse (baseline)', size(inputs.jsonl), baseRate.toFixed(0), base.maxRssMb.toFixed(0), '1.00'], widths) + '\n');
+    const cli = path.join(packageRoot(), 'bin', 'verdict.js');
+    for (const [name, file, out] of [
+      ['verdict score, JSONL → JSONL', inputs.jsonl, 'out.jsonl'],
+      ['verdict score, JSONL.gz → JSONL.gz', inputs.gz, 'out.jsonl.gz'],
+      ['verdict score, Parquet → Parquet', inputs.parquet, 'out.parquet'],
+    ] as const) {
+      const result = await measure([cli, 'score', file, '-o', path.join(dir, out), '--no-progress']);
+      const rate = n / result.seconds;
+      process.stdout.write(row([name, size(file), rate.toFixed(0), result.maxRssMb.toFixed(0), (rate / baseRate).toFixed(2)], widths) + '\n');
+    }
+    process.stdout.write('ratio = rows/s of the run ÷ rows/s of the baseline (readline + JSON.parse of the same JSONL file, same run)\n');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,31 @@
+/** The file formats `verdict score` reads and writes: JSON Lines (plain, gzip, zstd) and Parquet. */
+export const FORMATS = ['jsonl', 'jsonl.gz', 'jsonl.zst', 'parquet'] as const;
+export type DatasetFormat = (typeof FORMATS)[number];
+
+export type FormatChoice = { ok: true; format: DatasetFormat } | { ok: false; error: string };
+
+const BY_EXTENSION: ReadonlyArray<[RegExp, DatasetFormat]> = [
+  [/\.parquet$/i, 'parquet'],
+  [/\.(jsonl|ndjson|json)\.gz$/i, 'jsonl.gz'],
+  [/\.gz$/i, 'jsonl.gz'],
+  [/\.(jsonl|ndjson|json)\.zst$/i, 'jsonl.zst'],
+  [/\.zst$/i, 'jsonl.zst'],
+];
+
+export function isFormat(value: string): value is DatasetFormat {
+  return (FORMATS as readonly string[]).includes(value);
+}
+
+/**
+ * The format of a path: `--format` when given, else the extension; "-" (stdin/stdout) and unknown
+ * extensions are JSONL, the format the CLI has always spoken.
+ */
+export function formatOf(path: string, flag: string | undefined, what: string): FormatChoice {
+  if (flag !== undefined) {
+    if (!isFormat(flag)) return { ok: false, error: `${what}: unknown format "${flag}" (known: ${FORMATS.join(', ')})` };
+    return { ok: true, format: flag };
+  }
+  if (path === '-') return { ok: true, format: 'jsonl' };
+  for (const [pattern, format] of BY_EXTENSION) if (pattern.test(path)) return { ok: true, format };
+  return { ok: true, format: 'jsonl' };
+}

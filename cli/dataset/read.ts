@@ -1,0 +1,83 @@
+import { createReadStream, statSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Transform, type Readable } from 'node:stream';
+import type { SchemaElement } from 'hyparquet';
+import { isJsonObject, type JsonObject } from '../../core/json';
+import { decoder } from './compression';
+import type { DatasetFormat } from './format';
+import { loadParquet } from './load-parquet';
+
+/**
+ * One input row, numbered from 1 (a JSONL file's physical line, a Parquet file's row), or why it is
+ * not a row. `native` keeps a Parquet row's values as the library decoded them, so pass-through
+ * columns can be written back to Parquet with their own types.
+ */
+export type InputRow =
+  | { line: number; value: JsonObject; native?: Record<string, unknown> }
+  | { line: number; error: string };
+
+export interface RowSource {
+  rows: AsyncIterable<InputRow>;
+  /** Bytes of the file (compressed bytes for .gz/.zst) consumed so far: progress that needs no line count. */
+  bytesRead(): number;
+  /** The file's size; null for stdin. */
+  totalBytes: number | null;
+  /** A Parquet input's top-level columns with their schema subtrees (for writing them back unchanged). */
+  parquetColumns: Map<string, SchemaElement[]> | null;
+}
+
+export interface OpenRowsOptions {
+  /** Rows numbered up to this one are skipped without being parsed (--resume). */
+  after?: number;
+}
+
+export async function openRows(path: string, format: DatasetFormat, options: OpenRowsOptions = {}): Promise<RowSource> {
+  if (format === 'parquet') {
+    if (path === '-') throw new Error('input: Parquet cannot be read from stdin (it is read from its footer); give a file');
+    return loadParquet().openParquet(path, options.after ?? 0);
+  }
+  return openJsonl(path, format, options.after ?? 0);
+}
+
+function openJsonl(path: string, format: DatasetFormat, after: number): RowSource {
+  const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
+  let bytes = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      bytes += chunk.length;
+      callback(null, chunk);
+    },
+  });
+  raw.on('error', (error) => counter.destroy(error));
+  let stream: Readable = raw.pipe(counter);
+  const decode = decoder(format);
+  if (decode) {
+    stream.on('error', (error) => decode.destroy(error));
+    stream = stream.pipe(decode);
+  }
+  async function* rows(): AsyncGenerator<InputRow> {
+    let line = 0;
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      line++;
+      if (line <= after || text.trim() === '') continue;
+      yield parseJsonLine(text, line);
+    }
+  }
+  return { rows: rows(), bytesRead: () => bytes, totalBytes: path === '-' ? null : statSync(path).size, parquetColumns: null };
+}
+
+function describe(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+export function parseJsonLine(text: string, line: number): InputRow {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { line, error: `not valid JSON (${(error as Error).message})` };
+  }
+  if (!isJsonObject(value)) return { line, error: `expected a JSON object, received ${describe(value)}` };
+  return { line, value };
+}
+

@@ -1,0 +1,97 @@
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { once } from 'node:events';
+import type { SchemaElement } from 'hyparquet';
+import type { JsonObject } from '../../core/json';
+import { encodeBlock } from './compression';
+import type { DatasetFormat } from './format';
+import { loadParquet } from './load-parquet';
+
+/** One output row: its JSON form, and for rows from a Parquet input the pass-through values as read. */
+export interface OutputRow {
+  json: JsonObject;
+  native?: Record<string, unknown>;
+}
+
+/** Where results go, one batch at a time. */
+export interface ResultSink {
+  /** Appends one batch; when `durable`, it is on disk (fsync) when this resolves. */
+  write(rows: readonly OutputRow[]): Promise<void>;
+  /** Bytes in the output file so far (a resume checkpoint records it). */
+  bytes(): number;
+  close(): Promise<void>;
+}
+
+export interface SinkOptions {
+  /** fsync after each batch, so a checkpoint never points past what reached the disk. */
+  durable: boolean;
+  /** Resume: keep the file's first `keepBytes` bytes and append after them (JSONL formats only). */
+  keepBytes?: number;
+  /** A Parquet input's columns, so pass-through columns keep their Parquet types. */
+  parquetColumns?: Map<string, SchemaElement[]> | null;
+}
+
+export function openSink(path: string, format: DatasetFormat, options: SinkOptions): ResultSink {
+  if (format === 'parquet') {
+    if (path === '-') throw new Error('output: Parquet cannot be written to stdout; give a file (-o results.parquet)');
+    return new (loadParquet().ParquetSink)(path, options.parquetColumns ?? null);
+  }
+  if (path === '-') return new StdoutSink(format);
+  return new JsonlFileSink(path, format, options);
+}
+
+function jsonlText(rows: readonly OutputRow[]): string {
+  let text = '';
+  for (const row of rows) text += JSON.stringify(row.json) + '\n';
+  return text;
+}
+
+class StdoutSink implements ResultSink {
+  private written = 0;
+  constructor(private readonly format: DatasetFormat) {}
+  async write(rows: readonly OutputRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const block = await encodeBlock(this.format, jsonlText(rows));
+    this.written += block.length;
+    if (!process.stdout.write(block)) await once(process.stdout, 'drain');
+  }
+  bytes(): number {
+    return this.written;
+  }
+  async close(): Promise<void> {}
+}
+
+class JsonlFileSink implements ResultSink {
+  private readonly fd: number;
+  private written: number;
+  constructor(
+    path: string,
+    private readonly format: DatasetFormat,
+    private readonly options: SinkOptions,
+  ) {
+    if (options.keepBytes !== undefined) {
+      // A run killed between its first checkpoint and creating the output left no file: nothing to keep.
+      this.fd = openSync(path, existsSync(path) ? 'r+' : 'w');
+      if (fstatSync(this.fd).size < options.keepBytes) throw new Error(`${path}: shorter than its checkpoint says (${options.keepBytes} bytes); it was changed since, rerun without --resume`);
+      ftruncateSync(this.fd, options.keepBytes);
+      this.written = options.keepBytes;
+    } else {
+      this.fd = openSync(path, 'w');
+      this.written = 0;
+    }
+  }
+  async write(rows: readonly OutputRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    const block = await encodeBlock(this.format, jsonlText(rows));
+    let offset = 0;
+    while (offset < block.length) offset += writeSync(this.fd, block, offset, block.length - offset, this.written + offset);
+    this.written += block.length;
+    if (this.options.durable) fsyncSync(this.fd);
+  }
+  bytes(): number {
+    return this.written;
+  }
+  async close(): Promise<void> {
+    closeSync(this.fd);
+  }
+}
+

@@ -1,0 +1,48 @@
+import { availableParallelism } from 'node:os';
+import { InvalidArgumentError, Option } from 'commander';
+import type { GroupOptions } from '../core/groups';
+import { loadConfig, parseConfig, type VerdictConfig } from '../services/config';
+import { groupOptionsFromJson } from '../services/wire/group-options';
+
+/** Flag parsers and options shared by the commands. */
+export function integer(name: string, min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`);
+    return n;
+  };
+}
+
+export function fraction(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1`);
+    return n;
+  };
+}
+
+export function groupOptionsArgument(value: string): GroupOptions {
+  let json: unknown;
+  try {
+    json = JSON.parse(value);
+  } catch (error) {
+    throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
+  }
+  const parsed = groupOptionsFromJson(json);
+  if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
+  return parsed.options;
+}
+
+/** Repeatable flags (`--route a=math --route b=qa`). */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+export function config(path: string | undefined): VerdictConfig {
+  return path ? loadConfig(path) : parseConfig({});
+}
+
+export const workersOption = () =>
+  new Option('--workers <n>', 'worker threads for CPU-bound verifiers (0 = main thread)')
+    .argParser(integer('--workers', 0))
+    .default(availableParallelism(), 'one per core');

@@ -1,0 +1,79 @@
+import { createHash } from 'node:crypto';
+import type { GroupOptions } from '../core/groups';
+import type { Json, JsonObject } from '../core/json';
+import type { Sample } from '../core/sample';
+import type { VerdictConfig } from '../services/config';
+
+/**
+ * The reward receipt on every result: which verifier decided it, under which config, on which input.
+ * Two results of the same row that differ can then be told apart: a different `verifier` is a
+ * verifier change, a different `config` a config change, a different `input` a data change.
+ */
+export interface Receipt {
+  /** `name@version`. */
+  verifier: string;
+  /** SHA-256 (first 16 hex digits) of the config that can change this verifier's verdict. */
+  config: string;
+  /** SHA-256 (first 16 hex digits) of what the verifier sees of the sample (all but its id). */
+  input: string;
+}
+
+/** The config sections each verifier's verdict depends on; a verifier not listed depends on all of them. */
+const SECTIONS_READ: Record<string, ReadonlyArray<keyof VerdictConfig>> = {
+  qa: [],
+  math: [],
+  code: ['sandbox'],
+  puzzle: ['sandbox'],
+  if: ['sandbox', 'jsIsolate', 'judge'],
+  search: ['judge'],
+  rlhf: ['rewardModel'],
+};
+
+/** JSON with object keys sorted, so equal values hash equally whatever order they were written in. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+export function shortHash(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+export class Receipts {
+  private readonly configHashes = new Map<string, string>();
+
+  /** `config` is null when scoring happens on remote replicas whose config the CLI cannot see. */
+  constructor(
+    private readonly config: VerdictConfig | null,
+    private readonly groupOptions: GroupOptions | null,
+  ) {}
+
+  private configHash(verifier: string): string {
+    let hash = this.configHashes.get(verifier);
+    if (hash === undefined) {
+      const sections = SECTIONS_READ[verifier] ?? (Object.keys(this.config ?? {}) as Array<keyof VerdictConfig>);
+      const relevant: Record<string, unknown> = { groupOptions: this.groupOptions };
+      if (this.config === null) relevant.config = 'remote';
+      else for (const section of sections) relevant[section] = this.config[section];
+      hash = shortHash(canonicalJson(relevant));
+      this.configHashes.set(verifier, hash);
+    }
+    return hash;
+  }
+
+  of(sample: Sample, verifierVersion: string): JsonObject {
+    const { id: _id, ...input } = sample;
+    const receipt: Receipt = {
+      verifier: `${sample.verifier}@${verifierVersion}`,
+      config: this.configHash(sample.verifier),
+      input: shortHash(canonicalJson(input)),
+    };
+    return receipt as unknown as { [key: string]: Json };
+  }
+}

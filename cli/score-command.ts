@@ -1,0 +1,135 @@
+import { writeFileSync } from 'node:fs';
+import { Option, type Command } from 'commander';
+import type { GroupOptions } from '../core/groups';
+import { FORMATS } from './dataset/format';
+import { mappingFrom, PRESETS } from './dataset/mapping';
+import { diffFiles, renderDiff } from './diff';
+import { collect, config, fraction, groupOptionsArgument, integer, workersOption } from './options';
+import { formatPairsReport, runPairs } from './pairs';
+import { scoreFile } from './score';
+import { loadTokenCounter } from './tokenizer';
+
+/** The INVALID share past which `verdict score` exits 1: a mapping that is wrong shows up as a failure, not as a file of INVALIDs. */
+export const DEFAULT_MAX_INVALID = 0.05;
+
+interface ScoreFlags {
+  output: string;
+  format?: string;
+  outputFormat?: string;
+  workers: number;
+  config?: string;
+  batchSize: number;
+  progress: boolean;
+  pairs?: boolean;
+  endpoint?: string;
+  groupOptions?: GroupOptions;
+  groups?: string;
+  preset?: string;
+  responseField?: string;
+  labelField?: string;
+  idField?: string;
+  groupField?: string;
+  tokensField?: string;
+  promptField?: string;
+  routeField?: string;
+  route?: string[];
+  verifier?: string;
+  keepColumns: boolean;
+  maxInvalid: number;
+  resume?: boolean;
+  retryAborted?: string;
+  summaryJson?: string;
+  compare?: string;
+  server?: string;
+  tokenizer?: string;
+}
+
+export function addScoreCommand(cli: Command): void {
+  cli
+    .command('score')
+    .description('score a dataset (JSONL, .jsonl.gz, .jsonl.zst, Parquet): one result row per sample, in input order')
+    .argument('<in>', 'input file ("-" = JSONL on stdin)')
+    .option('-o, --output <file>', 'results file, format by extension ("-" = JSONL on stdout)', '-')
+    .addOption(new Option('--format <format>', 'input format instead of the extension\'s').choices(FORMATS))
+    .addOption(new Option('--output-format <format>', 'output format instead of the extension\'s').choices(FORMATS))
+    .addOption(workersOption())
+    .option('--config <file>', 'service config (YAML or JSON)')
+    .addOption(new Option('--batch-size <n>', 'samples scored together').argParser(integer('--batch-size', 1)).default(4096))
+    .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)')
+    .addOption(new Option('--preset <name>', 'column layout of a trainer\'s dump').choices(Object.keys(PRESETS)))
+    .option('--response-field <path>', 'column of the response; a list of strings is n rollouts, one sample each, one group')
+    .option('--label-field <path>', 'column of the label (dotted path: reward_model.ground_truth)')
+    .option('--id-field <path>', 'column of the sample id')
+    .option('--group-field <path>', 'column of the group id')
+    .option('--tokens-field <path>', 'column of the response token count (a number, or a list per rollout)')
+    .option('--prompt-field <path>', 'column of the prompt: chat messages → metadata.messages, a string → metadata.prompt')
+    .option('--route-field <path>', 'column whose value picks a --route (default data_source)')
+    .option('--route <value=verifier[:field]>', 'rows whose route column is VALUE go to VERIFIER; a plain label fills FIELD ("gold", "answers[]"); VALUE * = any (repeatable)', collect)
+    .option('--verifier <name>', 'the verifier of rows that neither their label nor a route names')
+    .option('--no-keep-columns', 'do not copy unmapped input columns to the results')
+    .addOption(new Option('--max-invalid <fraction>', 'exit 1 when more than this share of samples is INVALID').argParser(fraction('--max-invalid')).default(DEFAULT_MAX_INVALID))
+    .option('--resume', 'continue an interrupted run from the checkpoint beside the output')
+    .option('--retry-aborted <prev>', 'a previous results file of this input: keep its rows, score its ABORTED rows again')
+    .option('--summary-json <file>', 'write the closing summary as JSON')
+    .option('--compare <old>', 'after scoring, compare with an earlier results file of the same input (as verdict diff)')
+    .option('--server <targets>', 'score on running replicas over gRPC: host:port[,host:port…] or dns:///name:port')
+    .option('--tokenizer <tokenizer.json>', 'count response_tokens with this local Hugging Face tokenizer where rows have none')
+    .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
+    .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
+    .addOption(
+      new Option('--group-options <json>', 'group shaping, as a request\'s groupOptions: \'{"lengthPenalty":true,"maxLength":30000,"advantage":"grpo"}\'').argParser(
+        groupOptionsArgument,
+      ),
+    )
+    .option('--groups <file>', 'write one GroupSummary JSON line per group (the input must keep each group contiguous)')
+    .action(async (input: string, opts: ScoreFlags) => {
+      if (opts.pairs) {
+        const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
+        process.stdout.write(formatPairsReport(report) + '\n');
+        return;
+      }
+      const mapping = mappingFrom(opts);
+      if (!mapping.ok) throw new Error(mapping.error);
+      if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
+      if (opts.server && opts.config) throw new Error('--config has no effect with --server: the replicas score with their own config');
+      const run = await scoreFile({
+        input,
+        output: opts.output,
+        ...(opts.format ? { inputFormat: opts.format } : {}),
+        ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
+        workers: opts.workers,
+        config: config(opts.config),
+        batchSize: opts.batchSize,
+        progress: opts.progress && process.stderr.isTTY === true,
+        groupOptions: opts.groupOptions ?? null,
+        ...(opts.groups ? { groupsOutput: opts.groups } : {}),
+        mapping: mapping.mapping,
+        keepColumns: opts.keepColumns,
+        resume: opts.resume === true,
+        ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
+        ...(opts.server ? { servers: opts.server } : {}),
+        countTokens: opts.tokenizer ? loadTokenCounter(opts.tokenizer) : null,
+        handleSignals: true,
+      });
+      const { summary } = run;
+      const report = opts.output === '-' ? process.stderr : process.stdout;
+      const lines = [summary.render()];
+      const total = summary.total;
+      const invalid = summary.countOf('INVALID');
+      const failures: string[] = [];
+      if (run.interrupted) lines.push(`interrupted after input line ${run.lastLine}: continue with the same command and --resume`);
+      else if (summary.countOf('OK') === 0) failures.push(total === 0 ? 'the input has no samples' : 'no sample was scored OK');
+      else if (invalid / total > opts.maxInvalid) failures.push(`${invalid} of ${total} samples are INVALID (${((100 * invalid) / total).toFixed(1)}%, --max-invalid ${opts.maxInvalid})`);
+      if (failures.length > 0) {
+        lines.push(`verdict score failed: ${failures.join('; ')}`);
+        const top = summary.topReasons('INVALID', 5);
+        if (top.length > 0) lines.push('top INVALID reasons:', ...top.map((r) => `  ${String(r.count).padStart(9)}  ${r.reason}`));
+      }
+      report.write(lines.join('\n') + '\n');
+      if (opts.summaryJson) {
+        writeFileSync(opts.summaryJson, JSON.stringify({ ...summary.toJson(), interrupted: run.interrupted, lastLine: run.lastLine, failures }, null, 2) + '\n');
+      }
+      if (opts.compare && !run.interrupted) report.write(renderDiff(await diffFiles(opts.compare, opts.output, {})) + '\n');
+      process.exitCode = run.interrupted ? 130 : failures.length > 0 ? 1 : 0;
+    });
+}

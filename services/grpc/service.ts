@@ -1,0 +1,105 @@
+import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
+import type * as grpc from '@grpc/grpc-js';
+import type { GroupSummary, ShapedResult, StreamItem } from '../../core/groups';
+import type { VerifierInfo } from '../../core/registry';
+import type { Sample } from '../../core/sample';
+import {
+  decodeScoreRequest,
+  decodeScoreResponse,
+  decodeScoreResult,
+  encodeScoreRequest,
+  encodeScoreResponse,
+  encodeScoreResult,
+  type DecodedRequest,
+  type DecodedResult,
+} from '../wire/binary';
+import {
+  ListVerifiersRequestSchema,
+  ListVerifiersResponseSchema,
+  Scorer,
+  type GroupOptions as GroupOptionsMessage,
+} from '../wire/gen/verdict/v1/score_pb';
+
+/**
+ * The verdict.v1.Scorer service for grpc-js with the Score API's own codec (services/wire/binary.ts)
+ * in place of proto-loader's: paths come from the generated service descriptor. Request and reply
+ * types differ by side: a client sends samples and gets decoded results; a server gets a decoded
+ * request and sends scored results.
+ */
+
+export interface MalformedRequest {
+  malformed: string;
+}
+
+export interface ScoreRequestOut {
+  samples: readonly Sample[];
+  groupOptions?: Partial<Omit<GroupOptionsMessage, '$typeName'>>;
+}
+
+export interface ScoreReplyOut {
+  results: readonly ShapedResult[];
+  groups: readonly GroupSummary[];
+  /** performance.now() when work on the batch stopped (Scored.stoppedAt). */
+  stoppedAt: number;
+  stoppedEarly: boolean;
+}
+
+/** Told how long a reply of `results` results took from the stop of work to its encoded bytes (for the deadline margin). */
+export type OnEncoded = (results: number, ms: number, stoppedEarly: boolean) => void;
+
+const path = (method: keyof typeof Scorer.method) => `/${Scorer.typeName}/${Scorer.method[method].name}`;
+
+const toBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
+  const requestSerialize = (request: ScoreRequestOut) => toBuffer(encodeScoreRequest(request.samples, request.groupOptions));
+  // grpc-js would answer a throwing deserializer with INTERNAL naming nothing: bytes that are not a
+  // ScoreRequest are the caller's error, answered INVALID_ARGUMENT by the handler.
+  const requestDeserialize = (bytes: Buffer): DecodedRequest | MalformedRequest => {
+    try {
+      return decodeScoreRequest(bytes);
+    } catch (error) {
+      return { malformed: `request: not a valid verdict.v1.ScoreRequest (${error instanceof Error ? error.message : String(error)})` };
+    }
+  };
+  return {
+    Score: {
+      path: path('score'),
+      requestStream: false,
+      responseStream: false,
+      requestSerialize,
+      requestDeserialize,
+      responseSerialize: (reply: ScoreReplyOut) => {
+        const bytes = toBuffer(encodeScoreResponse(reply.results, reply.groups));
+        onEncoded?.(reply.results.length, performance.now() - reply.stoppedAt, reply.stoppedEarly);
+        return bytes;
+      },
+      responseDeserialize: (bytes: Buffer) => decodeScoreResponse(bytes),
+    },
+    ScoreStream: {
+      path: path('scoreStream'),
+      requestStream: false,
+      responseStream: true,
+      requestSerialize,
+      requestDeserialize,
+      responseSerialize: (item: StreamItem) => toBuffer(encodeScoreResult(item.result, item.group)),
+      responseDeserialize: (bytes: Buffer): DecodedResult => decodeScoreResult(bytes),
+    },
+    ListVerifiers: {
+      path: path('listVerifiers'),
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: () => toBuffer(toBinary(ListVerifiersRequestSchema, create(ListVerifiersRequestSchema))),
+      requestDeserialize: (bytes: Buffer) => fromBinary(ListVerifiersRequestSchema, bytes),
+      responseSerialize: (verifiers: VerifierInfo[]) =>
+        toBuffer(toBinary(ListVerifiersResponseSchema, create(ListVerifiersResponseSchema, { verifiers }))),
+      responseDeserialize: (bytes: Buffer): VerifierInfo[] =>
+        fromBinary(ListVerifiersResponseSchema, bytes).verifiers.map(({ name, version, description, labelSchema }) => ({
+          name,
+          version,
+          description,
+          labelSchema,
+        })),
+    },
+  };
+}

@@ -1,0 +1,271 @@
+import { create, fromBinary, toBinary, type MessageInitShape } from '@bufbuild/protobuf';
+import { WireType } from '@bufbuild/protobuf/wire';
+import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
+import { resolveGroupOptions } from '../../core/groups';
+import type { JsonObject } from '../../core/json';
+import type { Sample, Status } from '../../core/sample';
+import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
+import {
+  GroupOptionsSchema,
+  GroupSummarySchema,
+  SampleSchema,
+  ScoreRequestSchema,
+  ScoreResponseSchema,
+  ScoreResultSchema,
+  Status as ProtoStatus,
+} from './gen/verdict/v1/score_pb';
+import { Reader } from './reader';
+import { readStructField, TooDeep, writeStructField } from './struct';
+import { Writer } from './writer';
+
+/**
+ * The binary protobuf codec of the Score API, on the messages generated from proto/: field numbers
+ * come from the generated descriptors, GroupOptions (once per request) and a client's GroupSummary
+ * are the generated messages themselves. Samples, results and summaries are read and written field by
+ * field so that labels, metadata and details go straight between their wire bytes and plain JSON (no
+ * Struct message per node), and so that one sample's too-deep label is that sample's INVALID result,
+ * not a failed request. test/spine/wire.test.ts checks the bytes both ways against protobuf-es.
+ */
+
+const S = SampleSchema.field;
+// Constants, not lookups, in the switch of the decoding loop.
+const SAMPLE_ID = S.id!.number;
+const SAMPLE_VERIFIER = S.verifier!.number;
+const SAMPLE_RESPONSE = S.response!.number;
+const SAMPLE_LABEL = S.label!.number;
+const SAMPLE_GROUP_ID = S.groupId!.number;
+const SAMPLE_RESPONSE_TOKENS = S.responseTokens!.number;
+const SAMPLE_METADATA = S.metadata!.number;
+const R = ScoreResultSchema.field;
+const Q = ScoreRequestSchema.field;
+const P = ScoreResponseSchema.field;
+const LD = WireType.LengthDelimited;
+
+/** A decoded ScoreRequest: samples in order, those the decoder refused by position, the group options. */
+export interface DecodedRequest {
+  samples: Sample[];
+  rejected: Map<number, string>;
+  /** null when the request asks for no shaping. */
+  groupOptions: GroupOptionsParse | null;
+}
+
+function emptySample(): Sample {
+  return { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
+}
+
+/** One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an error. */
+function readSample(reader: Reader, end: number): { sample: Sample; rejected?: string } {
+  const sample = emptySample();
+  let rejected: string | undefined;
+  const struct = (field: 'label' | 'metadata'): JsonObject => {
+    try {
+      return readStructField(reader);
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      rejected ??= tooDeepReason(field);
+      return {};
+    }
+  };
+  while (reader.pos < end) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case SAMPLE_ID:
+        sample.id = reader.string();
+        break;
+      case SAMPLE_VERIFIER:
+        sample.verifier = reader.string();
+        break;
+      case SAMPLE_RESPONSE:
+        sample.response = reader.string();
+        break;
+      case SAMPLE_LABEL:
+        sample.label = struct('label');
+        break;
+      case SAMPLE_GROUP_ID:
+        sample.groupId = reader.string();
+        break;
+      case SAMPLE_RESPONSE_TOKENS:
+        sample.responseTokens = reader.uint32();
+        break;
+      case SAMPLE_METADATA:
+        sample.metadata = struct('metadata');
+        break;
+      default:
+        reader.skip(wireType);
+    }
+  }
+  if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
+  return rejected === undefined ? { sample } : { sample, rejected };
+}
+
+export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
+  const reader = new Reader(bytes);
+  const out: DecodedRequest = { samples: [], rejected: new Map(), groupOptions: null };
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === Q.samples!.number && wireType === LD) {
+      const end = reader.uint32() + reader.pos;
+      if (end > reader.len) throw new RangeError('samples: premature end of message');
+      const { sample, rejected } = readSample(reader, end);
+      if (rejected !== undefined) out.rejected.set(out.samples.length, rejected);
+      out.samples.push(sample);
+    } else if (field === Q.groupOptions!.number && wireType === LD) {
+      const o = fromBinary(GroupOptionsSchema, reader.bytes());
+      out.groupOptions = resolveGroupOptions(o);
+    } else reader.skip(wireType);
+  }
+  return out;
+}
+
+export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: MessageInitShape<typeof GroupOptionsSchema>): Uint8Array {
+  const writer = new Writer();
+  for (const s of samples) {
+    writer.tag(Q.samples!.number, LD).fork();
+    if (s.id) writer.tag(S.id!.number, LD).string(s.id);
+    if (s.verifier) writer.tag(S.verifier!.number, LD).string(s.verifier);
+    if (s.response) writer.tag(S.response!.number, LD).string(s.response);
+    writeStructField(writer, S.label!.number, s.label);
+    if (s.groupId) writer.tag(S.groupId!.number, LD).string(s.groupId);
+    if (s.responseTokens) writer.tag(S.responseTokens!.number, WireType.Varint).uint32(s.responseTokens);
+    writeStructField(writer, S.metadata!.number, s.metadata);
+    writer.join();
+  }
+  if (groupOptions) writer.tag(Q.groupOptions!.number, LD).bytes(toBinary(GroupOptionsSchema, create(GroupOptionsSchema, groupOptions)));
+  return writer.finish();
+}
+
+const STATUS_TO_PROTO: Record<Status, ProtoStatus> = { OK: ProtoStatus.OK, INVALID: ProtoStatus.INVALID, ABORTED: ProtoStatus.ABORTED };
+const STATUS_FROM_PROTO = new Map<number, Status>([
+  [ProtoStatus.OK, 'OK'],
+  [ProtoStatus.INVALID, 'INVALID'],
+  [ProtoStatus.ABORTED, 'ABORTED'],
+]);
+
+const G = GroupSummarySchema.field;
+
+/** A GroupSummary's fields (proto3: zeros and empty strings left out, `optional` ones when set). */
+function writeGroup(writer: Writer, group: GroupSummary): void {
+  const varint = WireType.Varint;
+  if (group.groupId) writer.tag(G.groupId!.number, LD).string(group.groupId);
+  if (group.size) writer.tag(G.size!.number, varint).uint32(group.size);
+  if (group.ok) writer.tag(G.ok!.number, varint).uint32(group.ok);
+  if (group.aborted) writer.tag(G.aborted!.number, varint).uint32(group.aborted);
+  if (group.invalid) writer.tag(G.invalid!.number, varint).uint32(group.invalid);
+  if (group.meanReward !== undefined) writer.tag(G.meanReward!.number, WireType.Bit64).double(group.meanReward);
+  if (group.keep) writer.tag(G.keep!.number, varint).bool(true);
+  if (group.keepReason) writer.tag(G.keepReason!.number, LD).string(group.keepReason);
+  if (group.meanRawReward !== undefined) writer.tag(G.meanRawReward!.number, WireType.Bit64).double(group.meanRawReward);
+  if (group.shortestCorrect !== undefined) writer.tag(G.shortestCorrect!.number, varint).uint32(group.shortestCorrect);
+}
+
+function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary): void {
+  if (result.id) writer.tag(R.id!.number, LD).string(result.id);
+  writer.tag(R.status!.number, WireType.Varint).uint32(STATUS_TO_PROTO[result.status]);
+  if (result.reward !== undefined) writer.tag(R.reward!.number, WireType.Bit64).double(result.reward);
+  if (result.reason) writer.tag(R.reason!.number, LD).string(result.reason);
+  if (result.verifier) writer.tag(R.verifier!.number, LD).string(result.verifier);
+  if (result.verifierVersion) writer.tag(R.verifierVersion!.number, LD).string(result.verifierVersion);
+  writeStructField(writer, R.details!.number, result.details);
+  if (result.index) writer.tag(R.index!.number, WireType.Varint).uint32(result.index);
+  if (group) {
+    writer.tag(R.group!.number, LD).fork();
+    writeGroup(writer, group);
+    writer.join();
+  }
+  if (result.advantage !== undefined) writer.tag(R.advantage!.number, WireType.Bit64).double(result.advantage);
+}
+
+/** One ScoreResult message (ScoreStream), the group's summary on its last result. */
+export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
+  const writer = new Writer(512);
+  writeResult(writer, result, group);
+  return writer.finish();
+}
+
+export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
+  const writer = new Writer();
+  for (const result of results) {
+    writer.tag(P.results!.number, LD).fork();
+    writeResult(writer, result);
+    writer.join();
+  }
+  for (const group of groups) {
+    writer.tag(P.groups!.number, LD).fork();
+    writeGroup(writer, group);
+    writer.join();
+  }
+  return writer.finish();
+}
+
+/** A GroupSummary as the domain has it: proto3 `optional` fields absent when unset. */
+function groupFromBytes(bytes: Uint8Array): GroupSummary {
+  const { $typeName: _type, $unknown: _unknown, ...fields } = fromBinary(GroupSummarySchema, bytes);
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as unknown as GroupSummary;
+}
+
+/** A decoded result, with the group summary ScoreStream puts on a group's last result. */
+export interface DecodedResult extends ShapedResult {
+  group?: GroupSummary;
+}
+
+/** The client side of a ScoreResult; details may nest as deep as the server allows and a little more. */
+export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
+  const reader = new Reader(bytes);
+  const result: DecodedResult = { id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} };
+  let status = -1;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case R.id!.number:
+        result.id = reader.string();
+        break;
+      case R.status!.number:
+        status = reader.int32();
+        break;
+      case R.reward!.number:
+        result.reward = reader.double();
+        break;
+      case R.reason!.number:
+        result.reason = reader.string();
+        break;
+      case R.verifier!.number:
+        result.verifier = reader.string();
+        break;
+      case R.verifierVersion!.number:
+        result.verifierVersion = reader.string();
+        break;
+      case R.details!.number:
+        result.details = readStructField(reader, 2 * MAX_JSON_DEPTH);
+        break;
+      case R.index!.number:
+        result.index = reader.uint32();
+        break;
+      case R.group!.number:
+        result.group = groupFromBytes(reader.bytes());
+        break;
+      case R.advantage!.number:
+        result.advantage = reader.double();
+        break;
+      default:
+        reader.skip(wireType);
+    }
+  }
+  const known = STATUS_FROM_PROTO.get(status);
+  if (!known) throw new Error(`result ${result.index}: unexpected status ${status}`);
+  result.status = known;
+  return result;
+}
+
+export function decodeScoreResponse(bytes: Uint8Array): { results: DecodedResult[]; groups: GroupSummary[] } {
+  const reader = new Reader(bytes);
+  const out: { results: DecodedResult[]; groups: GroupSummary[] } = { results: [], groups: [] };
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === P.results!.number && wireType === LD) out.results.push(decodeScoreResult(reader.bytes()));
+    else if (field === P.groups!.number && wireType === LD) out.groups.push(groupFromBytes(reader.bytes()));
+    else reader.skip(wireType);
+  }
+  return out;
+}

@@ -1,0 +1,91 @@
+import { WireType } from '@bufbuild/protobuf/wire';
+
+/**
+ * A protobuf reader for the hot path, over a Buffer: strings are decoded by Node's UTF-8 slice
+ * (@bufbuild/protobuf's BinaryReader goes through a TextDecoder call per string, which dominated
+ * decoding a batch of short ids and labels). Malformed input throws a RangeError.
+ */
+export class Reader {
+  pos = 0;
+  readonly len: number;
+  private readonly buf: Buffer;
+
+  constructor(bytes: Uint8Array) {
+    this.buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.len = this.buf.length;
+  }
+
+  /** An unsigned varint, as a number; values past 32 bits keep their low 32 bits (as protobuf does for uint32). */
+  uint32(): number {
+    let result = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.pos >= this.len) throw new RangeError('premature end of message');
+      const byte = this.buf[this.pos++]!;
+      if (shift < 32) result |= (byte & 0x7f) << shift;
+      if ((byte & 0x80) === 0) return result >>> 0;
+      shift += 7;
+      if (shift >= 70) throw new RangeError('varint longer than 10 bytes');
+    }
+  }
+
+  int32(): number {
+    return this.uint32() | 0;
+  }
+
+  bool(): boolean {
+    return this.uint32() !== 0;
+  }
+
+  tag(): [number, WireType] {
+    const tag = this.uint32();
+    return [tag >>> 3, (tag & 7) as WireType];
+  }
+
+  double(): number {
+    if (this.pos + 8 > this.len) throw new RangeError('premature end of message');
+    const value = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return value;
+  }
+
+  /** A length-delimited body as a view of the input. */
+  bytes(): Buffer {
+    const length = this.uint32();
+    const end = this.pos + length;
+    if (end > this.len) throw new RangeError('premature end of message');
+    const out = this.buf.subarray(this.pos, end);
+    this.pos = end;
+    return out;
+  }
+
+  string(): string {
+    const length = this.uint32();
+    const end = this.pos + length;
+    if (end > this.len) throw new RangeError('premature end of message');
+    const out = this.buf.toString('utf8', this.pos, end);
+    this.pos = end;
+    return out;
+  }
+
+  /** Skips one field of an unknown number (groups, long deprecated, are refused). */
+  skip(wireType: WireType): void {
+    switch (wireType) {
+      case WireType.Varint:
+        this.uint32();
+        return;
+      case WireType.Bit64:
+        this.pos += 8;
+        break;
+      case WireType.LengthDelimited:
+        this.pos += this.uint32();
+        break;
+      case WireType.Bit32:
+        this.pos += 4;
+        break;
+      default:
+        throw new RangeError(`unsupported wire type ${wireType}`);
+    }
+    if (this.pos > this.len) throw new RangeError('premature end of message');
+  }
+}

@@ -1,0 +1,109 @@
+import { WireType } from '@bufbuild/protobuf/wire';
+
+/**
+ * A protobuf writer for the hot path (results, labels, details): one growing Buffer, strings written
+ * in place as UTF-8, a nested message's length patched in after its body. @bufbuild/protobuf's
+ * BinaryWriter allocates a chunk per string and per nested message, which made encoding a 4,096-result
+ * reply cost as much as scoring it. The bytes are the same protobuf; only the way they are built differs.
+ */
+export class Writer {
+  private buf: Buffer;
+  private pos = 0;
+  /** Start of each open nested message's body (after the 5 bytes kept for its length). */
+  private readonly open: number[] = [];
+
+  constructor(initialBytes = 64 * 1024) {
+    this.buf = Buffer.allocUnsafe(initialBytes);
+  }
+
+  private ensure(bytes: number): void {
+    if (this.pos + bytes <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
+    this.buf.copy(next, 0, 0, this.pos);
+    this.buf = next;
+  }
+
+  /** An unsigned varint of up to 32 bits. */
+  uint32(value: number): this {
+    this.ensure(5);
+    this.varintInPlace(value);
+    return this;
+  }
+
+  /** Writes at `pos` without growing: the caller has made room. */
+  private varintInPlace(value: number): void {
+    let v = value >>> 0;
+    while (v > 0x7f) {
+      this.buf[this.pos++] = (v & 0x7f) | 0x80;
+      v >>>= 7;
+    }
+    this.buf[this.pos++] = v;
+  }
+
+  tag(field: number, wireType: WireType): this {
+    return this.uint32((field << 3) | wireType);
+  }
+
+  bool(value: boolean): this {
+    return this.uint32(value ? 1 : 0);
+  }
+
+  double(value: number): this {
+    this.ensure(8);
+    this.buf.writeDoubleLE(value, this.pos);
+    this.pos += 8;
+    return this;
+  }
+
+  string(value: string): this {
+    // A UTF-16 unit takes at most 3 bytes of UTF-8: a string under 43 units has a one-byte length.
+    if (value.length < 43) {
+      this.ensure(1 + 3 * value.length);
+      const written = this.buf.write(value, this.pos + 1, 'utf8');
+      this.buf[this.pos] = written;
+      this.pos += 1 + written;
+      return this;
+    }
+    const length = Buffer.byteLength(value, 'utf8');
+    this.uint32(length);
+    this.ensure(length);
+    this.pos += this.buf.write(value, this.pos, 'utf8');
+    return this;
+  }
+
+  bytes(value: Uint8Array): this {
+    this.uint32(value.length);
+    this.ensure(value.length);
+    this.buf.set(value, this.pos);
+    this.pos += value.length;
+    return this;
+  }
+
+  /** Opens a length-delimited body; `join` closes it. */
+  fork(): this {
+    this.ensure(5);
+    this.pos += 5;
+    this.open.push(this.pos);
+    return this;
+  }
+
+  join(): this {
+    const start = this.open.pop();
+    if (start === undefined) throw new Error('Writer.join without fork');
+    const length = this.pos - start;
+    const lengthBytes = length < 0x80 ? 1 : length < 0x4000 ? 2 : length < 0x200000 ? 3 : length < 0x10000000 ? 4 : 5;
+    const at = start - 5;
+    // The body moves back over the bytes the length does not need.
+    if (lengthBytes < 5) this.buf.copyWithin(at + lengthBytes, start, this.pos);
+    this.pos = at;
+    this.varintInPlace(length);
+    this.pos += length;
+    return this;
+  }
+
+  /** The bytes written (a view of the writer's buffer; the writer is not used afterwards). */
+  finish(): Buffer {
+    if (this.open.length > 0) throw new Error('Writer.finish with an open fork');
+    return this.buf.subarray(0, this.pos);
+  }
+}

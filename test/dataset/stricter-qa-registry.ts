@@ -1,0 +1,26 @@
+import { Registry } from '../../core/registry';
+import { ok } from '../../core/sample';
+import { definePure } from '../../core/verifier';
+import { VERIFIERS } from '../../verifiers';
+import { qa, qaLabel } from '../../verifiers/qa';
+
+/**
+ * A hand-made verifier change for the diff tests: qa 1.1.0-strict grades only \boxed{} answers, so
+ * "Answer: C" that qa 1.0.0 rewards 1 now scores 0 (reason not_boxed). Served by an in-test replica.
+ */
+const stricterQa = definePure({
+  name: 'qa',
+  version: '1.1.0-strict',
+  description: 'qa that only accepts \\boxed{} answers (test)',
+  label: qaLabel,
+  score(input) {
+    if (!input.response.includes('\\boxed{')) return ok(0, 'not_boxed');
+    return (qa as unknown as { score(i: typeof input): ReturnType<typeof ok> }).score(input);
+  },
+});
+
+export function createRegistry(): Registry {
+  return new Registry([...VERIFIERS.filter((v) => v.name !== 'qa'), stricterQa]);
+}
+
+export const STRICTER_QA_REGISTRY_MODULE = __filename;

@@ -1,0 +1,97 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { create, fromBinary, fromJson, toBinary, toJson, type JsonValue } from '@bufbuild/protobuf';
+import type { JsonObject } from '../../core/json';
+import type { GroupSummary, ShapedResult } from '../../core/groups';
+import { packageRoot } from '../../services/paths';
+import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScoreResponse } from '../../services/wire/binary';
+import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
+import { groupOptionsFromJson } from '../../services/wire/group-options';
+import { sampleFromJson } from '../../services/wire/json';
+import { sample } from '../fixtures/samples';
+
+/** Strings of every UTF-8 width and lengths around the writer's one-byte and multi-byte length cases. */
+const texts = ['', 'a', 'é', '€', '😀', 'x'.repeat(42), 'y'.repeat(43), 'ü'.repeat(200), 'z'.repeat(20_000), 'mixed é€😀 text'];
+
+const label: JsonObject = {
+  answers: texts,
+  nested: { list: [1, -2.5, 1e300, null, true, false, { deep: [[['x']]] }], empty: {}, none: [] },
+  threshold: 0.9,
+};
+
+const samples = texts.map((text, i) =>
+  sample({ id: `id-${text}`, verifier: 'qa', response: text, label, groupId: i % 2 ? 'g' : '', responseTokens: i * 1000, metadata: { messages: [{ role: 'user', content: text }] } }),
+);
+
+describe('the Score API wire codec, against the generated messages of @bufbuild/protobuf', () => {
+  it('a request written by Verdict reads back the same with protobuf-es, and the other way round', () => {
+    const bytes = encodeScoreRequest(samples, { lengthPenalty: true, maxLength: 100, keepMax: 0.5 });
+    const viaLibrary = toJson(ScoreRequestSchema, fromBinary(ScoreRequestSchema, bytes)) as { samples: JsonObject[]; groupOptions: JsonObject };
+    expect(viaLibrary.groupOptions).toEqual({ lengthPenalty: true, maxLength: 100, keepMax: 0.5 });
+    viaLibrary.samples.forEach((s, i) => {
+      const parsed = sampleFromJson(s, `samples[${i}]`);
+      expect(parsed).toEqual({ ok: true, sample: samples[i] });
+    });
+
+    const libraryBytes = toBinary(ScoreRequestSchema, fromJson(ScoreRequestSchema, viaLibrary as unknown as JsonValue));
+    const decoded = decodeScoreRequest(libraryBytes);
+    expect(decoded.samples).toEqual(samples);
+    expect(decoded.rejected.size).toBe(0);
+    expect(decoded.groupOptions).toEqual(groupOptionsFromJson({ lengthPenalty: true, maxLength: 100, keepMax: 0.5 }));
+  });
+
+  it('a response written by Verdict reads back the same with protobuf-es and with Verdict', () => {
+    const results: ShapedResult[] = samples.map((s, index) => ({
+      id: s.id,
+      index,
+      status: index % 3 === 0 ? 'ABORTED' : 'OK',
+      ...(index % 3 === 0 ? {} : { reward: index / 7 }),
+      reason: s.response,
+      verifier: 'qa',
+      verifierVersion: '1.0.0',
+      details: index % 2 ? label : {},
+      ...(index === 4 ? { advantage: -1.25 } : {}),
+    }));
+    const groups: GroupSummary[] = [
+      { groupId: 'g', size: 5, ok: 3, aborted: 2, invalid: 0, meanReward: 0.5, keep: true, keepReason: '' },
+      { groupId: 'h€', size: 4, ok: 4, aborted: 0, invalid: 0, meanReward: 0.75, meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' },
+      { groupId: 'none', size: 1, ok: 0, aborted: 0, invalid: 1, keep: false, keepReason: 'too_few_valid' },
+    ];
+    const bytes = encodeScoreResponse(results, groups);
+    const viaLibrary = toJson(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes), { alwaysEmitImplicit: true }) as {
+      results: JsonObject[];
+      groups: JsonObject[];
+    };
+    expect(viaLibrary.results.map((r) => [r.id, r.index, r.status, r.reward, r.details, r.advantage])).toEqual(
+      results.map((r) => [r.id, r.index, `STATUS_${r.status}`, r.reward, r.details, r.advantage]),
+    );
+    expect(viaLibrary.groups[0]).toMatchObject({ groupId: 'g', size: 5, ok: 3, aborted: 2, meanReward: 0.5, keep: true });
+    expect(viaLibrary.groups[1]).toMatchObject({ groupId: 'h€', meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' });
+    expect(decodeScoreResponse(bytes)).toEqual({ results, groups });
+    expect(decodeScoreResponse(toBinary(ScoreResponseSchema, create(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes))))).toEqual({ results, groups });
+  });
+
+  it('the JSON mapping takes both spellings of every field from the descriptor and names the field in errors', () => {
+    expect(sampleFromJson({ group_id: 'a', response_tokens: '12' }, 's')).toMatchObject({ ok: true, sample: { groupId: 'a', responseTokens: 12 } });
+    expect(sampleFromJson({ responseTokens: -1 }, 's')).toEqual({ ok: false, error: 's.responseTokens: expected a non-negative integer (uint32), received -1' });
+    expect(sampleFromJson({ label: [] }, '')).toEqual({ ok: false, error: 'label: expected object, received array' });
+    expect(sampleFromJson({ labels: {} }, 'samples[2]')).toEqual({ ok: false, error: 'samples[2].labels: unknown field' });
+    expect(groupOptionsFromJson({ min_valid: 3, keep_min: 0.1, keepMax: 0.9 })).toMatchObject({ ok: true, options: { minValid: 3, keepMin: 0.1, keepMax: 0.9 } });
+    expect(groupOptionsFromJson({ advantage: 1 })).toEqual({ ok: false, error: 'group_options.advantage: expected string, received number' });
+  });
+
+  const protoc = spawnSync('protoc', ['--version']).status === 0;
+  (protoc ? it : it.skip)('the committed generated code is what protoc-gen-es makes of proto/ (runs where protoc is installed)', () => {
+    const root = packageRoot();
+    const out = mkdtempSync(path.join(tmpdir(), 'verdict-gen-'));
+    execFileSync(
+      'protoc',
+      ['-I', 'proto', `--plugin=protoc-gen-es=${path.join(root, 'node_modules/.bin/protoc-gen-es')}`, `--es_out=${out}`, '--es_opt=target=ts,import_extension=none', 'proto/verdict/v1/score.proto'],
+      { cwd: root },
+    );
+    const generated = readFileSync(path.join(out, 'verdict/v1/score_pb.ts'), 'utf8');
+    expect(generated).toBe(readFileSync(path.join(root, 'services/wire/gen/verdict/v1/score_pb.ts'), 'utf8'));
+  });
+});
