@@ -5,12 +5,13 @@ import * as dataset from './dataset';
 import * as groups from './groups';
 import * as ifBench from './if';
 import * as judge from './judge';
+import * as load from './load';
 import * as math from './math';
 import * as qa from './qa';
 import * as rlhf from './rlhf';
 import * as serving from './serving';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, serving };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, serving, load };
 
 async function main(): Promise<void> {
   // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).

@@ -1,6 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
+import type { SandboxObserver } from './observers';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
 import { openJudges } from './judge';
 import { createRewardModels, RewardModelSetupError } from './reward-model';
@@ -15,6 +16,8 @@ export interface ServiceSet {
 export interface ServiceOptions {
   /** Where services register their Prometheus metrics; prom-client's default registry when absent. */
   metricsRegistry?: MetricsRegistry;
+  /** Told of sandbox slot starts, kills and busy slots; nothing when absent. */
+  sandboxObserver?: SandboxObserver;
 }
 
 /**
@@ -45,7 +48,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
   if (config.sandbox) {
     let sandbox: Sandbox;
     try {
-      sandbox = await Sandbox.start(config.sandbox);
+      sandbox = await Sandbox.start(config.sandbox, options.sandboxObserver);
     } catch (error) {
       if (error instanceof SandboxError) throw new ConfigError(`sandbox: ${error.message}`);
       throw error;

@@ -1,8 +1,19 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { ScoreResult } from '../core/sample';
 import type { EngineObserver } from './engine/engine';
+import type { SandboxObserver } from './observers';
+import type { OutboundObserver } from './outbound';
 
-/** Prometheus metrics of one server: samples by verifier and status, latencies, queue depth. */
+/** What a shaped group came to, as the GroupSummary of the response says. */
+export interface GroupVerdict {
+  keep: boolean;
+  keepReason: string;
+}
+
+/** Finish reasons that mean the trainer cut the response at its length limit. */
+const TRUNCATED_FINISH_REASONS = new Set(['length', 'max_tokens', 'truncated']);
+
+/** Prometheus metrics of one server: samples by verifier and status, latencies, queues, groups, sandbox. */
 export class Metrics implements EngineObserver {
   readonly registry = new Registry();
   private readonly samples = new Counter({
@@ -18,6 +29,13 @@ export class Metrics implements EngineObserver {
     buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
     registers: [this.registry],
   });
+  private readonly waitSeconds = new Histogram({
+    name: 'verdict_sample_wait_seconds',
+    help: 'Time one sample spent admitted but not being scored (queued for a worker or a service), by verifier',
+    labelNames: ['verifier'] as const,
+    buckets: [0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+    registers: [this.registry],
+  });
   readonly requestSeconds = new Histogram({
     name: 'verdict_request_seconds',
     help: 'Time to answer one request, by API',
@@ -31,6 +49,65 @@ export class Metrics implements EngineObserver {
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });
+  private readonly groups = new Counter({
+    name: 'verdict_groups_total',
+    help: 'Groups shaped (requests with group options), by dynamic-sampling verdict and reason',
+    labelNames: ['kept', 'reason'] as const,
+    registers: [this.registry],
+  });
+  private readonly finishReasons = new Counter({
+    name: 'verdict_group_samples_finish_total',
+    help: 'Samples of shaped requests that carry metadata.finish_reason, by whether the response was truncated at its length limit',
+    labelNames: ['truncated'] as const,
+    registers: [this.registry],
+  });
+  private readonly rmRequests = new Counter({
+    name: 'verdict_reward_model_requests_total',
+    help: 'HTTP requests sent to reward-model endpoints (retries included), by endpoint and result',
+    labelNames: ['endpoint', 'result'] as const,
+    registers: [this.registry],
+  });
+  private readonly rmSeconds = new Histogram({
+    name: 'verdict_reward_model_request_seconds',
+    help: 'Seconds from sending a reward-model request to its response headers, by endpoint',
+    labelNames: ['endpoint'] as const,
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+    registers: [this.registry],
+  });
+  private readonly sandboxBusy = new Gauge({
+    name: 'verdict_sandbox_slots_busy',
+    help: 'Sandbox slots running a program now',
+    registers: [this.registry],
+  });
+  private readonly sandboxStarts = new Counter({
+    name: 'verdict_sandbox_slot_starts_total',
+    help: 'Sandbox slot processes started (at start-up and as replacements)',
+    registers: [this.registry],
+  });
+  private readonly sandboxKills = new Counter({
+    name: 'verdict_sandbox_kills_total',
+    help: 'Sandbox slot processes killed, by reason',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // process_* and nodejs_* series: CPU, RSS, heap, event-loop lag, GC, handles.
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  readonly sandbox: SandboxObserver = {
+    slotBusy: (delta) => this.sandboxBusy.inc(delta),
+    slotStarted: () => this.sandboxStarts.inc(),
+    slotKilled: (reason) => this.sandboxKills.inc({ reason }),
+  };
+
+  readonly rewardModel: OutboundObserver = {
+    request: (endpoint, result, seconds) => {
+      this.rmRequests.inc({ endpoint, result });
+      if (seconds !== null) this.rmSeconds.observe({ endpoint }, seconds);
+    },
+  };
 
   /** `depth()` is read at scrape time. */
   watchQueue(depth: () => { pendingSamples: number; queuedChunks: number }): void {
@@ -52,10 +129,22 @@ export class Metrics implements EngineObserver {
     });
   }
 
-  onResult(result: ScoreResult, seconds: number): void {
+  onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void {
     // Unknown verifier names come from callers: one label value for all of them keeps cardinality bounded.
     const verifier = result.verifierVersion === '' ? '(unknown)' : result.verifier;
     this.samples.inc({ verifier, status: result.status });
-    if (result.status !== 'INVALID') this.sampleSeconds.observe({ verifier }, seconds);
+    if (result.status === 'INVALID') return;
+    this.sampleSeconds.observe({ verifier }, seconds);
+    this.waitSeconds.observe({ verifier }, Math.max(0, waitedSeconds));
+  }
+
+  /** The groups of a request that asked for shaping. */
+  onGroups(groups: readonly GroupVerdict[]): void {
+    for (const group of groups) this.groups.inc({ kept: String(group.keep), reason: group.keep ? '' : group.keepReason });
+  }
+
+  /** The finish reasons of a shaped request's samples (`length` = cut at the length limit). */
+  onFinishReasons(reasons: readonly string[]): void {
+    for (const reason of reasons) this.finishReasons.inc({ truncated: String(TRUNCATED_FINISH_REASONS.has(reason)) });
   }
 }

@@ -2,6 +2,7 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import type { Registry } from '../core/registry';
 import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
+import type { SandboxObserver } from './observers';
 import { Engine, type EngineLimits, type EngineObserver } from './engine/engine';
 import { DEFAULT_REGISTRY_MODULE, InlineExecutor, PoolExecutor } from './pool/executor';
 
@@ -12,6 +13,7 @@ export interface RuntimeOptions {
   limits?: Partial<EngineLimits>;
   observer?: EngineObserver;
   metricsRegistry?: MetricsRegistry;
+  sandboxObserver?: SandboxObserver;
   /** A module exporting `createRegistry()`; the verifiers Verdict serves unless a test says otherwise. */
   registryModule?: string;
 }
@@ -27,10 +29,10 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   const registryModule = options.registryModule ?? DEFAULT_REGISTRY_MODULE;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const registry = (require(registryModule) as { createRegistry(): Registry }).createRegistry();
-  const serviceSet = await createServices(
-    options.config,
-    options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {},
-  );
+  const serviceSet = await createServices(options.config, {
+    ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
+    ...(options.sandboxObserver ? { sandboxObserver: options.sandboxObserver } : {}),
+  });
   const executor =
     options.workers > 0 ? new PoolExecutor(options.workers, registryModule) : new InlineExecutor(registry);
   const engine = new Engine({

@@ -4,9 +4,9 @@ import type { Engine, EngineLimits } from './engine/engine';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen, type HttpLimits } from './http/gateway';
-import { Metrics } from './metrics';
+import { OperatorSide, type OperatorOptions } from './operator';
 
-export interface ServeOptions {
+export interface ServeOptions extends OperatorOptions {
   host: string;
   grpcPort: number;
   /** 0 picks a free port; null serves no HTTP gateway. */
@@ -34,12 +34,14 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const metrics = new Metrics();
+  const operator = new OperatorSide(options);
+  const { metrics } = operator;
   const runtime = await openRuntime({
     workers: options.workers,
     config: options.config,
-    observer: metrics,
+    observer: operator.observer,
     metricsRegistry: metrics.registry,
+    sandboxObserver: metrics.sandbox,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.registryModule ? { registryModule: options.registryModule } : {}),
   });
@@ -47,17 +49,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, options.maxMessageBytes);
+  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes);
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    http = await listen(createGateway(engine, metrics, () => serving), options.host, options.httpPort, options.httpLimits);
+    http = await listen(createGateway(engine, metrics, () => serving, operator.http()), options.host, options.httpPort, options.httpLimits);
   }
   const httpAddress = http?.address();
+  const httpPort = httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null;
+  operator.started({ ...options, grpcPort: grpcServer.port, httpPort, registry: engine.registry });
 
   let stopping: Promise<void> | null = null;
   return {
     grpcPort: grpcServer.port,
-    httpPort: httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null,
+    httpPort,
     engine,
     shutdown() {
       stopping ??= (async () => {
@@ -72,6 +76,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           await new Promise<void>((resolve) => http!.close(() => resolve()));
         }
         await runtime.close();
+        operator.stopped();
       })();
       return stopping;
     },

@@ -22,7 +22,8 @@ export const DEFAULT_LIMITS: EngineLimits = {
 };
 
 export interface EngineObserver {
-  onResult(result: ScoreResult, seconds: number): void;
+  /** `seconds` scoring the sample; `waitedSeconds` the rest of its time since the batch was admitted. */
+  onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void;
 }
 
 /** Refusals of a whole request; the service layer maps them to gRPC codes and HTTP statuses. */
@@ -158,6 +159,7 @@ export class Engine {
       }
     }
     const signal = controller.signal;
+    const admittedAt = performance.now();
     const results: Array<ScoreResult | undefined> = new Array(samples.length);
     let remaining = samples.length;
     let finish!: () => void;
@@ -169,7 +171,7 @@ export class Engine {
       const sample = samples[index]!;
       const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '');
       results[index] = result;
-      this.options.observer?.onResult(result, seconds);
+      this.options.observer?.onResult(result, seconds, (performance.now() - admittedAt) / 1000 - seconds);
       options.onResult?.(result);
       if (--remaining === 0) finish();
     };

@@ -5,6 +5,7 @@ import type { VerifierInfo } from '../../core/registry';
 import type { DecodedResult } from '../wire/binary';
 import { resultToJson } from '../wire/json';
 import { MAX_MESSAGE_BYTES } from './server';
+import { grpcClientAuth, type ClientAuth } from '../auth';
 import { scorerService, type ScoreRequestOut } from './service';
 
 /** A result as ScoreStream's raw stream yields it: its proto3 JSON form, with the group summary on a group's last. */
@@ -30,10 +31,13 @@ function plain({ group: _group, advantage: _advantage, ...result }: DecodedResul
 export class ScorerClient {
   private readonly raw: RawClient;
 
-  constructor(address: string) {
-    this.raw = new RawScorerClient(address, grpc.credentials.createInsecure(), {
+  /** `auth`: a bearer token and/or TLS, for a server started with them. */
+  constructor(address: string, auth: ClientAuth = {}) {
+    const { credentials, interceptors } = grpcClientAuth(auth);
+    this.raw = new RawScorerClient(address, credentials, {
       'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
       'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+      interceptors,
     }) as unknown as RawClient;
   }
 
@@ -48,14 +52,22 @@ export class ScorerClient {
   }
 
   /** The raw stream; results arrive as they are decided, in their proto3 JSON form. */
-  scoreStream(samples: readonly Sample[], options: { deadlineMs?: number } = {}): NodeJS.ReadableStream & AsyncIterable<StreamMessage> {
+  /** Each result as the server decides it; `cancel()` cancels the call (its queued work is dropped server-side). */
+  scoreStream(
+    samples: readonly Sample[],
+    options: { deadlineMs?: number } = {},
+  ): NodeJS.ReadableStream & AsyncIterable<StreamMessage> & { cancel(): void } {
     const callOptions: grpc.CallOptions = options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
-    const stream = this.raw.ScoreStream({ samples }, callOptions);
-    return stream.map((result: DecodedResult): StreamMessage => {
+    const call = this.raw.ScoreStream({ samples }, callOptions);
+    // The call's error reaches the caller through `messages` (map iterates the call); this listener
+    // only keeps the call itself from raising it as unhandled.
+    call.on('error', () => {});
+    const messages = call.map((result: DecodedResult): StreamMessage => {
       const message: StreamMessage = resultToJson(result);
       if (result.group) message.group = result.group;
       return message;
     }) as unknown as NodeJS.ReadableStream & AsyncIterable<StreamMessage>;
+    return Object.assign(messages, { cancel: () => call.cancel() });
   }
 
   /** Collects a whole stream, in arrival order. */

@@ -1,12 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
-import { ReflectionService } from '@grpc/reflection';
 import { HealthImplementation } from 'grpc-health-check';
 import type { StreamItem } from '../../core/groups';
 import { RequestRefused, type Engine } from '../engine/engine';
 import { FinishCost, Scorer, type ScoreCall } from '../engine/scorer';
 import type { Metrics } from '../metrics';
+import { addReflection } from '../reflection';
 import type { DecodedRequest } from '../wire/binary';
-import { loadScoreDefinition } from './proto';
 import { scorerService, type MalformedRequest, type ScoreReplyOut } from './service';
 
 /** Largest request or response message, both directions (a 4,096-sample batch of long responses fits). */
@@ -52,12 +51,19 @@ export interface GrpcServer {
   health: HealthImplementation;
 }
 
+/** What the operator side adds to every call (request log, auth) and how the port is secured. */
+export interface GrpcServerOps {
+  interceptors?: grpc.ServerInterceptor[];
+  credentials?: grpc.ServerCredentials;
+}
+
 /** The Scorer service, standard health and server reflection on one grpc-js server. */
 export async function startGrpcServer(
   engine: Engine,
   metrics: Metrics,
   host: string,
   port: number,
+  ops: GrpcServerOps = {},
   maxMessageBytes = MAX_MESSAGE_BYTES,
 ): Promise<GrpcServer> {
   const scorer = new Scorer(engine);
@@ -66,6 +72,7 @@ export async function startGrpcServer(
   const server = new grpc.Server({
     'grpc.max_receive_message_length': maxMessageBytes,
     'grpc.max_send_message_length': maxMessageBytes,
+    interceptors: ops.interceptors ?? [],
   });
 
   /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
@@ -141,10 +148,10 @@ export async function startGrpcServer(
 
   const health = new HealthImplementation({ '': 'SERVING', 'verdict.v1.Scorer': 'SERVING' });
   health.addToServer(server);
-  new ReflectionService(loadScoreDefinition()).addToServer(server);
+  addReflection(server);
 
   const bound = await new Promise<number>((resolve, reject) =>
-    server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) =>
+    server.bindAsync(`${host}:${port}`, ops.credentials ?? grpc.ServerCredentials.createInsecure(), (error, actual) =>
       error ? reject(error) : resolve(actual),
     ),
   );

@@ -1,9 +1,10 @@
 import { createServer, type Server } from 'node:http';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { RequestRefused, type Engine } from '../engine/engine';
 import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
+import { noteResults } from '../request-log';
 import { groupToJson, resultToJson } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes } from './trainers';
@@ -48,10 +49,12 @@ function sendError(res: Response, status: number, code: string, message: string)
 }
 
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
-export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean): express.Express {
+export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean, ops: RequestHandler[] = []): express.Express {
   const app = express();
   app.disable('x-powered-by');
   const scorer = new Scorer(engine);
+  // The operator side first: request log and id, then authentication.
+  if (ops.length > 0) app.use(...ops);
 
   app.get('/healthz', (_req, res) => {
     if (isServing()) res.json({ status: 'SERVING' });
@@ -80,6 +83,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     try {
       const scored = await scorer.score({ ...call, signal: controller.signal, reply: REPLY_LIMIT });
       timer();
+      noteResults(res, scored.results);
       return scored;
     } catch (error) {
       if (error instanceof RequestRefused) {

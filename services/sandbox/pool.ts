@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
 import { packageRoot } from '../paths';
-import { slotCommand } from './bwrap';
+import { type SandboxMode, slotCommand } from './bwrap';
 import { type CgroupSupport, detectCgroups, type SlotCgroup } from './cgroup';
 import type { SandboxConfigSection } from './config';
 import { toCallResult, toTestReport } from './replies';
@@ -18,6 +18,7 @@ import {
   type StdioJob,
   type TestReport,
 } from './types';
+import { UNOBSERVED_SANDBOX, type SandboxObserver } from '../observers';
 
 /** Most slots per pool: the uid layout reserves 16 per pool. */
 const MAX_SLOTS = 16;
@@ -49,6 +50,17 @@ interface SlotState {
 
 let instances = 0;
 
+/** `auto`: root mode when Verdict runs as root (it adds per-slot host uids), else user mode. */
+export function resolveMode(mode: SandboxConfigSection['mode']): SandboxMode {
+  if (mode !== 'auto') return mode;
+  return process.getuid?.() === 0 ? 'root' : 'user';
+}
+
+/** The harness package in the source tree (Python files are not compiled into dist/). */
+export function harnessDir(): string {
+  return path.join(packageRoot(__dirname), 'services/sandbox/harness/verdict_harness');
+}
+
 function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
 }
@@ -60,22 +72,27 @@ function abortReason(signal: AbortSignal): string {
  */
 export class Sandbox implements SandboxService {
   readonly workers: number;
+  readonly mode: SandboxMode;
   readonly cgroups: CgroupSupport;
   private readonly slots: SlotState[];
   private readonly queue: Task[] = [];
   /** One abort listener per signal, not per task: a batch of 8,192 samples shares one signal. */
   private readonly bySignal = new WeakMap<AbortSignal, Set<Task>>();
-  private readonly harnessSource: string;
+  private readonly harnessDir: string;
   private readonly instance = instances++;
   private closed = false;
   private readonly removals = new Set<Promise<void>>();
   /** Every slot process not yet exited, retiring ones included. */
   private readonly live = new Set<Slot>();
 
-  private constructor(private readonly config: SandboxConfigSection) {
+  private constructor(
+    private readonly config: SandboxConfigSection,
+    private readonly observer: SandboxObserver,
+  ) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
+    this.mode = resolveMode(config.mode);
     this.cgroups = detectCgroups(config.cgroups);
-    this.harnessSource = readFileSync(path.join(packageRoot(__dirname), 'services/sandbox/harness/harness.py'), 'utf8');
+    this.harnessDir = harnessDir();
     const block = ((process.pid % 4096) * 4 + (this.instance % 4)) * MAX_SLOTS;
     this.slots = Array.from({ length: this.workers }, (_, index) => ({
       index,
@@ -91,13 +108,16 @@ export class Sandbox implements SandboxService {
     }));
   }
 
-  /** Starts every slot; rejects if the machine cannot run the sandbox at all. */
-  static async start(config: SandboxConfigSection): Promise<Sandbox> {
+  /**
+   * Starts every slot; rejects if the machine cannot run the sandbox at all. `observer` hears of
+   * slot starts, kills and busy slots (the server's metrics).
+   */
+  static async start(config: SandboxConfigSection, observer: SandboxObserver = UNOBSERVED_SANDBOX): Promise<Sandbox> {
     if (process.platform !== 'linux') throw new SandboxError('sandbox_unsupported', 'the sandbox needs Linux');
-    if (process.getuid?.() !== 0) {
+    if (config.mode === 'root' && process.getuid?.() !== 0) {
       throw new SandboxError(
         'sandbox_requires_root',
-        'the sandbox runs as root so that candidates run as unprivileged per-slot host uids (see services/sandbox/README.md)',
+        'sandbox.mode: root needs Verdict to run as root (per-slot host uids); "user" runs unprivileged through user namespaces (see services/sandbox/README.md)',
       );
     }
     for (const [key, file] of [['bwrap', config.bwrap], ['python', config.python]] as const) {
@@ -105,7 +125,7 @@ export class Sandbox implements SandboxService {
         throw new SandboxError('sandbox_start_failed', `sandbox.${key}: ${file} does not exist (an absolute path is required)`);
       }
     }
-    const sandbox = new Sandbox(config);
+    const sandbox = new Sandbox(config, observer);
     await Promise.all(sandbox.slots.map((state) => sandbox.startSlot(state)));
     if (!sandbox.slots.some((s) => s.slot?.alive)) {
       await sandbox.close();
@@ -115,7 +135,7 @@ export class Sandbox implements SandboxService {
   }
 
   describe(): string {
-    return `${this.workers} warm slots, ${this.cgroups.description}, python ${this.config.python}`;
+    return `${this.workers} warm slots, ${this.mode} mode, ${this.cgroups.description}, python ${this.config.python}`;
   }
 
   runAsserts(job: AssertJob, signal: AbortSignal): Promise<TestReport> {
@@ -149,14 +169,8 @@ export class Sandbox implements SandboxService {
     if (this.closed) return;
     this.closed = true;
     for (const task of this.queue.splice(0)) this.settle(task, new SandboxError('sandbox_closed', 'sandbox shut down'));
-    const exits = [...this.live].map(
-      (slot) =>
-        new Promise<void>((resolve) => {
-          slot.onceExited(resolve);
-          slot.kill();
-        }),
-    );
-    await Promise.all(exits);
+    // Every slot, starting ones included, is killed as a whole process group and waited for.
+    await Promise.all([...this.live].map((slot) => slot.end()));
     await Promise.all([...this.removals]);
   }
 
@@ -203,8 +217,10 @@ export class Sandbox implements SandboxService {
     const queued = new Set([...tasks].filter((t) => t.runningOn === null));
     for (let i = this.queue.length - 1; i >= 0; i--) if (queued.has(this.queue[i]!)) this.queue.splice(i, 1);
     for (const task of tasks) {
-      if (task.runningOn) task.runningOn.kill(); // cut short: the slot restarts, the sample is ABORTED
-      else this.settle(task, new SandboxError(abortReason(signal)));
+      if (task.runningOn) {
+        task.runningOn.kill(); // cut short: the slot restarts, the sample is ABORTED
+        this.observer.slotKilled(abortReason(signal));
+      } else this.settle(task, new SandboxError(abortReason(signal)));
     }
   }
 
@@ -225,6 +241,7 @@ export class Sandbox implements SandboxService {
   private async run(state: SlotState, task: Task): Promise<void> {
     const slot = state.slot!;
     state.busy = true;
+    this.observer.slotBusy(1);
     task.runningOn = slot;
     task.attempts++;
     let outcome: JsonObject | SandboxError;
@@ -235,6 +252,7 @@ export class Sandbox implements SandboxService {
     }
     task.runningOn = null;
     state.busy = false;
+    this.observer.slotBusy(-1);
     if (!(outcome instanceof SandboxError) && typeof outcome.fault === 'string') {
       outcome = new SandboxError('sandbox_fault', `sandbox fault: ${outcome.fault}`);
     }
@@ -244,8 +262,11 @@ export class Sandbox implements SandboxService {
       outcome instanceof SandboxError || outcome.recycle === true || slot.jobs >= this.config.recycleAfter;
     if (spent && state.slot === slot) {
       state.slot = null;
-      if (outcome instanceof SandboxError) slot.kill();
-      else slot.retire();
+      if (outcome instanceof SandboxError) {
+        slot.kill();
+        // A cancelled task's kill was counted where it was cut short (abortAll).
+        if (!task.signal.aborted) this.observer.slotKilled(outcome.reason);
+      } else slot.retire();
       this.restartLater(state);
     }
     if (task.signal.aborted) this.settle(task, new SandboxError(abortReason(task.signal)));
@@ -269,7 +290,8 @@ export class Sandbox implements SandboxService {
       slotCommand({
         bwrap: this.config.bwrap,
         python: this.config.python,
-        harnessSource: this.harnessSource,
+        mode: this.mode,
+        harnessDir: this.harnessDir,
         uid: state.uid,
         gid: state.uid,
         tmpfsBytes: limits.tmpfsMb * 1024 * 1024,
@@ -289,6 +311,7 @@ export class Sandbox implements SandboxService {
     });
     try {
       await slot.start();
+      this.observer.slotStarted();
       state.slot = slot;
       state.failures = 0;
     } catch (error) {

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from typing import AsyncIterator, Iterable, Optional, Union
+from typing import Any, AsyncIterator, Iterable, Optional, Union
 
 import grpc
 import grpc.aio
@@ -11,7 +11,8 @@ import grpc.aio
 from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
-from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, _Outcome, target_list
+from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, _Outcome
+from .replicas import ReplicaSet, Tls, aio_metadata
 from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
 
 
@@ -30,14 +31,24 @@ class AsyncVerdictClient:
         max_in_flight: int = 4,
         retries: int = 2,
         timeout: Optional[float] = None,
+        token: Optional[str] = None,
+        tls: Optional[Tls] = None,
+        refresh_s: float = 30.0,
     ):
-        self.targets = target_list(targets)
+        def make(address: str) -> tuple[grpc.aio.Channel, score_pb2_grpc.ScorerStub]:
+            channel = (
+                grpc.aio.secure_channel(address, tls.credentials(), options=CHANNEL_OPTIONS)
+                if tls
+                else grpc.aio.insecure_channel(address, options=CHANNEL_OPTIONS)
+            )
+            return channel, score_pb2_grpc.ScorerStub(channel)  # type: ignore[no-untyped-call]
+
+        self._replicas = ReplicaSet(targets, make, lambda channel: asyncio.ensure_future(channel.close()), refresh_s)
+        self._metadata = aio_metadata(token)
         self.batch_size = batch_size
         self.retries = retries
         self.timeout = timeout
         self._limit = asyncio.Semaphore(max(1, max_in_flight))
-        self._channels = [grpc.aio.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
-        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
         self._next_stream = 0
 
     async def score(
@@ -47,10 +58,11 @@ class AsyncVerdictClient:
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
     ) -> ScoreResponse:
+        targets, stubs = self._replicas.current()
         plan = BatchPlan(
             [as_sample(s) for s in samples],
             GroupOptions.of(group_options),
-            self.targets,
+            targets,
             self.batch_size,
             self.retries,
             timeout if timeout is not None else self.timeout,
@@ -58,7 +70,7 @@ class AsyncVerdictClient:
         pending: dict[asyncio.Task[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
-            pending[asyncio.ensure_future(self._call(plan, chunk))] = chunk
+            pending[asyncio.ensure_future(self._call(plan, chunk, stubs))] = chunk
 
         for chunk in plan.initial():
             send(chunk)
@@ -83,7 +95,7 @@ class AsyncVerdictClient:
                 task.cancel()
         return plan.response()
 
-    async def _call(self, plan: BatchPlan, chunk: Chunk) -> _Outcome:
+    async def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             await asyncio.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))
@@ -92,7 +104,7 @@ class AsyncVerdictClient:
             if remaining is not None and remaining <= 0:
                 return None
             try:
-                return await self._stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining)
+                return await stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining, metadata=self._metadata)
             except grpc.RpcError as error:
                 return error
 
@@ -103,18 +115,23 @@ class AsyncVerdictClient:
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
     ) -> AsyncIterator[Result]:
-        replica = self._next_stream % len(self.targets)
+        targets, stubs = self._replicas.current()
+        replica = self._next_stream % len(targets)
         self._next_stream += 1
         request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
-        call = self._stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout)
+        call = stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout, metadata=self._metadata)
         try:
             async for message in call:
-                yield result_from_proto(message, self.targets[replica])
+                yield result_from_proto(message, targets[replica])
         except grpc.RpcError as error:
             raise VerdictError(error.code(), error.details() or "") from error
 
+    @property
+    def targets(self) -> list[str]:
+        return self._replicas.addresses
+
     async def close(self) -> None:
-        for channel in self._channels:
+        for channel in self._replicas.close():
             await channel.close()
 
     async def __aenter__(self) -> "AsyncVerdictClient":

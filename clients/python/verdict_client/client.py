@@ -11,6 +11,7 @@ import grpc
 from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
+from .replicas import ReplicaSet, Tls, open_channel
 from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
 
 # Matches the server's limit both ways, so a 4,096-sample batch of long responses fits.
@@ -26,15 +27,6 @@ _Outcome = Union[score_pb2.ScoreResponse, grpc.RpcError, None]
 GroupOptionsLike = Union[GroupOptions, Mapping[str, Any], None]
 
 
-def target_list(targets: Targets) -> list[str]:
-    """"host:port" or "a:1,b:2" or a list: the replicas, in the order retries walk them."""
-    items = targets.split(",") if isinstance(targets, str) else list(targets)
-    out = [t.strip() for t in items if t.strip()]
-    if not out:
-        raise ValueError("at least one target is required")
-    return out
-
-
 class VerdictClient:
     """Scores batches over gRPC against one or more Verdict replicas.
 
@@ -42,7 +34,8 @@ class VerdictClient:
     `max_in_flight` of them in flight, round-robin over the replicas, and scores again on the next
     replica any group or sample that came back ABORTED (up to `retries` times). `timeout` is the
     deadline of a whole `score()` call, in seconds; samples not scored by then come back ABORTED
-    "deadline", never as an exception.
+    "deadline", never as an exception. `token` is sent as a bearer token, `tls` secures the channels;
+    `dns:///` targets are resolved again every `refresh_s` seconds (replicas.py).
     """
 
     def __init__(
@@ -53,13 +46,18 @@ class VerdictClient:
         max_in_flight: int = 4,
         retries: int = 2,
         timeout: Optional[float] = None,
+        token: Optional[str] = None,
+        tls: Optional[Tls] = None,
+        refresh_s: float = 30.0,
     ):
-        self.targets = target_list(targets)
+        def make(address: str) -> tuple[grpc.Channel, score_pb2_grpc.ScorerStub]:
+            channel = open_channel(address, CHANNEL_OPTIONS, token, tls)
+            return channel, score_pb2_grpc.ScorerStub(channel)  # type: ignore[no-untyped-call]
+
+        self._replicas = ReplicaSet(targets, make, lambda channel: channel.close(), refresh_s)
         self.batch_size = batch_size
         self.retries = retries
         self.timeout = timeout
-        self._channels = [grpc.insecure_channel(t, options=CHANNEL_OPTIONS) for t in self.targets]
-        self._stubs = [score_pb2_grpc.ScorerStub(c) for c in self._channels]  # type: ignore[no-untyped-call]
         self._pool = ThreadPoolExecutor(max_workers=max(1, max_in_flight), thread_name_prefix="verdict")
         self._next_stream = 0
 
@@ -70,10 +68,11 @@ class VerdictClient:
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
     ) -> ScoreResponse:
+        targets, stubs = self._replicas.current()
         plan = BatchPlan(
             [as_sample(s) for s in samples],
             GroupOptions.of(group_options),
-            self.targets,
+            targets,
             self.batch_size,
             self.retries,
             timeout if timeout is not None else self.timeout,
@@ -81,7 +80,7 @@ class VerdictClient:
         in_flight: dict[Future[_Outcome], Chunk] = {}
 
         def send(chunk: Chunk) -> None:
-            in_flight[self._pool.submit(self._call, plan, chunk)] = chunk
+            in_flight[self._pool.submit(self._call, plan, chunk, stubs)] = chunk
 
         for chunk in plan.initial():
             send(chunk)
@@ -102,7 +101,7 @@ class VerdictClient:
                     send(nxt)
         return plan.response()
 
-    def _call(self, plan: BatchPlan, chunk: Chunk) -> _Outcome:
+    def _call(self, plan: BatchPlan, chunk: Chunk, stubs: list[Any]) -> _Outcome:
         remaining = plan.remaining_s()
         if chunk.delay_s > 0:
             time.sleep(chunk.delay_s if remaining is None else max(0.0, min(chunk.delay_s, remaining)))
@@ -110,7 +109,7 @@ class VerdictClient:
         if remaining is not None and remaining <= 0:
             return None
         try:
-            return self._stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining)
+            return stubs[chunk.replica].Score(plan.request(chunk), timeout=remaining)
         except grpc.RpcError as error:
             return error
 
@@ -123,25 +122,31 @@ class VerdictClient:
     ) -> Iterator[Result]:
         """One ScoreStream call on the next replica: results as they are decided (not in input order),
         the last of each group carrying its summary. No batching or retry: use score() for those."""
-        replica = self._next_stream % len(self.targets)
+        targets, stubs = self._replicas.current()
+        replica = self._next_stream % len(targets)
         self._next_stream += 1
         request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
         try:
-            for message in self._stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout):
-                yield result_from_proto(message, self.targets[replica])
+            for message in stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout):
+                yield result_from_proto(message, targets[replica])
         except grpc.RpcError as error:
             raise VerdictError(error.code(), error.details() or "") from error
 
     def list_verifiers(self) -> list[dict[str, str]]:
-        reply = self._stubs[0].ListVerifiers(score_pb2.ListVerifiersRequest(), timeout=self.timeout)
+        reply = self._replicas.current()[1][0].ListVerifiers(score_pb2.ListVerifiersRequest(), timeout=self.timeout)
         return [
             {"name": v.name, "version": v.version, "description": v.description, "label_schema": v.label_schema}
             for v in reply.verifiers
         ]
 
+    @property
+    def targets(self) -> list[str]:
+        """The replicas now: plain targets as given, dns:/// names as their addresses."""
+        return self._replicas.addresses
+
     def close(self) -> None:
         self._pool.shutdown(wait=True)
-        for channel in self._channels:
+        for channel in self._replicas.close():
             channel.close()
 
     def __enter__(self) -> "VerdictClient":
