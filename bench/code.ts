@@ -38,6 +38,60 @@ function coldRun(): Promise<number> {
   });
 }
 
+/**
+ * The baseline the sandbox is held to (issue 14): a minimal warm zygote under the same bwrap, no
+ * isolation extras (no judge, no uid change, no limits, no cleanup): per request line on stdin (the
+ * code and its tests as JSON) it forks a child that compiles and runs the code, then each test, in
+ * one process, and exits; the zygote answers one line with the child's status.
+ */
+const ZYGOTE = [
+  'import json, os, sys',
+  'for line in sys.stdin:',
+  '    job = json.loads(line)',
+  '    pid = os.fork()',
+  '    if pid == 0:',
+  '        ns = {"__name__": "solution"}',
+  '        try:',
+  '            exec(compile(job["code"], "solution.py", "exec"), ns)',
+  '            for test in job["tests"]:',
+  '                exec(compile(test, "test", "exec"), ns)',
+  '        except BaseException:',
+  '            os._exit(1)',
+  '        os._exit(0)',
+  '    _, status = os.waitpid(pid, 0)',
+  '    sys.stdout.write("%d\\n" % status)',
+  '    sys.stdout.flush()',
+].join('\n');
+
+class MinimalZygote {
+  private readonly child = spawn(BWRAP, [...isolationArgs(realpathSync(PYTHON), 16 << 20), '--', PYTHON, '-S', '-c', ZYGOTE], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  private waiting: Array<() => void> = [];
+
+  constructor() {
+    let buffer = '';
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        buffer = buffer.slice(nl + 1);
+        this.waiting.shift()?.();
+      }
+    });
+  }
+
+  test(job: { code: string; tests: string[] }): Promise<void> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.child.stdin.write(`${JSON.stringify(job)}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
 /** Runs `count` jobs keeping `parallel` in flight; returns each job's own latency (ms) and the wall time. */
 async function closedLoop(count: number, parallel: number, job: (i: number) => Promise<unknown>): Promise<{ latencies: number[]; seconds: number }> {
   const latencies: number[] = [];
@@ -103,17 +157,38 @@ export async function run(): Promise<void> {
     const line = (name: string, r: { latencies: number[]; seconds: number }, tests: number) => {
       const rate = tests / r.seconds;
       process.stdout.write(
-        `${name.padEnd(34)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} tests/s  ×${(rate / floorRate).toFixed(1)} the floor\n`,
+        `${name.padEnd(34)} p50 ${percentile(r.latencies, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(r.latencies, 99).toFixed(1).padStart(6)} ms  ${rate.toFixed(0).padStart(6)} tests/s  ×${(rate / floorRate).toFixed(1)} the cold floor (${floorRate.toFixed(0)} tests/s, measured now)\n`,
       );
     };
     line('floor: cold bwrap + python3 -I -S', floor, 60);
 
+    // The minimal warm zygote, one per slot, measured in this run (its own warm-up first).
+    const zygotes = Array.from({ length: slots }, () => new MinimalZygote());
+    const onZygote = (label: { tests: string[] }) => {
+      let lane = 0;
+      const job = { code: 'def add(a, b):\n    return a + b', tests: label.tests };
+      return () => zygotes[lane++ % slots]!.test(job);
+    };
+    await closedLoop(40, slots, onZygote(ASSERT_ONE.label));
+    const zygote1 = await closedLoop(600, slots, onZygote(ASSERT_ONE.label));
+    const zygote50 = await closedLoop(60, slots, onZygote(ASSERT_50.label));
+    for (const z of zygotes) z.close();
+    const zygoteRate = 600 / zygote1.seconds;
+    const zygoteAsserts = (60 * 50) / zygote50.seconds;
+    line('minimal warm zygote, 1 assert', zygote1, 600);
+
     await closedLoop(40, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label)); // warm-up
-    line('assert, 1 test per sample', await closedLoop(600, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label)), 600);
+    const assertOne = await closedLoop(600, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label));
+    line('assert, 1 test per sample', assertOne, 600);
     line('stdio, 1 test per sample', await closedLoop(600, slots, () => scoreOne(sandbox, STDIO_ONE.response, STDIO_ONE.label)), 600);
     const shared = await closedLoop(60, slots, () => scoreOne(sandbox, ASSERT_50.response, ASSERT_50.label));
+    const sharedRate = (60 * 50) / shared.seconds;
     process.stdout.write(
-      `${'assert, 50 tests share one child'.padEnd(34)} ${((60 * 50) / shared.seconds).toFixed(0)} asserts/s (p50 ${percentile(shared.latencies, 50).toFixed(1)} ms per sample)\n`,
+      `${'assert, 50 tests share one child'.padEnd(34)} ${sharedRate.toFixed(0)} asserts/s (p50 ${percentile(shared.latencies, 50).toFixed(1)} ms per sample)\n`,
+    );
+    process.stdout.write(
+      `one-test samples: ${(600 / assertOne.seconds).toFixed(0)} tests/s = ×${(600 / assertOne.seconds / zygoteRate).toFixed(2)} the minimal warm zygote's ${zygoteRate.toFixed(0)} tests/s (goal ≥ 0.9)\n` +
+        `50 asserts: ${sharedRate.toFixed(0)} asserts/s = ×${(sharedRate / zygoteAsserts).toFixed(2)} the minimal warm zygote's ${zygoteAsserts.toFixed(0)} asserts/s (goal ≥ 0.9)\n`,
     );
 
     // The RL step: 8,192 samples × 10 tests. On a 2-core machine a full step takes minutes, so a

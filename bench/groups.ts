@@ -18,7 +18,7 @@ export async function run(): Promise<void> {
   const groupIds = batch.map((s) => s.groupId);
   const repeat = 50;
   const widths = [44, 14, 10];
-  process.stdout.write(row(['path', 'samples/s', 'ratio'], widths) + '\n');
+  process.stdout.write(row(['path', 'samples/s', 'vs summaries only'], widths) + '\n');
 
   const rate = async (fn: () => void) => {
     const t = await bestOf(3, async () => {

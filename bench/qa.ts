@@ -38,8 +38,8 @@ export async function run(): Promise<void> {
   heading('qa: 4,096 samples, in-process vs through gRPC');
   const batch = qaBatch();
   const registry = createRegistry();
-  const widths = [34, 14, 10];
-  process.stdout.write(row(['path', 'samples/s', 'ratio'], widths) + '\n');
+  const widths = [34, 14, 28];
+  process.stdout.write(row(['path', 'samples/s', 'vs in-process main thread'], widths) + '\n');
 
   const inline = new Engine({ registry, executor: new InlineExecutor(registry) });
   const base = await bestOf(3, () => inline.score(batch));

@@ -48,8 +48,8 @@ export async function run(): Promise<void> {
   const server = new FakeSglangServer();
   const url = await server.listen();
   const batch = conversations();
-  const widths = [26, 16, 16, 10];
-  process.stdout.write(row(['server', `batched (≤${MAX_BATCH})`, 'one per sample', 'ratio'], widths) + '\n');
+  const widths = [26, 16, 16, 26];
+  process.stdout.write(row(['server', `batched (≤${MAX_BATCH})`, 'one per sample', 'batched / one per sample'], widths) + '\n');
   try {
     for (const latencyMs of [0, 5]) {
       server.latencyMs = latencyMs;

@@ -8,6 +8,8 @@ import { packageVersion } from '../services/version';
 import { addCheckCommand, addDiffCommand } from './commands';
 import { config, integer, workersOption } from './options';
 import { addScoreCommand } from './score-command';
+import { diagnose, renderFindings } from './doctor';
+import { sandboxConfigSection } from '../services/sandbox';
 
 export function program(): Command {
   const cli = new Command('verdict')
@@ -77,6 +79,17 @@ export function program(): Command {
         return;
       }
       for (const v of list) process.stdout.write(`${v.name.padEnd(10)} ${v.version.padEnd(8)} ${v.description}\n`);
+    });
+
+  cli
+    .command('doctor')
+    .description('check this host or pod for what the sandbox needs (bwrap, user namespaces, cgroups, python3, limits); exit 1 if it cannot run')
+    .option('--config <file>', 'service config (YAML or JSON); its sandbox section, else the defaults')
+    .option('--json', 'print the findings as JSON')
+    .action(async (opts: { config?: string; json?: boolean }) => {
+      const findings = await diagnose(config(opts.config).sandbox ?? sandboxConfigSection.parse({}));
+      process.stdout.write((opts.json ? JSON.stringify(findings, null, 2) : renderFindings(findings)) + '\n');
+      if (findings.some((f) => f.status === 'fail')) process.exitCode = 1;
     });
 
   return cli;

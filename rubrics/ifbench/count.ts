@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { PUNCT_AND_SPACE, pyIsDigit, pySplit, pyStrip, removePunctuation, stripPunctuation } from '../text/py';
+import { PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { countWords, wordRuns, wordTokenize } from '../text/words';
 
 export const wordCountRange = defineConstraint({
@@ -23,7 +23,11 @@ export const uniqueWordCount = defineConstraint({
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
     const unique = new Set<string>();
-    for (const word of pySplit(response.toLowerCase())) unique.add(stripPunctuation(word));
+    const text = response.toLowerCase();
+    scanWords(text, (start, end) => {
+      const [from, to] = punctuationStripped(text, start, end);
+      unique.add(text.slice(from, to));
+    });
     return verdict(unique.size >= N, `found ${plural(unique.size, 'unique word')}, expected at least ${N}`);
   },
   examples: [
@@ -39,8 +43,14 @@ export const conjunctions = defineConstraint({
   source: 'ifbench',
   kwargs: z.strictObject({ small_n: kw.count() }),
   check(response, { small_n }) {
-    // The reference keeps the words as written, so "and" and "And," count as two.
-    const found = new Set(pySplit(response).filter((w) => CONJUNCTIONS.has(pyStrip(w, PUNCT_AND_SPACE).toLowerCase())));
+    // The reference keeps the words as written, so "and" and "And," count as two. A word is
+    // built only when, stripped, it is as long as a conjunction (2 or 3 units).
+    const found = new Set<string>();
+    scanWords(response, (start, end) => {
+      const [from, to] = punctuationStripped(response, start, end);
+      if (to - from < 2 || to - from > 3) return;
+      if (CONJUNCTIONS.has(response.slice(from, to).toLowerCase())) found.add(response.slice(start, end));
+    });
     return verdict(found.size >= small_n, `found ${plural(found.size, 'different coordinating conjunction')}, expected at least ${small_n}`);
   },
   examples: [
@@ -49,11 +59,13 @@ export const conjunctions = defineConstraint({
   ],
 });
 
-const PERSON_NAMES = (
-  'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
-  'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
-  'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
-).split(' ');
+const PERSON_NAMES = new Set(
+  (
+    'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
+    'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
+    'Nicholas Audrey David Hannah Christopher Penelope Thomas Nora Andrew Aria Joseph Claire Ryan Stella Jonathan'
+  ).split(' '),
+);
 
 export const personNames = defineConstraint({
   id: 'count:person_names',
@@ -62,8 +74,9 @@ export const personNames = defineConstraint({
   check(response, { N }) {
     // The names are all word characters, so `\bName\b` matches exactly when a maximal run of
     // word characters equals the name.
-    const runs = new Set(wordRuns(response));
-    const n = PERSON_NAMES.filter((name) => runs.has(name)).length;
+    const found = new Set<string>();
+    for (const run of wordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
+    const n = found.size;
     return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
   },
   examples: [

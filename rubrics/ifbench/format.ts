@@ -41,15 +41,17 @@ export const quotes = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const stack: string[] = [];
+    // The open quotes as UTF-16 units: only '"' and "'" are pushed, so only they can close.
+    const stack: number[] = [];
     let reached = 0;
     for (let i = 0; i < response.length; i++) {
-      const ch = response[i] as string;
-      if (stack.length > 0 && ch === stack[stack.length - 1]) {
+      const code = response.charCodeAt(i);
+      if (code !== 0x22 && code !== 0x27) continue;
+      if (stack.length > 0 && code === stack[stack.length - 1]) {
         stack.pop();
         if (reached - stack.length >= 3) return PASS;
-      } else if (ch === '"' || ch === "'") {
-        stack.push(ch);
+      } else {
+        stack.push(code);
         reached = Math.max(reached, stack.length);
       }
     }

@@ -4,7 +4,7 @@ import { isEmojiChar } from '../text/emoji';
 import { firstChar, lastChar, secondToLastChar } from '../text/chars';
 import { leadingSentences, sentences, sentTokenize } from '../text/punkt';
 import { countWordsWithoutPunctuation, escapeRegExp, PUNCT_AND_SPACE, PY_B, pyLen, pyLstrip, pyRstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
-import { Trigrams, trigrams } from '../text/trigrams';
+import { sharedCounts, trigrams } from '../text/trigrams';
 import { countStopwords, countWords } from '../text/words';
 
 export const stopWords = defineConstraint({
@@ -91,10 +91,9 @@ export const overlap = defineConstraint({
   kwargs: z.strictObject({ reference_text: kw.str(), percentage: kw.count() }),
   check(response, { reference_text, percentage }) {
     // Character trigrams, as the reference computes them, although the prompt says "trigram".
-    const mine = new Trigrams(response);
-    if (mine.size === 0) return fail('the response is shorter than three characters');
-    const shared = mine.sharedWith(trigrams(reference_text));
-    const share = (shared / mine.size) * 100;
+    const { distinct, shared } = sharedCounts(response, trigrams(reference_text));
+    if (distinct === 0) return fail('the response is shorter than three characters');
+    const share = (shared / distinct) * 100;
     return verdict(
       percentage - 2 <= share && share <= percentage + 2,
       `character-trigram overlap with the reference is ${share.toFixed(1)}%, expected ${percentage}% ± 2%`,

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { firstChar, isPalindrome } from '../text/chars';
+import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
-import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
@@ -48,24 +49,30 @@ export const vowel = defineConstraint({
   ],
 });
 
-const CONSONANTS = new Set('bcdfghjklmnpqrstvwxyz');
+/** The consonant letters, by UTF-16 unit (all ASCII, so no other unit is one). */
+const CONSONANT = new Uint8Array(128);
+for (const ch of 'bcdfghjklmnpqrstvwxyz') CONSONANT[ch.charCodeAt(0)] = 1;
+const isConsonant = (code: number): boolean => code < 128 && CONSONANT[code] === 1;
+
+/** Whether `text.slice(start, end)` has two consonants in a row. */
+function hasCluster(text: string, start: number, end: number): boolean {
+  for (let i = start; i + 1 < end; i++) if (isConsonant(text.charCodeAt(i)) && isConsonant(text.charCodeAt(i + 1))) return true;
+  return false;
+}
 
 export const consonants = defineConstraint({
   id: 'words:consonants',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    for (const word of pySplit(pyStrip(response.toLowerCase()))) {
-      let cluster = false;
-      for (let i = 0; i + 1 < word.length; i++) {
-        if (CONSONANTS.has(word[i] as string) && CONSONANTS.has(word[i + 1] as string)) {
-          cluster = true;
-          break;
-        }
-      }
-      if (!cluster) return fail(`"${word}" has no consonant cluster`);
-    }
-    return PASS;
+    const text = pyStrip(response.toLowerCase());
+    let bad: string | undefined;
+    scanWords(text, (start, end) => {
+      if (hasCluster(text, start, end)) return false;
+      bad = text.slice(start, end);
+      return true;
+    });
+    return bad === undefined ? PASS : fail(`"${bad}" has no consonant cluster`);
   },
   examples: [
     { response: 'Strong brisk winds blast.', pass: true },
@@ -73,13 +80,18 @@ export const consonants = defineConstraint({
   ],
 });
 
+/** Palindromes of 5+ characters among the words; words never cross a newline, so counted by lines. */
+const palindromeCount = countByLines(
+  (text) => pySplit(removePunctuation(text).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w)).length,
+);
+
 export const palindrome = defineConstraint({
   id: 'words:palindrome',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const found = pySplit(removePunctuation(response).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w));
-    return verdict(found.length >= 10, `found ${plural(found.length, 'palindrome')} of 5+ letters, expected at least 10`);
+    const found = palindromeCount(response);
+    return verdict(found >= 10, `found ${plural(found, 'palindrome')} of 5+ letters, expected at least 10`);
   },
   examples: [
     { response: 'level radar civic kayak rotor refer madam racecar stats tenet', pass: true },
@@ -140,13 +152,25 @@ export const oddEvenSyllables = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const words = pySplit(removePunctuation(response).toLowerCase()).filter((w) => pyStrip(w) !== '');
-    for (let i = 0; i + 1 < words.length; i++) {
-      if (countSyllables(words[i] as string) % 2 === countSyllables(words[i + 1] as string) % 2) {
-        return fail(`"${words[i]}" and "${words[i + 1]}" both have an ${countSyllables(words[i] as string) % 2 ? 'odd' : 'even'} number of syllables`);
+    const text = removePunctuation(response).toLowerCase();
+    // Word by word (`split()` yields no blank word), until two neighbours share a parity.
+    let previous = '';
+    let previousParity = -1;
+    let pair: [string, string] | undefined;
+    scanWords(text, (start, end) => {
+      const word = text.slice(start, end);
+      const parity = countSyllables(word) % 2;
+      if (parity === previousParity) {
+        pair = [previous, word];
+        return true;
       }
-    }
-    return PASS;
+      previous = word;
+      previousParity = parity;
+      return false;
+    });
+    if (pair === undefined) return PASS;
+    const [first, second] = pair;
+    return fail(`"${first}" and "${second}" both have an ${previousParity ? 'odd' : 'even'} number of syllables`);
   },
   examples: [
     { response: 'cat water dog', pass: true },
@@ -179,11 +203,22 @@ export const noConsecutive = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const words = pySplit(removePunctuation(response.toLowerCase()));
-    for (let i = 0; i + 1 < words.length; i++) {
-      if (firstChar(words[i] as string) === firstChar(words[i + 1] as string)) return fail(`"${words[i]}" and "${words[i + 1]}" start with the same letter`);
-    }
-    return PASS;
+    const text = removePunctuation(response.toLowerCase());
+    // Word by word, comparing first code points, until two neighbours share one.
+    let previous: [number, number] = [0, 0];
+    let previousHead = -1;
+    let pair: [string, string] | undefined;
+    scanWords(text, (start, end) => {
+      const head = text.codePointAt(start) as number;
+      if (head === previousHead) {
+        pair = [text.slice(previous[0], previous[1]), text.slice(start, end)];
+        return true;
+      }
+      previous = [start, end];
+      previousHead = head;
+      return false;
+    });
+    return pair === undefined ? PASS : fail(`"${pair[0]}" and "${pair[1]}" start with the same letter`);
   },
   examples: [
     { response: 'A cat jumped over every fence.', pass: true },

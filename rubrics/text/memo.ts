@@ -17,7 +17,39 @@ export type Depth = 'texts' | 'parts';
 interface Scope {
   depth: Depth;
   /** One table per memoized function, indexed by the id `memo()` gave it. */
-  tables: Array<Map<string, unknown> | undefined>;
+  tables: Array<Table<unknown> | undefined>;
+}
+
+/**
+ * A table's first few entries are a list searched with `===`, which compares string lengths
+ * before contents: most tables hold a handful of texts (a response and its variants), and a Map
+ * hashes every key it is given, a pass over the whole response for each lookup of a new string.
+ * Past LIST_SIZE entries (a response's sentences or lines) the entries move to a Map.
+ */
+const LIST_SIZE = 8;
+
+class Table<V> {
+  private readonly keys: string[] = [];
+  private readonly values: V[] = [];
+  private map: Map<string, V> | undefined;
+
+  get(key: string): V | undefined {
+    if (this.map) return this.map.get(key);
+    const keys = this.keys;
+    for (let i = 0; i < keys.length; i++) if (keys[i] === key) return this.values[i];
+    return undefined;
+  }
+
+  set(key: string, value: V): void {
+    if (this.map) this.map.set(key, value);
+    else if (this.keys.length < LIST_SIZE) {
+      this.keys.push(key);
+      this.values.push(value);
+    } else {
+      this.map = new Map(this.keys.map((k, i) => [k, this.values[i] as V]));
+      this.map.set(key, value);
+    }
+  }
 }
 
 let scope: Scope | undefined;
@@ -35,6 +67,11 @@ export function withMemo<T>(depth: Depth, fn: () => T): T {
   } finally {
     scope = undefined;
   }
+}
+
+/** Whether the current scope memoizes `part` analyses: a loose-mode evaluation. */
+export function memoizesParts(): boolean {
+  return scope?.depth === 'parts';
 }
 
 /** A memoized function, and a look at what its current scope already holds. */
@@ -55,8 +92,8 @@ export function memo<V>(f: (key: string) => V, of: 'text' | 'part' = 'text'): Me
   const memoized = (key: string): V => {
     const current = active();
     if (!current) return f(key);
-    let values = current.tables[id] as Map<string, V> | undefined;
-    if (!values) current.tables[id] = values = new Map();
+    let values = current.tables[id] as Table<V> | undefined;
+    if (!values) current.tables[id] = values = new Table<V>();
     let value = values.get(key);
     if (value === undefined) {
       value = f(key);
@@ -64,6 +101,6 @@ export function memo<V>(f: (key: string) => V, of: 'text' | 'part' = 'text'): Me
     }
     return value;
   };
-  memoized.cached = (key: string): V | undefined => (active()?.tables[id] as Map<string, V> | undefined)?.get(key);
+  memoized.cached = (key: string): V | undefined => (active()?.tables[id] as Table<V> | undefined)?.get(key);
   return memoized;
 }

@@ -230,6 +230,8 @@ interface PeriodMatch {
   nextToken: number;
 }
 
+const SENTENCE_END = /[.?!]/g;
+
 const NON_WORD_AFTER = new Set([...')";}]*:@\'({[!?'].map((c) => c.charCodeAt(0)));
 
 /**
@@ -237,9 +239,10 @@ const NON_WORD_AFTER = new Set([...')";}]*:@\'({[!?'].map((c) => c.charCodeAt(0)
  * capture strings per period, which is most periods of a response.
  */
 function nextPeriod(text: string, from: number): PeriodMatch | undefined {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code !== 0x2e && code !== 0x3f && code !== 0x21) continue;
+  // The regex engine finds the next sentence-end character faster than a loop over the text.
+  SENTENCE_END.lastIndex = from;
+  for (let found = SENTENCE_END.exec(text); found; found = SENTENCE_END.exec(text)) {
+    const i = found.index;
     const next = text.charCodeAt(i + 1);
     if (NON_WORD_AFTER.has(next)) return { index: i, after: 1, nextToken: 0 };
     if (i + 1 >= text.length || !isSpaceCode(next)) continue;

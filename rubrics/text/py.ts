@@ -61,6 +61,22 @@ export function pySplit(s: string): string[] {
 }
 
 /**
+ * The words of `s.split()` as spans, in order, without building them: `visit(start, end)` is
+ * called for each, and the scan stops when it returns true. Checkers that stop at the first word
+ * that fails, or keep few of the words, skip building the strings that `pySplit` would.
+ */
+export function scanWords(s: string, visit: (start: number, end: number) => boolean | void): void {
+  let start = -1;
+  for (let i = 0; i < s.length; i++) {
+    if (isSpaceCode(s.charCodeAt(i))) {
+      if (start >= 0 && visit(start, i) === true) return;
+      start = -1;
+    } else if (start < 0) start = i;
+  }
+  if (start >= 0) visit(start, s.length);
+}
+
+/**
  * `len(removePunctuation(s).split())` without building either: a whitespace-separated chunk is
  * a word unless it is all punctuation, which removing punctuation would empty.
  */
@@ -143,11 +159,17 @@ export const PUNCT_AND_SPACE = PUNCTUATION + ' ';
 
 /** `s.strip(string.punctuation + ' ')`, the strip the IFBench checkers apply to every word. */
 export function stripPunctuation(s: string): string {
-  let i = 0;
-  let j = s.length;
+  const [i, j] = punctuationStripped(s, 0, s.length);
+  return i === 0 && j === s.length ? s : s.slice(i, j);
+}
+
+/** The span of `s.slice(start, end).strip(string.punctuation + ' ')` within `s`. */
+export function punctuationStripped(s: string, start: number, end: number): [number, number] {
+  let i = start;
+  let j = end;
   while (i < j && isPunctOrSpace(s.charCodeAt(i))) i++;
   while (j > i && isPunctOrSpace(s.charCodeAt(j - 1))) j--;
-  return i === 0 && j === s.length ? s : s.slice(i, j);
+  return [i, j];
 }
 
 function isPunctOrSpace(code: number): boolean {

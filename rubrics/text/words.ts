@@ -1,7 +1,9 @@
 import { stopwordSet } from '../data';
+import { countByLines } from './lines';
 import { memo } from './memo';
 import { sentences, sentTokenize } from './punkt';
 import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
+import { plainTreebankTokens } from './treebank-plain';
 
 /**
  * Word tokenizers of the references: NLTK's `word_tokenize` (Punkt sentences, then the improved
@@ -189,8 +191,13 @@ function mayHaveContraction(text: string): boolean {
   return false;
 }
 
-/** `NLTKWordTokenizer().tokenize(sentence)`. */
+/** `NLTKWordTokenizer().tokenize(sentence)`: one scan for a plain sentence, else the regex passes. */
 function treebankTokenizeOnce(sentence: string): string[] {
+  return plainTreebankTokens(sentence) ?? treebankByPasses(sentence);
+}
+
+/** `NLTKWordTokenizer().tokenize(sentence)` by its regex passes: the specification. */
+export function treebankByPasses(sentence: string): string[] {
   const bits = charBits(sentence);
   let text = apply(sentence, STARTING_QUOTES, bits);
   text = apply(text, PUNCTUATION, bits);
@@ -242,15 +249,13 @@ const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
 /** `RegexpTokenizer(r"\w+").tokenize(text)`; memoized, so the result is shared. */
 export const wordRuns: (text: string) => readonly string[] = memo((text) => text.match(WORD_RUN) ?? []);
 
-/** The references' `count_words`. */
-export function countWords(text: string): number {
-  return wordRuns(text).length;
-}
+/** The references' `count_words`; a \w run never crosses a newline, so it is counted by lines. */
+export const countWords: (text: string) => number = countByLines((text) => wordRuns(text).length);
 
 /** The references' `count_stopwords`: `\w+` tokens whose lowercase form is an NLTK stop word. */
-export function countStopwords(text: string): number {
+export const countStopwords: (text: string) => number = countByLines((text) => {
   const stop = stopwordSet();
   let n = 0;
   for (const token of wordRuns(text)) if (stop.has(token.toLowerCase())) n++;
   return n;
-}
+});

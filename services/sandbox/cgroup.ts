@@ -60,9 +60,31 @@ function removeDirNow(dir: string): void {
   }
 }
 
-/** The slot's processes die with its pid namespace a moment after bwrap exits; retry without blocking. */
+/** Kills whatever is still in the cgroup: a slot's processes must never outlive it. */
+function killMembers(dir: string): void {
+  if (tryWrite(path.join(dir, 'cgroup.kill'), '1')) return; // v2, Linux ≥ 5.14
+  let pids: string[] = [];
+  try {
+    pids = readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n').filter(Boolean);
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      process.kill(Number(pid), 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
+}
+
+/**
+ * The slot's processes die with its pid namespace a moment after bwrap exits; whatever is left (a
+ * process that escaped the kill of the slot's process group) is killed. Retries without blocking.
+ */
 async function removeDirSoon(dir: string): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
+    if (attempt > 0) killMembers(dir);
     try {
       rmdirSync(dir);
       return;

@@ -21,6 +21,10 @@ export const sandboxConfigSection = z.strictObject({
     .describe('Warm sandbox slots; "auto" = available CPU cores'),
   python: z.string().min(1).default('/usr/bin/python3').describe('Absolute path of the interpreter (never a PATH shim)'),
   bwrap: z.string().min(1).default('/usr/bin/bwrap').describe('Absolute path of bubblewrap'),
+  mode: z
+    .enum(['auto', 'root', 'user'])
+    .default('auto')
+    .describe('"root": candidates run as per-slot host uids (Verdict runs as root); "user": unprivileged, through user namespaces; "auto": root when Verdict runs as root'),
   uidBase: z.number().int().min(1_000).max(4_000_000_000).default(200_000).describe('First host uid of the per-slot uids'),
   recycleAfter: z.number().int().min(1).default(2_000).describe('Jobs a slot serves before it is replaced'),
   cgroups: z.enum(['auto', 'off']).default('auto').describe('Per-slot cgroup (pids, memory) where writable'),

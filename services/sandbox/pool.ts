@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
 import { packageRoot } from '../paths';
-import { slotCommand } from './bwrap';
+import { type SandboxMode, slotCommand } from './bwrap';
 import { type CgroupSupport, detectCgroups, type SlotCgroup } from './cgroup';
 import type { SandboxConfigSection } from './config';
 import { toCallResult, toTestReport } from './replies';
@@ -50,6 +50,17 @@ interface SlotState {
 
 let instances = 0;
 
+/** `auto`: root mode when Verdict runs as root (it adds per-slot host uids), else user mode. */
+export function resolveMode(mode: SandboxConfigSection['mode']): SandboxMode {
+  if (mode !== 'auto') return mode;
+  return process.getuid?.() === 0 ? 'root' : 'user';
+}
+
+/** The harness package in the source tree (Python files are not compiled into dist/). */
+export function harnessDir(): string {
+  return path.join(packageRoot(__dirname), 'services/sandbox/harness/verdict_harness');
+}
+
 function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
 }
@@ -61,12 +72,13 @@ function abortReason(signal: AbortSignal): string {
  */
 export class Sandbox implements SandboxPort {
   readonly workers: number;
+  readonly mode: SandboxMode;
   readonly cgroups: CgroupSupport;
   private readonly slots: SlotState[];
   private readonly queue: Task[] = [];
   /** One abort listener per signal, not per task: a batch of 8,192 samples shares one signal. */
   private readonly bySignal = new WeakMap<AbortSignal, Set<Task>>();
-  private readonly harnessSource: string;
+  private readonly harnessDir: string;
   private readonly instance = instances++;
   private closed = false;
   private readonly removals = new Set<Promise<void>>();
@@ -78,8 +90,9 @@ export class Sandbox implements SandboxPort {
     private readonly observer: SandboxObserver,
   ) {
     this.workers = Math.min(MAX_SLOTS, config.workers === 'auto' ? availableParallelism() : config.workers);
+    this.mode = resolveMode(config.mode);
     this.cgroups = detectCgroups(config.cgroups);
-    this.harnessSource = readFileSync(path.join(packageRoot(__dirname), 'services/sandbox/harness/harness.py'), 'utf8');
+    this.harnessDir = harnessDir();
     const block = ((process.pid % 4096) * 4 + (this.instance % 4)) * MAX_SLOTS;
     this.slots = Array.from({ length: this.workers }, (_, index) => ({
       index,
@@ -101,10 +114,10 @@ export class Sandbox implements SandboxPort {
    */
   static async start(config: SandboxConfigSection, observer: SandboxObserver = UNOBSERVED_SANDBOX): Promise<Sandbox> {
     if (process.platform !== 'linux') throw new SandboxError('sandbox_unsupported', 'the sandbox needs Linux');
-    if (process.getuid?.() !== 0) {
+    if (config.mode === 'root' && process.getuid?.() !== 0) {
       throw new SandboxError(
         'sandbox_requires_root',
-        'the sandbox runs as root so that candidates run as unprivileged per-slot host uids (see services/sandbox/README.md)',
+        'sandbox.mode: root needs Verdict to run as root (per-slot host uids); "user" runs unprivileged through user namespaces (see services/sandbox/README.md)',
       );
     }
     for (const [key, file] of [['bwrap', config.bwrap], ['python', config.python]] as const) {
@@ -122,7 +135,7 @@ export class Sandbox implements SandboxPort {
   }
 
   describe(): string {
-    return `${this.workers} warm slots, ${this.cgroups.description}, python ${this.config.python}`;
+    return `${this.workers} warm slots, ${this.mode} mode, ${this.cgroups.description}, python ${this.config.python}`;
   }
 
   runAsserts(job: AssertJob, signal: AbortSignal): Promise<TestReport> {
@@ -156,14 +169,8 @@ export class Sandbox implements SandboxPort {
     if (this.closed) return;
     this.closed = true;
     for (const task of this.queue.splice(0)) this.settle(task, new SandboxError('sandbox_closed', 'sandbox shut down'));
-    const exits = [...this.live].map(
-      (slot) =>
-        new Promise<void>((resolve) => {
-          slot.onceExited(resolve);
-          slot.kill();
-        }),
-    );
-    await Promise.all(exits);
+    // Every slot, starting ones included, is killed as a whole process group and waited for.
+    await Promise.all([...this.live].map((slot) => slot.end()));
     await Promise.all([...this.removals]);
   }
 
@@ -283,7 +290,8 @@ export class Sandbox implements SandboxPort {
       slotCommand({
         bwrap: this.config.bwrap,
         python: this.config.python,
-        harnessSource: this.harnessSource,
+        mode: this.mode,
+        harnessDir: this.harnessDir,
         uid: state.uid,
         gid: state.uid,
         tmpfsBytes: limits.tmpfsMb * 1024 * 1024,

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import { encodeFrame, FrameReader } from './frames';
 import type { SlotCommand } from './bwrap';
@@ -6,11 +7,32 @@ import { SandboxError } from '../../core/ports/sandbox';
 
 const START_TIMEOUT_MS = 30_000;
 const STDERR_TAIL = 4_096;
+/** How long `ended()` waits for the slot's process group to empty after a kill. */
+const GROUP_EXIT_MS = 5_000;
+
+/** Whether a live (not zombie) process is in process group `pgid`, from /proc/<pid>/stat. */
+function groupHasLiveMember(pgid: number): boolean {
+  for (const name of readdirSync('/proc')) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (state !== 'Z' && Number(pgrp) === pgid) return true;
+  }
+  return false;
+}
 
 /**
  * One warm sandbox (bwrap + judge + zygote) as Node sees it: a process that answers one framed
- * job at a time. Killing it takes the whole tree: the judge is pid 1's child in its own pid
- * namespace, which dies with bwrap.
+ * job at a time. It leads its own process group, and killing it kills the group: the outer bwrap
+ * and the sandbox's pid 1 together (the judge and everything under it die with pid 1). Killing only
+ * the outer bwrap is not enough while a slot starts: until its pid 1 has asked to die with its
+ * parent, it would outlive it, orphaned, as uid 0 (issue 13, item 11).
  */
 export class Slot {
   jobs = 0;
@@ -29,7 +51,7 @@ export class Slot {
 
   /** Resolves once the harness says it is ready; rejects with the reason it could not start. */
   async start(): Promise<void> {
-    const child = spawn(this.command.command, this.command.args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(this.command.command, this.command.args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     this.child = child;
     child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
     child.stderr.on('data', (chunk: Buffer) => {
@@ -54,7 +76,13 @@ export class Slot {
   }
 
   kill(): void {
-    if (this.child && !this.exited) this.child.kill('SIGKILL');
+    if (!this.child || this.exited) return;
+    try {
+      if (this.child.pid !== undefined) process.kill(-this.child.pid, 'SIGKILL');
+    } catch {
+      // no such group (never started): nothing to kill beyond the child itself
+    }
+    this.child.kill('SIGKILL');
   }
 
   /** Ends the harness's input so it exits on its own; killed if it lingers. */
@@ -62,6 +90,27 @@ export class Slot {
     if (!this.child || this.exited) return;
     this.child.stdin.end();
     setTimeout(() => this.kill(), 2_000).unref();
+  }
+
+  /**
+   * Kills the slot and resolves once nothing of it is left: its process has exited and its process
+   * group has no live member (bounded by GROUP_EXIT_MS; a member that will not die is reported by the
+   * cgroup removal, which kills it too).
+   */
+  async end(): Promise<void> {
+    if (!this.child) return;
+    this.kill();
+    await new Promise<void>((resolve) => this.onceExited(resolve));
+    const pgid = this.child?.pid;
+    if (pgid === undefined) return;
+    for (const end = Date.now() + GROUP_EXIT_MS; groupHasLiveMember(pgid) && Date.now() < end; ) {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        // only zombies left in the group
+      }
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
   }
 
   onceExited(listener: () => void): void {

@@ -197,3 +197,46 @@ describe('code: honest rewards against attacks', () => {
     });
   });
 });
+
+/**
+ * Values that would cost the judge unbounded work (issue 13, item 8): each is the candidate's own
+ * overrun, an honest 0 with reason `output`, never ABORTED and never the judge's time.
+ */
+const HUGE_VALUES: Array<[string, string, string, RegExp]> = [
+  ['a 1.26M-digit int compared', 'def f(x):\n    return 1 << (4 * 1024 * 1024 - 4096)', 'assert f(2) == 4', /int of about 126\d{4} digits/],
+  ['a 1.26M-digit int printed by the test', 'def f(x):\n    return 1 << (4 * 1024 * 1024 - 4096)', 'assert str(f(2)) == "4"', /int of about/],
+  ['a list nested 150 deep', 'def f(x):\n    v = []\n    for _ in range(150):\n        v = [v]\n    return v', 'assert f(2) == 4', /nested more than 100 deep/],
+  ['a list of 512Ki empty lists', 'def f(x):\n    return [[]] * (1 << 19)', 'assert f(2) == 4', /reply of \d+ bytes/],
+  [
+    'ints crafted to share one hash, put in a set by the test',
+    'def f(x):\n    return [1 + k * (2**61 - 1) for k in range(20000)]',
+    'assert len(set(f(2))) == 4',
+    /distinct values with one hash/,
+  ],
+  [
+    'tuples crafted to share one hash',
+    'def f(x):\n    return [(1 + k * (2**61 - 1), 0) for k in range(20000)]',
+    'assert f(2) == 4',
+    /distinct values with one hash/,
+  ],
+];
+
+describe('code: values a candidate returns cannot stall the judge', () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ limits: { cpuMs: 2000 } });
+  });
+  afterAll(() => sandbox.close());
+
+  it.each(HUGE_VALUES)('%s: an honest 0 with reason output', async (_name, body, test, error) => {
+    const outcome = await scoreAsync(code, fence(body), { mode: 'assert', fn_name: 'f', tests: [test] }, { sandbox });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason: 'output', error: expect.stringMatching(error) } } });
+  });
+
+  it('still accepts big values within the bounds', async () => {
+    const body = 'def f(x):\n    return [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}]';
+    const test = 'assert f(2) == [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}] and len(str(f(2)[0])) == 39001';
+    const outcome = await scoreAsync(code, fence(body), { mode: 'assert', fn_name: 'f', tests: [test] }, { sandbox });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 1 });
+  });
+});

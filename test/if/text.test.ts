@@ -1,10 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
 import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
 import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
-import { countWords, wordTokenize } from '../../rubrics/text/words';
+import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
+import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
+import { looseVariants } from '../../rubrics/evaluate';
+import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
+import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
+import { memo, withMemo } from '../../rubrics/text/memo';
+import { sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
   it.each([
@@ -45,7 +53,111 @@ describe('Punkt internals', () => {
   });
 });
 
+/** Every sentence of the responses in the IF conformance sets. */
+function conformanceSentences(): string[] {
+  return ['ifeval', 'ifbench'].flatMap((file) =>
+    readFileSync(join(sharedDir(), 'conformance', 'if', `${file}_verdicts.jsonl`), 'utf8')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .flatMap((line) => sentTokenize((JSON.parse(line) as { response: string }).response)),
+  );
+}
+
+describe('Treebank plain-sentence scanner', () => {
+  const agrees = (sentence: string): void => {
+    const plain = plainTreebankTokens(sentence);
+    if (plain) expect([sentence, plain]).toEqual([sentence, treebankByPasses(sentence)]);
+  };
+  it('gives the regex passes\' tokens on generated plain sentences', () => {
+    const alphabet = ['a', 'B', '1', '.', '.', '.', ' ', ' ', '\n', '\t', '\x1c', ',', ',', ':', ';', '?', '!', '(', ')', ']', '}', '>', '<', '-', '-', '*', '@', '&', '#', '_', '=', 'gon', 'na', 'can', 'not'];
+    const sentences = generated(alphabet, 20000, 14);
+    expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(16000);
+    for (const sentence of sentences) agrees(sentence);
+  });
+  it('gives the regex passes\' tokens on generated plain sentences with quotes and apostrophes', () => {
+    const alphabet = ['"', '"', '(', "'", "'", "'", 's', 'T', 'n', 'm', 'D', 'r', 'e', 'l', 'a', '_', '1', '.', '.', ' ', ',', ')', '>', '?', '*', '-', '-', ';', '\n', "n't", "'s", "'ll", "'RE", "'m", 'tis', 'ye'];
+    const sentences = generated(alphabet, 20000, 12);
+    expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(14000);
+    for (const sentence of sentences) agrees(sentence);
+  });
+  it('gives the regex passes\' tokens on every sentence of the conformance sets', () => {
+    const sentences = conformanceSentences();
+    // Most sentences of model responses are plain: the scanner is the path they take.
+    expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(sentences.length / 2);
+    for (const sentence of sentences) agrees(sentence);
+  });
+  it('leaves backticks, doubled apostrophes, non-ASCII and contractions to the passes', () => {
+    for (const sentence of ["He said ''no''.", 'Use `x`.', 'Café au lait.', 'I gonna go.', 'We cannot.', "'Tis so."]) {
+      expect([sentence, plainTreebankTokens(sentence)]).toEqual([sentence, undefined]);
+    }
+    expect(plainTreebankTokens('Wait, a,,b: 1,000 -- and ---x... (done.)')).toEqual(
+      ['Wait', ',', 'a', ',', ',b', ':', '1,000', '--', 'and', '--', '-x', '...', '(', 'done', '.', ')'],
+    );
+    expect(plainTreebankTokens("It's the dogs' toys, can't you see 'em?")).toEqual(
+      ['It', "'s", 'the', 'dogs', "'", 'toys', ',', 'ca', "n't", 'you', 'see', "'em", '?'],
+    );
+    expect(plainTreebankTokens('"Go," she said: "now."')).toEqual(['``', 'Go', ',', "''", 'she', 'said', ':', '``', 'now', '.', "''"]);
+  });
+});
+
+describe('memo scopes', () => {
+  it('compute each key once per scope, past the list into the map, and nothing outside a scope', () => {
+    const calls: string[] = [];
+    const lengthOf = memo((text: string) => {
+      calls.push(text);
+      return { length: text.length };
+    });
+    const keys = Array.from({ length: 20 }, (_, i) => 'x'.repeat(i % 10) + String(i));
+    const first = withMemo('texts', () => {
+      const values = keys.map((k) => lengthOf(k));
+      // Equal contents in new strings find the same entries, in the list and in the map.
+      expect(keys.map((k) => lengthOf(`${k} `.trim()))).toEqual(values);
+      expect(keys.every((k, i) => lengthOf.cached(k) === values[i])).toBe(true);
+      return values;
+    });
+    expect(calls).toEqual(keys);
+    expect(first.map((v) => v.length)).toEqual(keys.map((k) => k.length));
+    expect(lengthOf.cached(keys[0] as string)).toBeUndefined();
+    lengthOf(keys[0] as string);
+    expect(calls).toHaveLength(21);
+  });
+});
+
+describe('character trigrams', () => {
+  /** Python's `{s[i:i+3] for i in range(len(s) - 2)}`, by code point, as a Set of strings. */
+  const naive = (s: string): Set<string> => {
+    const points = Array.from(s);
+    return new Set(points.slice(2).map((_, i) => points.slice(i, i + 3).join('')));
+  };
+  it('counts distinct and shared trigrams as sets of code-point triples do, the scratch table reused', () => {
+    const texts = generated(['a', 'b', ' ', '\u{1F600}', 'é', '\n', 'ab'], 1000, 12);
+    const reference = 'ab a\u{1F600}b ba é\n';
+    const inReference = naive(reference);
+    for (const text of [...texts, 'x'.repeat(5000), 'ab']) {
+      const mine = naive(text);
+      const shared = [...mine].filter((t) => inReference.has(t)).length;
+      expect([text, sharedCounts(text, new Trigrams(reference))]).toEqual([text, { distinct: mine.size, shared }]);
+    }
+  });
+});
+
+describe('syllable heuristic', () => {
+  it('counts ASCII words in place exactly as over their lowercased letters', () => {
+    const words = generated(['a', 'E', 'l', 'L', 'e', 'y', 'b', 'T', 'o', '-', "'", '1'], 4000, 8);
+    for (const word of words) expect([word, countSyllables(word)]).toEqual([word, countSyllablesOf(word.toLowerCase().replace(/[^a-z]/g, ''))]);
+    expect(['table', 'able', 'ale', 'cake', 'Rhythm', "can't", '', 'é'].map(countSyllables)).toEqual([2, 2, 1, 1, 1, 1, 0, 0]);
+  });
+});
+
 describe('word tokenizers', () => {
+  it('counts words and stop words by memoized lines in loose mode exactly as over the whole text', () => {
+    const texts = ['one two\nthree', 'The cat\n\nsat on the mat.\n', "don't\r\ne-mail\u2028me\nαβγ δ", '\n\n'];
+    for (const response of texts) {
+      const variants = looseVariants(response);
+      const whole = variants.map((v) => [countWords(v), countStopwords(v)]);
+      expect(withMemo('parts', () => variants.map((v) => [countWords(v), countStopwords(v)]))).toEqual(whole);
+    }
+  });
   it('NLTK word_tokenize splits clitics, quotes and punctuation as the Treebank rules do', () => {
     expect(wordTokenize("I can't go, \"she said\". Gonna (maybe).")).toEqual([
       'I', 'ca', "n't", 'go', ',', '``', 'she', 'said', "''", '.', 'Gon', 'na', '(', 'maybe', ')', '.',

@@ -29,9 +29,17 @@ describe('sandbox: limits and isolation (real bubblewrap)', () => {
     expect(await run(sandbox, 'print(1)', '1')).toEqual({ passed: 1, total: 1 });
   });
 
-  it('stops a memory bomb with MemoryError (address-space limit)', async () => {
-    for (const bomb of ['x = bytearray(8 * 1024 ** 3)', 'x = []\nwhile True:\n    x.append(bytearray(1 << 20))']) {
-      const report = await run(sandbox, bomb);
+  it('stops a memory bomb with MemoryError (address-space limit), however slow the machine', async () => {
+    // The verdict must not depend on CPU speed: under load, touching 128 MiB page by page can outlast
+    // a 300 ms CPU budget. So these runs get a CPU budget no memory bomb can reach first, and two of
+    // the bombs reserve address space without touching it (one allocation; calloc'd bytes objects).
+    const bombs = [
+      'x = bytearray(8 * 1024 ** 3)',
+      'x = []\nwhile True:\n    x.append(bytes(1 << 20))',
+      'x = []\nwhile True:\n    x.append(bytearray(1 << 20))',
+    ];
+    for (const code of bombs) {
+      const report = await sandbox.runStdio({ code, tests: [{ stdin: '', stdout: '' }], limits: { cpuMs: 20_000 } }, never);
       expect(report.failure).toMatchObject({ reason: 'memory', error: expect.stringContaining('MemoryError') });
     }
   });

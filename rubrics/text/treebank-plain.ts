@@ -1,0 +1,116 @@
+import { PY_B, PY_WORD } from './py';
+
+/**
+ * The Treebank word tokenizer (rubrics/text/words.ts) for a "plain" sentence: ASCII only, with no
+ * backtick. Without quotes or apostrophes every regex pass only inserts spaces, and where each
+ * inserts them can be read off the sentence itself, so two replaces and a split give the tokens;
+ * quotes and apostrophes add the few passes that handle them, run in the tokenizer's order. Most
+ * sentences of model responses are plain, and the twenty-odd passes, each scanning and rebuilding
+ * the sentence, were most of `word_tokenize`'s time. The passes stay the specification:
+ * test/if/text.test.ts holds this path to them on generated sentences and on every sentence of
+ * the conformance sets.
+ *
+ * Where the passes split a plain sentence without quotes or apostrophes:
+ *  - around `; @ # $ % & ? ! *` and the brackets `[ ] ( ) { } < >`;
+ *  - around each run of two or more periods, and around the final period when neither a period
+ *    precedes it nor anything but closing brackets and whitespace follows it;
+ *  - around a colon or comma that a non-digit follows; that next character is consumed by the
+ *    match, so it is not itself split ("a,,b" → "a", ",", ",b");
+ *  - before a colon or comma that ends the sentence, unless the final period was split;
+ *  - "--" pairs in a run of dashes, from its left ("---" → "--", "-").
+ * Quotes and apostrophes are split by their own passes (below). A sentence with two apostrophes
+ * in a row (a quote, rewritten as "``" or "''") or one that may hold a contraction the passes
+ * split ("gonna", "cannot", "'tis") is not plain: it is left to the regexes.
+ */
+
+/** Any character that makes a sentence not plain: outside ASCII, or a backtick. */
+const NOT_PLAIN = /[^\x00-\x5f\x61-\x7f]/;
+
+/** Doubled letters in every contraction that has no apostrophe (gonna, cannot, gimme, …). */
+const DOUBLED = /nn|mm|tt/i;
+const APOSTROPHE_FREE_CONTRACTIONS = /cannot|gimme|gonna|gotta|lemme|wanna/i;
+/** Every contraction the passes split, for a sentence with a quote or an apostrophe. */
+const CONTRACTIONS = /cannot|d'ye|gimme|gonna|gotta|lemme|more'n|wanna|'tis|'twas/i;
+
+/**
+ * The quote and apostrophe passes, as the Treebank tokenizer writes them and in its order: a
+ * double quote that starts the sentence or follows a space or opening bracket becomes "``", and
+ * "'a" → "' a", first; "x' " → "x ' " after the sentence-end punctuation is split and before the
+ * brackets and dashes are; every other double quote becomes "''", then "it's " → "it 's ",
+ * "can't " → "ca n't " and "dogs' " → "dogs ' ", last, on the sentence padded with spaces.
+ */
+const OPENING_QUOTE = /([ (\[{<])"/g;
+const CLOSING_QUOTE = /"/g;
+const OPENING_APOSTROPHE = new RegExp(`(')(?!re|ve|ll|m|t|s|d|n)([${PY_WORD}])${PY_B}`, 'giu');
+const APOSTROPHE_BEFORE_SPACE = /([^'])' /g;
+const CLOSING_APOSTROPHE = /([^' ])('[sS]|'[mM]|'[dD]|') /g;
+const CLOSING_CLITIC = /([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) /g;
+
+/**
+ * A colon or comma before a non-digit (or at the end), with the character after it when that is
+ * another colon or comma: the match consumes it, so it stays joined to what follows.
+ */
+const COLON_COMMA = /([,:])(?![0-9])([,:]?)/g;
+const SPLIT_OFF = /\.{2,}|--|[;@#$%&?!*[\](){}<>]/g;
+/** SPLIT_OFF in two, for a sentence with apostrophes: what is split before "x' " is, and after. */
+const SPLIT_OFF_EARLY = /\.{2,}|[;@#$%&?!]/g;
+const SPLIT_OFF_LATE = /--|[*[\](){}<>]/g;
+/** Python's whitespace within ASCII: `str.split()` separators. */
+const SPACE_RUN = /[\t-\r\x1c-\x20]+/;
+
+const PERIOD = 0x2e;
+
+/** Closers the final-period pass looks past, within plain sentences: brackets, quotes, spaces. */
+const isCloser = (code: number): boolean =>
+  code === 0x5d || code === 0x29 || code === 0x7d || code === 0x3e || code === 0x27 || code === 0x22 || code === 0x20;
+
+/** Python whitespace within ASCII. */
+const isAsciiSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
+
+function splitWords(text: string, tokens: string[]): void {
+  for (const word of text.split(SPACE_RUN)) if (word !== '') tokens.push(word);
+}
+
+/** The tokens of a plain sentence, or undefined when the sentence is not plain. */
+export function plainTreebankTokens(sentence: string): string[] | undefined {
+  if (NOT_PLAIN.test(sentence)) return undefined;
+  const quotes = sentence.includes('"');
+  // `quoted`: the quote and apostrophe passes have work to do.
+  const quoted = quotes || sentence.includes("'");
+  // Two apostrophes in a row are a quote, which the passes rewrite as "``" or "''".
+  if (quoted ? sentence.includes("''") || CONTRACTIONS.test(sentence) : DOUBLED.test(sentence) && APOSTROPHE_FREE_CONTRACTIONS.test(sentence)) {
+    return undefined;
+  }
+  let text = sentence;
+  if (quotes) text = (text.startsWith('"') ? ` \`\` ${text.slice(1)}` : text).replace(OPENING_QUOTE, '$1 `` ');
+  if (quoted) text = text.replace(OPENING_APOSTROPHE, '$1 $2');
+  // The final period: past trailing whitespace, then back over closers and spaces.
+  let end = text.length;
+  while (end > 0 && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  let start = end;
+  while (start > 0 && isCloser(text.charCodeAt(start - 1))) start--;
+  const finalPeriod = start >= 2 && text.charCodeAt(start - 1) === PERIOD && text.charCodeAt(start - 2) !== PERIOD;
+  const body = finalPeriod ? text.slice(0, start - 1) : text;
+  const tokens: string[] = [];
+  if (!quoted) {
+    splitWords(body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF, ' $& '), tokens);
+    if (finalPeriod) {
+      tokens.push('.');
+      // What follows it is closing brackets, each split off, and whitespace.
+      for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 0x20) tokens.push(text[i] as string);
+    }
+    return tokens;
+  }
+  // The passes in order: the final period spaced, with the closers after it kept as they are and
+  // the whitespace after them dropped, as that pass does.
+  let spaced = body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');
+  if (finalPeriod) {
+    let closed = start;
+    while (closed < text.length && isCloser(text.charCodeAt(closed))) closed++;
+    spaced = `${spaced} . ${text.slice(start, closed)} `;
+  }
+  spaced = ` ${spaced.replace(APOSTROPHE_BEFORE_SPACE, "$1 ' ").replace(SPLIT_OFF_LATE, ' $& ')} `;
+  if (quotes) spaced = spaced.replace(CLOSING_QUOTE, " '' ");
+  splitWords(spaced.replace(CLOSING_APOSTROPHE, '$1 $2 ').replace(CLOSING_CLITIC, '$1 $2 '), tokens);
+  return tokens;
+}

@@ -1,0 +1,154 @@
+"""The judge's view of one run child: its pipes, its CPU budget, and how a run ends (Halt)."""
+
+import json
+import os
+import select
+import signal
+import struct
+import time
+
+from .wire import marshal_frame
+
+
+class Halt(BaseException):
+    """The run child is gone or out of budget; a BaseException so test code cannot catch it."""
+
+    def __init__(self, kind, detail=''):
+        super().__init__(kind)
+        self.kind = kind
+        self.detail = detail
+
+
+class CandidateExit(BaseException):
+    """The candidate raised SystemExit/KeyboardInterrupt: never catchable by a test's `except Exception`."""
+
+
+class LabelError(Exception):
+    pass
+
+
+class Fault(Exception):
+    """The sandbox itself failed before the candidate ran: the job is answered ABORTED."""
+
+
+class Budget:
+    """CPU time of the run child for one test, checked whenever the judge waits on it."""
+
+    def __init__(self, child, cpu_ms, wall_ms):
+        self.child = child
+        self.cpu_limit = cpu_ms / 1000.0
+        self.cpu_start = child.cpu_seconds()
+        self.wall_end = time.monotonic() + wall_ms / 1000.0
+
+    def next_timeout(self):
+        """Seconds to wait before the next check, or raises Halt('time') when spent."""
+        now = time.monotonic()
+        if now >= self.wall_end:
+            raise Halt('time', 'wall-clock limit')
+        used = self.child.cpu_seconds() - self.cpu_start
+        if used >= self.cpu_limit:
+            raise Halt('time', 'cpu limit')
+        # Wall time never runs slower than one thread's CPU time, so this wait cannot overshoot much.
+        return max(0.005, min(self.wall_end - now, self.cpu_limit - used))
+
+
+class Child:
+    """One run child as the judge sees it: its pipes and what the zygote reported about it."""
+
+    def __init__(self, judge, pid, our_pid, ctl_in, ctl_out, stdin, stdout, stderr):
+        self.judge = judge
+        # `pid` as the zygote numbers it (its exit reports); `our_pid` in the judge's pid namespace
+        # (the same in root mode; None when it died before the judge could look it up).
+        self.pid = pid
+        self.our_pid = our_pid
+        self.ctl_in, self.ctl_out = ctl_in, ctl_out
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
+        self.buffer = b''
+        self.max_reply = 1 << 20
+        for fd in (ctl_in, ctl_out, stdout, stderr):
+            os.set_blocking(fd, False)
+        self.budget = None
+        self.cpu_clock = None if our_pid is None else (~our_pid << 3) | 2
+
+    def cpu_seconds(self):
+        # The process-wide CPU clock of another pid, as clock_getcpuclockid(3) builds its id:
+        # one syscall with nanosecond resolution instead of parsing /proc/<pid>/stat.
+        if self.cpu_clock is None:
+            return 0.0
+        try:
+            return time.clock_gettime(self.cpu_clock)
+        except OSError:
+            return 0.0
+
+    def send(self, obj):
+        # Non-blocking, under the budget: a child that stops reading must not stall the judge.
+        view = memoryview(marshal_frame(obj))
+        while view:
+            try:
+                view = view[os.write(self.ctl_in, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except OSError:
+                raise Halt('died', 'closed its request pipe')
+            self.judge.wait_writable(self.ctl_in, self.budget.next_timeout())
+
+    def recv(self):
+        """The next reply frame, waiting under the current budget."""
+        while True:
+            if len(self.buffer) >= 4:
+                (size,) = struct.unpack('>I', self.buffer[:4])
+                if size > self.max_reply:
+                    raise Halt('output', 'reply of %d bytes' % size)
+                if len(self.buffer) >= 4 + size:
+                    body, self.buffer = self.buffer[4:4 + size], self.buffer[4 + size:]
+                    try:
+                        return json.loads(body)
+                    except (ValueError, RecursionError):
+                        raise Halt('protocol', 'unreadable reply')
+            self.judge.wait([self.ctl_out], self.budget.next_timeout())
+            if self.judge.exit_status(self.pid) is not None and not self.readable_now():
+                raise Halt('died', describe_status(self.judge.exit_status(self.pid)))
+            try:
+                chunk = os.read(self.ctl_out, 1 << 20)
+            except BlockingIOError:
+                continue
+            if not chunk:
+                raise Halt('died', 'exited')
+            self.buffer += chunk
+
+    def readable_now(self):
+        return bool(select.select([self.ctl_out], [], [], 0)[0])
+
+    def close(self):
+        try:
+            if self.our_pid is not None:
+                os.kill(self.our_pid, signal.SIGKILL)
+        except OSError:
+            pass
+        for fd in (self.ctl_in, self.ctl_out, self.stdin, self.stdout, self.stderr):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self.ctl_in = self.ctl_out = self.stdin = self.stdout = self.stderr = None
+
+
+def describe_status(status):
+    if os.WIFSIGNALED(status):
+        return 'killed by %s' % signal.Signals(os.WTERMSIG(status)).name
+    return 'exited with status %d' % os.WEXITSTATUS(status)
+
+
+def drain(fd, buf, cap):
+    while len(buf) < cap:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except (BlockingIOError, OSError):
+            return
+        if not chunk:
+            return
+        if len(buf) < cap:
+            buf += chunk[:cap - len(buf)]
+

@@ -1,0 +1,236 @@
+"""The zygote: forked by the judge at start-up, before any job, so its memory holds no tests. Drops to
+the slot's unprivileged uid, pre-imports the standard library, then forks one fresh run child per run
+and reaps and sweeps after it. Not dumpable (no ptrace, no /proc/<pid>/mem); the child subreaper of
+every candidate process. The candidate can reach it (same uid): if it kills it, its own run fails and
+the slot is recycled."""
+
+import builtins
+import json
+import os
+import select
+import signal
+import socket
+import sys
+
+from .child import child_main
+from .wire import PR_SET_CHILD_SUBREAPER, PR_SET_DUMPABLE, PR_SET_PDEATHSIG, close_fds_except, libc_prctl
+
+# Modules a run child finds already imported: the zygote pays their import once. Chosen for what
+# solutions import most (typing for every HumanEval prompt); each one also makes every fork dearer.
+PRELOAD = (
+    'array bisect cmath collections copy datetime decimal fractions functools heapq itertools math '
+    'operator random re string typing'
+).split()
+
+
+def zygote_main(sock, config):
+    close_fds_except({sock.fileno()})
+    null = os.open('/dev/null', os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.close(null)
+    # Inherited by every run child: under memory pressure the kernel kills candidates, not the judge.
+    # (Written before setuid, which makes the process non-dumpable and its /proc files root's.)
+    with open('/proc/self/oom_score_adj', 'w') as f:
+        f.write('1000')
+    if config.get('mode') == 'user':
+        enter_private_namespaces(sock)
+    else:
+        os.setgroups([])
+        os.setgid(config['gid'])
+        os.setuid(config['uid'])
+    # After setuid: a credential change clears the parent-death signal.
+    libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    libc_prctl(PR_SET_DUMPABLE, 0)
+    libc_prctl(PR_SET_CHILD_SUBREAPER, 1)
+    install_exit_builtins()
+    import importlib
+    for name in PRELOAD:
+        importlib.import_module(name)
+    import gc
+    gc.collect()
+    gc.freeze()
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_r, False)
+    os.set_blocking(wake_w, False)
+    signal.signal(signal.SIGCHLD, lambda *_: None)
+    signal.set_wakeup_fd(wake_w)
+    sock.send(json.dumps({'hello': True, 'vm_bytes': vm_bytes()}).encode())
+    current = None
+    while True:
+        try:
+            readable, _, _ = select.select([sock, wake_r], [], [])
+        except InterruptedError:
+            continue
+        if wake_r in readable:
+            try:
+                while os.read(wake_r, 512):
+                    pass
+            except BlockingIOError:
+                pass
+            current = reap(sock, current)
+        if sock in readable:
+            msg, fds, _, _ = socket.recv_fds(sock, 1 << 16, 8)
+            if not msg:
+                os._exit(0)
+            request = json.loads(msg)
+            if request['op'] == 'spawn':
+                sweep()
+                clean_workdir(config.get('workdir', '/tmp'))
+                pid = os.fork()
+                if pid == 0:
+                    child_main(fds, config)
+                for fd in fds:
+                    os.close(fd)
+                current = pid
+                sock.send(json.dumps({'spawned': pid}).encode())
+
+
+CLONE_NEWPID = 0x20000000
+
+
+def enter_private_namespaces(sock):
+    """User mode (Verdict not root, so no host uid of its own for candidates; bubblewrap maps only
+    Verdict's uid, as uid 0 of the slot's user namespace): the zygote moves its children into a pid
+    namespace below the judge's, and its pid 1 drops every capability. Returns in that pid 1, which is
+    the zygote from then on; the process that called it only waits for it and exits with it.
+
+    From inside, the judge is in no pid namespace a candidate can name (kill(-1) and kill(pid) do not
+    reach it), and a candidate holds no capability, so it cannot ptrace the (non-dumpable) judge.
+    Pid 1 ignores signals sent from inside its namespace, so a candidate cannot kill or stop its
+    zygote either. The capabilities this needs (CAP_SYS_ADMIN for unshare, CAP_SETPCAP to empty the
+    bounding set) hold only in the slot's own user namespace."""
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.unshare(CLONE_NEWPID) != 0:
+        raise OSError(ctypes.get_errno(), 'unshare(CLONE_NEWPID)')
+    pid = os.fork()
+    if pid:
+        # The judge needs the zygote's pid as it sees it, to translate the run children's pids.
+        sock.send(json.dumps({'init': pid}).encode())
+        sock.close()
+        libc_prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        _, status = os.waitpid(pid, 0)
+        os._exit(os.waitstatus_to_exitcode(status) & 0xFF)
+    drop_capabilities(libc)
+
+
+def drop_capabilities(libc):
+    """No capability, now or after an exec (empty bounding set), in the zygote's own user namespace."""
+    import ctypes
+
+    class Header(ctypes.Structure):
+        _fields_ = [('version', ctypes.c_uint32), ('pid', ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [('effective', ctypes.c_uint32), ('permitted', ctypes.c_uint32), ('inheritable', ctypes.c_uint32)]
+
+    PR_CAPBSET_DROP = 24
+    for cap in range(64):
+        if libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) != 0 and ctypes.get_errno() != 22:  # EINVAL: no such cap
+            raise OSError(ctypes.get_errno(), 'PR_CAPBSET_DROP %d' % cap)
+    if libc.capset(ctypes.byref(Header(0x20080522, 0)), (Data * 2)()) != 0:
+        raise OSError(ctypes.get_errno(), 'capset')
+
+
+def reap(sock, current):
+    while True:
+        try:
+            pid, status = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return current
+        if pid == 0:
+            return current
+        if pid == current:
+            sock.send(json.dumps({'exit': pid, 'status': status}).encode())
+            current = None
+
+
+class Exiter:
+    """`exit()` and `quit()` as the `site` module defines them (the sandbox starts Python with -S)."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return 'Use %s() to exit' % self.name
+
+    def __call__(self, code=None):
+        try:
+            sys.stdin.close()
+        except BaseException:
+            pass
+        raise SystemExit(code)
+
+
+def install_exit_builtins():
+    builtins.exit = Exiter('exit')
+    builtins.quit = Exiter('quit')
+
+
+def sweep():
+    """Kills every other process of this uid in the sandbox (kill(-1) spares the caller), reaps them,
+    and removes the System V IPC objects they left (the one kind of state that outlives processes)."""
+    while True:
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        except InterruptedError:
+            pass
+    remove_ipc()
+
+
+IPC_RMID = 0
+
+
+def remove_ipc():
+    for kind in ('shm', 'msg', 'sem'):
+        try:
+            with open('/proc/sysvipc/' + kind) as f:
+                rows = f.read().splitlines()[1:]
+        except OSError:
+            continue
+        if not rows:
+            continue
+        import ctypes
+        libc = ctypes.CDLL(None)
+        for row in rows:
+            ident = int(row.split()[1])
+            if kind == 'shm':
+                libc.shmctl(ident, IPC_RMID, None)
+            elif kind == 'msg':
+                libc.msgctl(ident, IPC_RMID, None)
+            else:
+                libc.semctl(ident, 0, IPC_RMID)
+
+
+def clean_workdir(workdir):
+    for name in os.listdir(workdir):
+        remove_tree(os.path.join(workdir, name))
+
+
+def remove_tree(path):
+    try:
+        if os.path.isdir(path) and not os.path.islink(path):
+            os.chmod(path, 0o700)
+            for name in os.listdir(path):
+                remove_tree(os.path.join(path, name))
+            os.rmdir(path)
+        else:
+            os.unlink(path)
+    except FileNotFoundError:
+        pass
+
+
+def vm_bytes():
+    with open('/proc/self/status') as f:
+        for line in f:
+            if line.startswith('VmSize:'):
+                return int(line.split()[1]) * 1024
+    return 0
+
