@@ -140,11 +140,13 @@ export function grpcRequestLog(logger: Logger, metrics: Metrics): grpc.ServerInt
 /** What a scoring route leaves for the request log (express `res.locals`). */
 export interface ScoredLocals {
   results?: ReadonlyArray<{ status: string }>;
+  groups?: readonly GroupVerdict[];
 }
 
 /** Stores a route's results where `httpRequestLog` finds them. */
-export function noteResults(res: Response, results: ReadonlyArray<{ status: string }>): void {
+export function noteResults(res: Response, results: ReadonlyArray<{ status: string }>, groups?: readonly GroupVerdict[]): void {
   (res.locals as ScoredLocals).results = results;
+  if (groups) (res.locals as ScoredLocals).groups = groups;
 }
 
 const QUIET_PATHS = new Set(['/healthz', '/metrics']);
@@ -160,25 +162,19 @@ export function httpRequestLog(logger: Logger, metrics: Metrics): RequestHandler
     const requestId = requestIdFrom(req.get(REQUEST_ID_KEY));
     res.setHeader(REQUEST_ID_KEY, requestId);
 
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const groups = (body as { groups?: unknown } | null)?.groups;
-      const request = req.body as { samples?: unknown; groupOptions?: unknown; group_options?: unknown } | undefined;
-      const shaped = request?.groupOptions !== undefined || request?.group_options !== undefined;
-      if (shaped && res.statusCode < 400 && Array.isArray(groups)) {
-        metrics.onGroups(groups as GroupVerdict[]);
-        if (Array.isArray(request?.samples)) {
-          metrics.onFinishReasons(defined((request.samples as Array<{ metadata?: unknown }>).map((s) => jsonFinishReason(s?.metadata))));
-        }
-      }
-      return json(body);
-    };
-
     let logged = false;
     const done = () => {
       if (logged) return;
       logged = true;
-      const results = (res.locals as ScoredLocals).results;
+      const { results, groups } = res.locals as ScoredLocals;
+      const request = req.body as { samples?: unknown; groupOptions?: unknown; group_options?: unknown } | undefined;
+      const shaped = request?.groupOptions !== undefined || request?.group_options !== undefined;
+      if (shaped && res.writableFinished && res.statusCode < 400 && groups) {
+        metrics.onGroups(groups);
+        if (Array.isArray(request?.samples)) {
+          metrics.onFinishReasons(defined((request.samples as Array<{ metadata?: unknown }>).map((s) => jsonFinishReason(s?.metadata))));
+        }
+      }
       const statuses = new StatusCounts();
       if (results) statuses.addAll(results);
       const body = req.body as { samples?: unknown } | undefined;

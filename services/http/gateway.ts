@@ -4,7 +4,7 @@ import { RequestRefused, type Engine } from '../engine/engine';
 import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { noteResults } from '../request-log';
-import { groupToJson, resultToJson } from '../wire/json';
+import { scoreReplyText } from '../wire/json';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes, type ScoreFor } from './trainers';
 
@@ -79,7 +79,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     try {
       const scored = await scorer.score({ ...call, signal: controller.signal, reply: REPLY_LIMIT });
       timer();
-      noteResults(res, scored.results);
+      noteResults(res, scored.results, scored.groups);
       return scored;
     } catch (error) {
       if (error instanceof RequestRefused) {
@@ -103,7 +103,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     const { samples, rejected, groupOptions } = parsed;
     const scored = await scoreCall(res, { samples, rejected, groupOptions }, 'http.score');
     if (!scored) return;
-    res.json({ results: scored.results.map(resultToJson), groups: scored.groups.map(groupToJson) });
+    res.type('application/json').send(scoreReplyText(scored.results, scored.groups));
   });
 
   app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry));

@@ -1,21 +1,11 @@
 import type { JsonObject } from '../../core/json';
 import type { ScoreResult } from '../../core/sample';
+import { floatLiteral } from '../wire/json';
 
 /**
  * How the trainer routes answer: rewards as JSON floats, and a batch with an unscored sample as an
  * HTTP error whose status line itself says why (the trainers' logs print only the status line).
  */
-
-/**
- * A reward as JSON text that every reader decodes as a float: `1` → `1.0`. OpenRLHF builds
- * `torch.tensor([reward])`, and an int64 tensor makes its group_norm / reinforce_baseline advantage
- * estimators fail ("std and var only support floating point"); Python's json reads `1` as int.
- */
-export function floatLiteral(value: number): string {
-  if (!Number.isFinite(value)) throw new RangeError(`reward ${value} is not a finite number`);
-  const text = JSON.stringify(value);
-  return /[.eE]/.test(text) ? text : `${text}.0`;
-}
 
 export function floatList(values: readonly number[]): string {
   return `[${values.map(floatLiteral).join(',')}]`;

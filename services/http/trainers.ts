@@ -3,7 +3,8 @@ import { Counter, type Registry } from 'prom-client';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { invalid, type Sample, type ScoreResult } from '../../core/sample';
 import { locateResponse, type LocatedResponse } from './query-response';
-import { failureOf, floatList, floatLiteral, type TrainerFailure } from './trainer-answer';
+import { floatLiteral } from '../wire/json';
+import { failureOf, floatList, type TrainerFailure } from './trainer-answer';
 
 /** Scores the samples of one HTTP request; null once a refusal or failure has been answered (the gateway's). */
 export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;

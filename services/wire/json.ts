@@ -135,3 +135,32 @@ export function groupToJson(group: GroupSummary): JsonObject {
   const out: JsonObject = { ...group };
   return out;
 }
+
+/**
+ * A number as JSON text that every reader decodes as a float: `1` → `1.0`. Python's json reads `1` as
+ * an int, and a trainer that builds `torch.tensor([reward])` from it gets int64, which its
+ * group_norm / reinforce_baseline advantage estimators refuse ("std and var only support floating point").
+ */
+export function floatLiteral(value: number): string {
+  if (!Number.isFinite(value)) throw new RangeError(`reward ${value} is not a finite number`);
+  const text = JSON.stringify(value);
+  return /[.eE]/.test(text) ? text : `${text}.0`;
+}
+
+/** The fields of results and group summaries that are rewards, written as floats. */
+const FLOAT_FIELDS = new Set(['reward', 'meanReward', 'advantage']);
+
+function objectText(object: JsonObject): string {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(object)) {
+    if (value === undefined) continue;
+    const text = FLOAT_FIELDS.has(key) && typeof value === 'number' && Number.isFinite(value) ? floatLiteral(value) : JSON.stringify(value);
+    parts.push(`${JSON.stringify(key)}:${text}`);
+  }
+  return `{${parts.join(',')}}`;
+}
+
+/** The Score reply (`{results, groups}`) as JSON text, rewards as floats. */
+export function scoreReplyText(results: readonly ShapedResult[], groups: readonly GroupSummary[]): string {
+  return `{"results":[${results.map((r) => objectText(resultToJson(r))).join(',')}],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`;
+}

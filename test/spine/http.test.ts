@@ -37,6 +37,21 @@ describe('HTTP gateway', () => {
     });
   });
 
+  it('writes rewards and mean rewards as JSON floats (1.0, 0.0), which Python reads as float, not int', async () => {
+    const batch = [
+      sample({ id: 'right', verifier: 'qa', groupId: 'g', response: '\\boxed{A}', label: { choice: 'A' } }),
+      sample({ id: 'wrong', verifier: 'qa', groupId: 'g', response: '\\boxed{B}', label: { choice: 'A' } }),
+    ];
+    const text = await (await post(JSON.stringify({ samples: batch }))).text();
+    expect(text).toContain('"reward":1.0');
+    expect(text).toContain('"reward":0.0');
+    expect(text).toContain('"meanReward":0.5');
+    expect(text).not.toMatch(/"(reward|meanReward)":-?\d+[,}]/);
+    // The text is still plain JSON with the same values.
+    const body = JSON.parse(text) as { results: Array<{ reward: number }> };
+    expect(body.results.map((r) => r.reward)).toEqual([1, 0]);
+  });
+
   it('accepts the proto field names (group_id, response_tokens) as proto3 JSON parsers do', async () => {
     const res = await post(JSON.stringify({ samples: [{ id: 'x', verifier: 'qa', response: '\\boxed{A}', label: { choice: 'A' }, group_id: 'g', response_tokens: 12 }] }));
     const body = (await res.json()) as { groups: Array<{ groupId: string }> };

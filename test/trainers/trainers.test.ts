@@ -1,4 +1,5 @@
-import { floatLiteral, reasonPhrase } from '../../services/http/trainer-answer';
+import { reasonPhrase } from '../../services/http/trainer-answer';
+import { floatLiteral } from '../../services/wire/json';
 import { responseFromQuery, trainerLabel } from '../../services/http/trainers';
 import type { RunningServer } from '../../services/server';
 import { sample } from '../fixtures/samples';
