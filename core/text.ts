@@ -35,6 +35,14 @@ export function lastBoxed(text: string): string | null {
   return found;
 }
 
+/**
+ * True when a box's content holds nothing: spaces, LaTeX spacing, empty braces or `\text{}`, dollars.
+ * An empty final box states no answer, and nothing elsewhere in the text stands in for it.
+ */
+export function isEmptyBox(content: string): boolean {
+  return content.replace(/\s+|\\[,;:! ]|\\q?quad\b|\\(?:text|mathrm|mbox)\s*\{\s*\}|[{}$]/g, '') === '';
+}
+
 /** The content between the `{` at `open` and its matching `}`; null when unbalanced. */
 export function balancedGroup(text: string, open: number): string | null {
   let depth = 0;

@@ -42,7 +42,7 @@ describe('verdict diff and --compare', () => {
     expect(run.code).toBe(0);
     // Rows 1 and 2 were correct (C) and are now not_boxed: two 1→0 flips; mean 4/8 → 2/8.
     expect(run.stdout).toMatch(/^qa: 8 compared, 2 rewards changed \(0→1: 0, 1→0: 2\), mean reward 0\.5000 → 0\.2500; status changes: none; causes: 2 verifier$/m);
-    expect(run.stdout).toMatch(/first 1 changed:\n\s+line 1 \(r0\), cause verifier\n\s+old: STATUS_OK reward 1 correct_choice qa@1\.0\.0 details \{.*\}\n\s+new: STATUS_OK reward 0 not_boxed qa@1\.1\.0-strict details \{\}/);
+    expect(run.stdout).toMatch(/first 1 changed:\n\s+line 1 \(r0\), cause verifier\n\s+old: STATUS_OK reward 1 correct_choice qa@\d+\.\d+\.\d+ details \{.*\}\n\s+new: STATUS_OK reward 0 not_boxed qa@9\.0\.0-strict details \{\}/);
     expect(run.stdout).toMatch(/^2 of 8 results changed$/m);
     const failing = await runCli(['diff', file('old.jsonl'), file('new.jsonl'), '--fail-on-change', '--json']);
     expect(failing.code).toBe(1);

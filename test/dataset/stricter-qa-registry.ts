@@ -6,12 +6,12 @@ import { VERIFIERS } from '../../verifiers';
 import { qa, qaLabel } from '../../verifiers/qa';
 
 /**
- * A hand-made verifier change for the diff tests: qa 1.1.0-strict grades only \boxed{} answers, so
- * "Answer: C" that qa 1.0.0 rewards 1 now scores 0 (reason not_boxed). Served by an in-test replica.
+ * A hand-made verifier change for the diff tests: qa 9.0.0-strict grades only \boxed{} answers, so
+ * "Answer: C" that the real qa rewards 1 now scores 0 (reason not_boxed). Served by an in-test replica.
  */
 const stricterQa = definePure({
   name: 'qa',
-  version: '1.1.0-strict',
+  version: '9.0.0-strict',
   description: 'qa that only accepts \\boxed{} answers (test)',
   label: qaLabel,
   score(input) {

@@ -621,3 +621,109 @@ describe('math answers: whole responses', () => {
     [String.raw`2.5`, String.raw`The answer is 2 1/2.`, true],
   ])('%s vs %j → %s', (gold, response, expected) => expect(rewarded(response, gold)).toBe(expected));
 });
+
+/** The outcome of a boxed answer, for rows that pin the reason as well as the reward. */
+const outcomeOf = (response: string, gold: string) => scorePure(math as PureVerifier, sample(response, { gold }));
+
+describe('math answers: arithmetic on infinity follows the extended reals', () => {
+  it.each<Row>([
+    // Undefined forms equal nothing, not even what the algebra would simplify them to.
+    [String.raw`42`, String.raw`42+\infty-\infty`, false],
+    [String.raw`0`, String.raw`0\cdot\infty`, false],
+    [String.raw`0`, String.raw`\infty \times 0`, false],
+    [String.raw`1`, String.raw`\frac{\infty}{\infty}`, false],
+    [String.raw`1`, String.raw`\infty/\infty`, false],
+    [String.raw`1`, String.raw`\infty^0`, false],
+    [String.raw`1`, String.raw`1^{\infty}`, false],
+    [String.raw`0`, String.raw`\infty-\infty`, false],
+    [String.raw`x`, String.raw`x+\infty-\infty`, false],
+    [String.raw`2x`, String.raw`2x + \infty - \infty`, false],
+    [String.raw`\infty`, String.raw`\infty+\infty-\infty`, false],
+    // Defined forms have their extended-real values.
+    [String.raw`\infty`, String.raw`\infty+1`, true],
+    [String.raw`\infty`, String.raw`2\infty`, true],
+    [String.raw`\infty`, String.raw`\infty+\infty`, true],
+    [String.raw`\infty`, String.raw`\infty\cdot\infty`, true],
+    [String.raw`\infty`, String.raw`\sqrt{\infty}`, true],
+    [String.raw`\infty`, String.raw`-2 \cdot (-\infty)`, true],
+    [String.raw`-\infty`, String.raw`-3\infty`, true],
+    [String.raw`-\infty`, String.raw`(-\infty)^3`, true],
+    [String.raw`\infty`, String.raw`(-\infty)^2`, true],
+    [String.raw`\infty`, String.raw`\pi \cdot \infty`, true],
+    [String.raw`0`, String.raw`\frac{1}{\infty}`, true],
+    [String.raw`0`, String.raw`\frac{x}{\infty}`, true],
+    [String.raw`0`, String.raw`\infty^{-1}`, true],
+    [String.raw`0`, String.raw`\left(\frac{1}{2}\right)^{\infty}`, true],
+    [String.raw`0`, String.raw`2^{-\infty}`, true],
+    [String.raw`\infty`, String.raw`2^{\infty}`, true],
+    [String.raw`-\infty`, String.raw`\infty`, false],
+    [String.raw`\infty`, String.raw`\infty+1`, true],
+    [String.raw`(-\infty, 3]`, String.raw`(-\infty,3]`, true],
+    [String.raw`x > 3`, String.raw`(3, \infty)`, true],
+  ])('%s vs %j → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
+
+  it('names the undefined form in the answer, and refuses a gold that holds one', () => {
+    const answer = outcomeOf(String.raw`\boxed{42+\infty-\infty}`, '42');
+    expect(answer).toMatchObject({ status: 'OK', reward: 0, reason: 'undefined_form', details: { form: '∞ − ∞' } });
+    expect(outcomeOf(String.raw`\boxed{0 \cdot \infty}`, '0')).toMatchObject({ reason: 'undefined_form', details: { form: '0 · ∞' } });
+    expect(outcomeOf(String.raw`\boxed{\infty}`, String.raw`\infty - \infty`)).toMatchObject({
+      status: 'INVALID',
+      reason: 'label.gold: an undefined form (∞ − ∞)',
+    });
+  });
+});
+
+describe('math answers: an empty final box is no answer', () => {
+  it.each<Row>([
+    [String.raw`5`, String.raw`We get 5 apples. The answer is \boxed{}.`, false],
+    [String.raw`5`, String.raw`Answer: 5 \boxed{ }`, false],
+    [String.raw`5`, String.raw`$x = 5$ so \boxed{\,}`, false],
+    [String.raw`5`, String.raw`First \boxed{5}, then I am not sure: \boxed{}`, false],
+    [String.raw`5`, String.raw`\boxed{\text{}}`, false],
+    [String.raw`5`, String.raw`\boxed{} The final answer is 5`, false],
+    [String.raw`5`, String.raw`\boxed{} then \boxed{5}`, true],
+  ])('%s vs %j → %s', (gold, response, expected) => expect(rewarded(response, gold)).toBe(expected));
+
+  it('says no_answer', () => {
+    expect(outcomeOf(String.raw`It is 5. \boxed{}`, '5')).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
+  });
+});
+
+describe('math answers: presentation wrappers and numbers written as words', () => {
+  it.each<Row>([
+    [String.raw`5`, String.raw`\mathbf{5}`, true],
+    [String.raw`5`, String.raw`\textbf{5}`, true],
+    [String.raw`5`, String.raw`\boldsymbol{5}`, true],
+    [String.raw`5`, String.raw`\bm{5}`, true],
+    [String.raw`5`, String.raw`\pmb{5}`, true],
+    [String.raw`5`, String.raw`\mathit{5}`, true],
+    [String.raw`5`, String.raw`\textit{5}`, true],
+    [String.raw`5`, String.raw`\emph{5}`, true],
+    [String.raw`5`, String.raw`\mathrm{5}`, true],
+    [String.raw`5`, String.raw`\underline{5}`, true],
+    [String.raw`5`, String.raw`\color{red}{5}`, true],
+    [String.raw`5`, String.raw`{\color{blue} 5}`, true],
+    [String.raw`5`, String.raw`\textcolor{red}{5}`, true],
+    [String.raw`5`, String.raw`\textcolor[rgb]{1,0,0}{5}`, true],
+    [String.raw`5`, String.raw`\colorbox{yellow}{$5$}`, true],
+    [String.raw`5`, String.raw`\Large 5`, true],
+    [String.raw`5`, String.raw`{\LARGE 5}`, true],
+    [String.raw`5`, String.raw`\displaystyle 5`, true],
+    [String.raw`\frac{1}{2}`, String.raw`\mathbf{\frac{1}{2}}`, true],
+    [String.raw`\frac{1}{2}`, String.raw`\textbf{\frac{1}{2}}`, true],
+    [String.raw`(1, 2)`, String.raw`\boldsymbol{(1, 2)}`, true],
+    [String.raw`x^2+1`, String.raw`\mathbf{x}^2+1`, true],
+    [String.raw`6`, String.raw`\mathbf{5}`, false],
+    [String.raw`6`, String.raw`\color{red}{5}`, false],
+    [String.raw`5`, String.raw`\text{five}`, true],
+    [String.raw`5`, String.raw`\text{Five}`, true],
+    [String.raw`12`, String.raw`\text{twelve}`, true],
+    [String.raw`20`, String.raw`\text{twenty}`, true],
+    [String.raw`40`, String.raw`\text{forty}`, true],
+    [String.raw`90`, String.raw`\text{ninety}`, true],
+    [String.raw`1`, String.raw`\textbf{one}`, true],
+    [String.raw`0`, String.raw`\text{zero}`, true],
+    [String.raw`5`, String.raw`\text{six}`, false],
+    [String.raw`14`, String.raw`\text{forty}`, false],
+  ])('%s vs %j → %s', (gold, answer, expected) => expect(rewarded(`\\boxed{${answer}}`, gold)).toBe(expected));
+});

@@ -25,6 +25,14 @@ describe('qa: multiple choice', () => {
     expect(score('\\boxed{B}', { choice: 'C' })).toMatchObject({ status: 'OK', reward: 0, reason: 'wrong_choice' });
   });
 
+  it.each([['Answer: C\n\\boxed{}'], ['The answer is C. \\boxed{ }'], ['C is right, so \\boxed{\\text{}}']])(
+    'gives no answer for an empty final box, whatever the text before it says: %s',
+    (response) => {
+      expect(score(response, { choice: 'C' })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
+      expect(score(response, { answers: ['C'] })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
+    },
+  );
+
   it('does not read a sentence that starts with "A" as option A', () => {
     expect(score('Answer: A cell membrane', { choice: 'A' })).toMatchObject({ reward: 0, reason: 'no_choice' });
   });

@@ -1,4 +1,5 @@
 import { TooComplex, type Budget } from './budget';
+import { extAdd, extDiv, extMul, extPow } from './extended';
 import { isNameLike, type Join, type Node, type RelOp } from './parse/ast';
 import * as P from './poly';
 import { ONE, q, qAbs, qCmp, qInt, qMul, qPowInt, ZERO, type Q } from './rational';
@@ -212,7 +213,7 @@ class Canonicalizer {
       case 'div': {
         const num = this.operand(node.num);
         const den = this.poly(node.den);
-        return mapScalars(num, (p) => P.div(p, den, b));
+        return mapScalars(num, (p) => extDiv(p, den) ?? P.div(p, den, b));
       }
       case 'pow':
         return scalar(this.power(this.poly(node.base), this.poly(node.exp)));
@@ -284,6 +285,8 @@ class Canonicalizer {
   }
 
   private power(base: P.Poly, exp: P.Poly): P.Poly {
+    const extended = extPow(base, exp);
+    if (extended) return extended;
     const b = this.budget;
     const e = P.constantValue(exp);
     const c = P.constantValue(base);
@@ -374,7 +377,11 @@ function mapScalars(v: Value, f: (p: P.Poly) => P.Poly): Value {
 }
 
 function combine(a: Value, b: Value, op: 'add' | 'mul', budget: Budget): Value {
-  if (a.t === 'scalar' && b.t === 'scalar') return scalar(op === 'add' ? P.add(a.p, b.p, budget) : P.mul(a.p, b.p, budget));
+  if (a.t === 'scalar' && b.t === 'scalar') {
+    const extended = op === 'add' ? extAdd(a.p, b.p) : extMul(a.p, b.p);
+    if (extended) return scalar(extended);
+    return scalar(op === 'add' ? P.add(a.p, b.p, budget) : P.mul(a.p, b.p, budget));
+  }
   if (op === 'mul' && a.t === 'scalar') return mapScalars(b, (p) => P.mul(a.p, p, budget));
   if (op === 'mul' && b.t === 'scalar') return mapScalars(a, (p) => P.mul(p, b.p, budget));
   if (a.t === 'matrix' && b.t === 'matrix') {

@@ -1,4 +1,4 @@
-import { balancedGroup } from '../../core/text';
+import { balancedGroup, isEmptyBox } from '../../core/text';
 
 /**
  * Extraction: which part of a response is its answer. `boxed` takes only `\boxed{}`/`\fbox{}`;
@@ -208,6 +208,10 @@ function lastMatchEnd(pattern: RegExp, text: string): { index: number; end: numb
 export function extractAnswer(text: string, mode: ExtractMode): Extracted | null {
   const boxes = findBoxes(text);
   const boxed = trailingBoxes(text, boxes);
+  const finalBox = boxes[boxes.length - 1];
+  // An empty final box states that there is no answer: no number or statement elsewhere in the text
+  // stands in for it.
+  if (finalBox && isEmptyBox(finalBox.content)) return null;
   if (mode === 'boxed') return boxed && boxed.content.trim() !== '' ? { text: boxed.content, rule: 'boxed', plain: false } : null;
 
   // "The final answer is X. I hope it is correct." (the Minerva template) outranks an earlier box.

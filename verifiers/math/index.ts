@@ -5,6 +5,7 @@ import { finalText } from '../../core/text';
 import { definePure } from '../../core/verifier';
 import { Budget, DEFAULT_LIMITS, TooComplex } from './budget';
 import { canonicalize, NotAValue, show, type Value } from './canonical';
+import { UndefinedForm } from './extended';
 import { Comparer } from './compare';
 import { extractAnswer, extractGold, type Extracted } from './extract';
 import { parseAnswer } from './parse';
@@ -80,6 +81,7 @@ function parseGoldUncached(gold: string, strict: boolean): GoldResult {
   } catch (error) {
     if (error instanceof TooComplex) return { ok: false, reason: `too complex (${error.limit})` };
     if (error instanceof NotAValue) return { ok: false, reason: `unparseable (${error.message})` };
+    if (error instanceof UndefinedForm) return { ok: false, reason: `an undefined form (${error.form})` };
     throw error;
   }
 }
@@ -123,13 +125,14 @@ export function scoreMath(response: string, label: MathLabel): Outcome {
   } catch (error) {
     if (error instanceof TooComplex) return ok(0, 'too_complex', { ...details, limit: error.limit });
     if (error instanceof NotAValue) return ok(0, 'unparseable_answer', { ...details, error: error.message });
+    if (error instanceof UndefinedForm) return ok(0, 'undefined_form', { ...details, form: error.form });
     throw error;
   }
 }
 
 export const math = definePure({
   name: 'math',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Math answers: the last \\boxed{} (or a stated final answer) after </think>, parsed from LaTeX or plain text, canonicalized with exact rationals, compared with the gold',
   label: mathLabel,

@@ -1,4 +1,4 @@
-import { lastBoxed } from '../../core/text';
+import { isEmptyBox, lastBoxed } from '../../core/text';
 
 export interface Extracted {
   text: string;
@@ -26,7 +26,7 @@ function lastMatch(pattern: RegExp, text: string): { index: number; value: strin
  */
 export function extractAnswer(text: string): Extracted | null {
   const boxed = lastBoxed(text);
-  if (boxed !== null && boxed.trim() !== '') return { text: boxed.trim(), rule: 'boxed' };
+  if (boxed !== null) return isEmptyBox(boxed) ? null : { text: boxed.trim(), rule: 'boxed' };
   const answerIs = lastMatch(ANSWER_IS, text);
   const answerColon = lastMatch(ANSWER_COLON, text);
   const chosen =

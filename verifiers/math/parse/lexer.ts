@@ -33,13 +33,22 @@ const IGNORED = new Set([
   'displaystyle', 'textstyle', 'scriptstyle', 'limits', 'nolimits', 'quad', 'qquad', 'enspace', 'thinspace',
   'medspace', 'thickspace', 'negthinspace', 'hspace', 'boxed', 'fbox', 'dots', 'ldots', 'cdots', 'vdots',
   'dotsc', 'dotsb', 'angle', 'measuredangle', 'triangle', 'phantom', 'cr', 'newline', 'noindent', 'dollar',
-  'mathstrut', 'strut', 'rm', 'bf', 'it', 'tiny', 'small', 'large', 'Large', 'huge',
+  'mathstrut', 'strut', 'rm', 'bf', 'it', 'sl', 'sf', 'tt', 'em', 'tiny', 'scriptsize', 'footnotesize', 'small',
+  'normalsize', 'large', 'Large', 'LARGE', 'huge', 'Huge',
+  // Bold, underline and other presentation around math: `\mathbf{5}` is 5; the group stays.
+  'mathbf', 'boldsymbol', 'bm', 'pmb', 'mathbold', 'mathbfit', 'underline', 'mathnormal', 'ensuremath',
 ]);
+
+/** Colour commands and how many braced arguments (colour model, names) come before the coloured content. */
+const COLOUR_ARGS: Record<string, number> = { color: 1, textcolor: 1, colorbox: 1, fcolorbox: 2 };
+
+/** Text commands that only set a face: when their argument holds math (`\textbf{\frac{1}{2}}`) it is read as math. */
+const FACE_TEXT_COMMANDS = new Set(['textbf', 'textit', 'textsl', 'textup', 'textnormal', 'textmd', 'textsf', 'emph']);
 
 /** Commands whose braced argument is read verbatim as text (`\text{ cm}`, `\mathrm{e}`). */
 const TEXT_COMMANDS = new Set([
-  'text', 'textbf', 'textit', 'textrm', 'textnormal', 'textsf', 'texttt', 'textup', 'mbox', 'hbox', 'mathrm',
-  'mathit', 'mathsf', 'mathtt', 'operatorname', 'emph', 'mathbb', 'mathcal', 'mathfrak',
+  'text', 'textbf', 'textit', 'textsl', 'textmd', 'textrm', 'textnormal', 'textsf', 'texttt', 'textup', 'mbox',
+  'hbox', 'mathrm', 'mathit', 'mathsf', 'mathtt', 'operatorname', 'emph', 'mathbb', 'mathcal', 'mathfrak',
 ]);
 
 const ALIASES: Record<string, Token> = {
@@ -383,9 +392,28 @@ function readCommand(src: string, start: number, push: (t: Token) => void): numb
   let j = i;
   while (isLetter(src[j])) j++;
   const name = src.slice(i, j);
+  const colourArgs = COLOUR_ARGS[name];
+  if (colourArgs !== undefined) {
+    let k = j;
+    for (let a = 0; a < colourArgs; a++) {
+      while (isSpace(src[k])) k++;
+      // `\textcolor[rgb]{…}{…}`: an optional colour model first.
+      if (src[k] === '[') {
+        const close = src.indexOf(']', k);
+        if (close < 0) return j;
+        k = close + 1;
+        while (isSpace(src[k])) k++;
+      }
+      const group = src[k] === '{' ? readGroup(src, k) : null;
+      if (!group) return j;
+      k = group.end;
+    }
+    return k;
+  }
   if (TEXT_COMMANDS.has(name)) {
     let k = j;
     while (isSpace(src[k])) k++;
+    if (FACE_TEXT_COMMANDS.has(name) && src[k] === '{' && readGroup(src, k)?.content.includes('\\')) return j;
     // `\mathbb{R}` and `\mathbb R` are the real line.
     if (name === 'mathbb' && src[k] === 'R' && !isLetter(src[k + 1])) {
       push({ t: 'cmd', name: 'reals' });
@@ -449,8 +477,7 @@ function readCommand(src: string, start: number, push: (t: Token) => void): numb
 }
 
 const KNOWN_COMMANDS = new Set([
-  'frac', 'sqrt', 'binom', 'pi', 'overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'mathbf',
-  'boldsymbol', 'dot', 'sum', 'prod', 'int', 'lim', 'max', 'min', 'gcd', 'lcm', 'det', 'arcsec', 'pmod', 'bmod', 'mod',
+  'frac', 'sqrt', 'binom', 'pi', 'overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'dot', 'sum', 'prod', 'int', 'lim', 'max', 'min', 'gcd', 'lcm', 'det', 'arcsec', 'pmod', 'bmod', 'mod',
   'perp', 'parallel', 'cong', 'sim', 'equiv', 'to', 'rightarrow', 'Rightarrow', 'implies',
   'iff', 'Leftrightarrow', 'neg', 'forall', 'exists', 'partial', 'nabla', 'prime',
 ]);

@@ -8,7 +8,7 @@ export class ParseError extends Error {}
 /** Single letters read as function names when followed by `(`: `f(x)`, `W(n)`; `x(x+1)` stays a product. */
 const FUNCTION_LETTERS = new Set(['f', 'g', 'h', 'p', 'q', 'F', 'G', 'H', 'P', 'Q', 'W']);
 const MATRIX_ENVS = new Set(['pmatrix', 'bmatrix', 'Bmatrix', 'vmatrix', 'Vmatrix', 'matrix', 'smallmatrix', 'array']);
-const ACCENTS = new Set(['overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'mathbf', 'boldsymbol', 'dot']);
+const ACCENTS = new Set(['overline', 'overrightarrow', 'vec', 'hat', 'bar', 'widehat', 'tilde', 'dot']);
 const NAMED_APPLY = new Set(['max', 'min', 'gcd', 'lcm', 'det']);
 const BIG_OPERATORS = new Set(['sum', 'prod', 'int', 'lim']);
 const KNOWN_FN = new Set<string>(KNOWN_FUNCTIONS);
@@ -687,6 +687,16 @@ function skipUnitWord(toks: Token[], pos: number): number {
   return end;
 }
 
+/** Zero to twenty and the round tens, the numbers answers write as words. */
+const NUMBER_WORDS = new Map<string, number>(
+  [
+    'zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve',
+    'thirteen', 'fourteen', 'fifteen', 'sixteen', 'seventeen', 'eighteen', 'nineteen', 'twenty',
+  ]
+    .map((w, i): [string, number] => [w, i])
+    .concat(['thirty', 'forty', 'fifty', 'sixty', 'seventy', 'eighty', 'ninety'].map((w, i): [string, number] => [w, 30 + 10 * i])),
+);
+
 function textNode(raw: string): Node {
   const text = raw.trim();
   if (text === '') return { k: 'text', text: '' };
@@ -698,6 +708,9 @@ function textNode(raw: string): Node {
     return text.startsWith('-') ? { k: 'neg', arg: value } : value;
   }
   if (/^[A-Za-z]$/.test(text)) return text === 'e' ? { k: 'const', name: 'e' } : { k: 'sym', name: text };
+  // `\text{five}`: a number written as a word is the number.
+  const word = NUMBER_WORDS.get(text.toLowerCase().replace(/\.$/, ''));
+  if (word !== undefined) return num(qInt(word));
   if (/^(?:infinity|infinite|inf)$/i.test(text)) return INFINITY;
   if (/^(?:(?:the )?(?:set of )?all reals?(?: numbers)?|all real values(?: of x)?|real numbers)$/i.test(text)) return REALS;
   if (/^(?:(?:there is |there are )?no (?:real )?(?:solutions?|roots?|values?)|the empty set|empty set)$/i.test(text)) return { k: 'set', items: [] };
