@@ -109,18 +109,41 @@ function indentation(line: string): number {
   return line.length - pyLstrip(line, ' ').length;
 }
 
+/**
+ * The reference removes blank lines from the list it is iterating (`for line in lines:
+ * lines.remove(line)`): the line right after a removal is skipped (so a blank one survives), and
+ * `remove` takes the first equal line still in the list, which may be an earlier survivor. Replayed
+ * in one pass (splicing as the reference does is quadratic on a long response): removals only ever
+ * hit lines at or before the current one, so a queue per blank value of the survivors seen so far
+ * says which line goes.
+ */
+export function withoutBlankLinesAsReference(lines: readonly string[]): string[] {
+  const removed = new Uint8Array(lines.length);
+  const survivors = new Map<string, { at: number[]; head: number }>();
+  const seen = (i: number): { at: number[]; head: number } => {
+    const line = lines[i] as string;
+    let queue = survivors.get(line);
+    if (!queue) survivors.set(line, (queue = { at: [], head: 0 }));
+    queue.at.push(i);
+    return queue;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    if (pyStrip(lines[i] as string) !== '') continue;
+    const queue = seen(i);
+    removed[queue.at[queue.head++] as number] = 1;
+    // The next line moved into the current slot: the loop never looks at it.
+    if (i + 1 < lines.length && pyStrip(lines[i + 1] as string) === '') seen(i + 1);
+    i++;
+  }
+  return lines.filter((_, i) => removed[i] === 0);
+}
+
 export const lineIndent = defineConstraint({
   id: 'format:line_indent',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const lines = response.split('\n');
-    // The reference removes blank lines from the list it is iterating, so a blank line right after
-    // a removed one survives; removal takes the first equal line. Both are reproduced.
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i] as string;
-      if (pyStrip(line) === '') lines.splice(lines.indexOf(line), 1);
-    }
+    const lines = withoutBlankLinesAsReference(response.split('\n'));
     for (let i = 0; i + 1 < lines.length; i++) {
       if (indentation(lines[i + 1] as string) <= indentation(lines[i] as string)) {
         return fail(`line ${i + 2} is not indented further than line ${i + 1}`);

@@ -7,12 +7,39 @@ const SP = `[${PY_SPACE}]`;
 /** Python MULTILINE `^`: the start of the text or just after "\n" (not "\r", as in JavaScript). */
 const LINE_START = '(?:^|(?<=\\n))';
 
+/**
+ * The matches of the reference's `re.findall(r"\[.*?\]", text)`: a `[` closed by the first `]` on its
+ * line. Scanned once: the regex retries every `[` to the end of its line, quadratic on a long line
+ * of unclosed brackets; a `[` whose line has no `]` after it means no `[` before that line end closes.
+ */
+function countBracketed(text: string): number {
+  let n = 0;
+  let i = text.indexOf('[');
+  let lineEnd = -1;
+  while (i >= 0) {
+    const close = text.indexOf(']', i + 1);
+    if (close < 0) break;
+    // The end of the current line, found once per line (not once per bracket).
+    if (lineEnd !== Infinity && lineEnd <= i) {
+      lineEnd = text.indexOf('\n', i + 1);
+      if (lineEnd < 0) lineEnd = Infinity;
+    }
+    if (lineEnd < close) {
+      i = text.indexOf('[', lineEnd + 1);
+      continue;
+    }
+    n++;
+    i = text.indexOf('[', close + 1);
+  }
+  return n;
+}
+
 export const numberPlaceholders = defineConstraint({
   id: 'detectable_content:number_placeholders',
   source: 'ifeval',
   kwargs: z.strictObject({ num_placeholders: kw.count() }),
   check(response, { num_placeholders }) {
-    const n = response.match(/\[[^\n]*?\]/gu)?.length ?? 0;
+    const n = countBracketed(response);
     return verdict(n >= num_placeholders, `found ${plural(n, 'placeholder')} in [square brackets], expected at least ${num_placeholders}`);
   },
   examples: [

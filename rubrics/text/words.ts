@@ -236,12 +236,19 @@ export function tokensAtEnds(text: string, head: number, tail: number): { head: 
   const all = sentTokenize(text);
   const first: string[] = [];
   let i = 0;
-  for (; i < all.length && first.length < head; i++) first.push(...treebankTokenize(all[i] as string));
-  const last: string[] = [];
-  for (let j = all.length - 1; j >= i && last.length < tail; j--) last.unshift(...treebankTokenize(all[j] as string));
-  // Short of `tail`: every sentence after the head's is in `last`, so the head's tokens precede them.
-  if (last.length < tail) last.unshift(...first);
-  return { head: first.slice(0, head), tail: last.slice(-tail) };
+  // Loops, not `push(...tokens)`: one sentence of a long response can hold more tokens than a call
+  // may take arguments.
+  for (; i < all.length && first.length < head; i++) for (const t of treebankTokenize(all[i] as string)) first.push(t);
+  // The tail is gathered backwards, sentence by sentence, and reversed once.
+  const reversed: string[] = [];
+  for (let j = all.length - 1; j >= i && reversed.length < tail; j--) {
+    const tokens = treebankTokenize(all[j] as string);
+    for (let k = tokens.length - 1; k >= 0; k--) reversed.push(tokens[k] as string);
+  }
+  // Short of `tail`: every sentence after the head's is in the tail, so the head's tokens precede them.
+  if (reversed.length < tail) for (let k = first.length - 1; k >= 0; k--) reversed.push(first[k] as string);
+  const last = reversed.slice(0, tail).reverse();
+  return { head: first.slice(0, head), tail: last };
 }
 
 const WORD_RUN = new RegExp(`[${PY_WORD}]+`, 'gu');
