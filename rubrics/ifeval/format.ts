@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { PY_SPACE, pyStrip } from '../text/py';
-import { pyRegExp } from '../text/pyre';
+import { labelPattern, type LabelPattern } from '../text/label-pattern';
 
 const SP = `[${PY_SPACE}]`;
 /** Python MULTILINE `^`: the start of the text or just after "\n" (not "\r", as in JavaScript). */
@@ -51,7 +51,15 @@ export const numberPlaceholders = defineConstraint({
 export const postscript = defineConstraint({
   id: 'detectable_content:postscript',
   source: 'ifeval',
-  kwargs: z.strictObject({ postscript_marker: kw.str().transform((s) => s.trim()) }),
+  kwargs: z.strictObject({
+    postscript_marker: kw
+      .str()
+      .transform((s) => s.trim())
+      .superRefine((marker, ctx) => {
+        const compiled = marker === 'P.S.' || marker === 'P.P.S' ? null : labelPattern(marker.toLowerCase());
+        if (typeof compiled === 'string') ctx.addIssue({ code: 'custom', message: compiled });
+      }),
+  }),
   check(response, { postscript_marker }) {
     const text = response.toLowerCase();
     // Neither anchored to a line start nor to the end: "help.s. me" holds a "P.S.".
@@ -60,8 +68,10 @@ export const postscript = defineConstraint({
         ? new RegExp(`${SP}*p\\.${SP}?p\\.${SP}?s`, 'u')
         : postscript_marker === 'P.S.'
           ? new RegExp(`${SP}*p\\.${SP}?s\\.`, 'u')
-          : pyRegExp(`\\s*${postscript_marker.toLowerCase()}`, '');
-    return verdict(re?.test(text) ?? false, `no postscript starting with "${postscript_marker}"`);
+          : // The reference searches for `\s*` + marker: the optional spaces cannot decide whether it is found.
+            labelPattern(postscript_marker.toLowerCase());
+    const found = typeof re === 'string' ? false : re.test(text); // a refused marker never reaches here
+    return verdict(found, `no postscript starting with "${postscript_marker}"`);
   },
   examples: [
     { response: 'Body.\n\nP.S. Bring snacks.', kwargs: { postscript_marker: 'P.S.' }, pass: true },
@@ -122,15 +132,20 @@ export const numberHighlightedSections = defineConstraint({
   ],
 });
 
+/** The reference's `re.split(r"\s?" + spliter + r"\s?\d+\s?", text)`: its matches are the section marks. */
+const sectionMarker = (spliter: string) => labelPattern(spliter, { before: '\\s?', after: '\\s?\\d+\\s?' });
+
 export const multipleSections = defineConstraint({
   id: 'detectable_format:multiple_sections',
   source: 'ifeval',
   kwargs: z
     .strictObject({ section_spliter: kw.str().transform((s) => s.trim()), num_sections: kw.count() })
-    .refine((k) => pyRegExp(k.section_spliter, 'g') !== null, { message: 'not a valid regular expression', path: ['section_spliter'] }),
+    .superRefine((k, ctx) => {
+      const compiled = sectionMarker(k.section_spliter);
+      if (typeof compiled === 'string') ctx.addIssue({ code: 'custom', message: compiled, path: ['section_spliter'] });
+    }),
   check(response, { section_spliter, num_sections }) {
-    const re = pyRegExp(`\\s?${section_spliter}\\s?\\d+\\s?`, 'g') as RegExp;
-    const n = response.match(re)?.length ?? 0;
+    const n = (sectionMarker(section_spliter) as LabelPattern).count(response);
     return verdict(n >= num_sections, `found ${plural(n, 'section')} marked "${section_spliter} N", expected at least ${num_sections}`);
   },
   examples: [

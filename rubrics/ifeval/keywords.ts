@@ -1,28 +1,36 @@
 import { z } from 'zod';
 import { compare, defineConstraint, fail, kw, PASS, plural, relationText, verdict } from '../constraint';
-import { pyRegExp } from '../text/pyre';
+import { labelPattern, type LabelPattern, type PatternOptions } from '../text/label-pattern';
 import { wordRuns } from '../text/words';
 
 const PLAIN_WORD = /^[\p{L}\p{N}_]+$/u;
 
-/** The IFEval keyword checkers use the keyword itself as a (case-insensitive) regular expression. */
-const pattern = kw.str().refine((s) => pyRegExp(s, 'i') !== null, {
-  message: 'not a valid regular expression',
-});
+/**
+ * The IFEval keyword checkers use the keyword itself as a (case-insensitive) regular expression; a
+ * label's pattern runs under `labelPattern`'s linear-time rules.
+ */
+const pattern = (options: PatternOptions = { ignoreCase: true }) =>
+  kw.str().superRefine((s, ctx) => {
+    const compiled = labelPattern(s, options);
+    if (typeof compiled === 'string') ctx.addIssue({ code: 'custom', message: compiled });
+  });
 
-function findAll(re: RegExp, text: string): number {
-  let n = 0;
-  for (const m of text.matchAll(re)) if (m) n++;
-  return n;
+const BOUNDED: PatternOptions = { ignoreCase: true, before: '\\b', after: '\\b' };
+
+/** A pattern the kwargs schema has already accepted. */
+function compiledPattern(source: string, options: PatternOptions = { ignoreCase: true }): LabelPattern {
+  const compiled = labelPattern(source, options);
+  if (typeof compiled === 'string') throw new Error(`unchecked label pattern: ${compiled}`);
+  return compiled;
 }
 
 export const existence = defineConstraint({
   id: 'keywords:existence',
   source: 'ifeval',
-  kwargs: z.strictObject({ keywords: kw.list(pattern) }),
+  kwargs: z.strictObject({ keywords: kw.list(pattern()) }),
   check(response, { keywords }) {
     // Substring search, as the reference: "cat" is found in "concatenate".
-    const missing = [...keywords].sort().filter((k) => !(pyRegExp(k, 'i') as RegExp).test(response));
+    const missing = [...keywords].sort().filter((k) => !compiledPattern(k).test(response));
     return verdict(missing.length === 0, `missing keyword${missing.length > 1 ? 's' : ''} ${missing.map((k) => `"${k}"`).join(', ')}`);
   },
   examples: [
@@ -35,9 +43,9 @@ export const existence = defineConstraint({
 export const frequency = defineConstraint({
   id: 'keywords:frequency',
   source: 'ifeval',
-  kwargs: z.strictObject({ keyword: pattern.pipe(z.string().trim().min(1, 'required (non-empty)')), frequency: kw.count(), relation: kw.relation() }),
+  kwargs: z.strictObject({ keyword: pattern().pipe(z.string().trim().min(1, 'required (non-empty)')), frequency: kw.count(), relation: kw.relation() }),
   check(response, { keyword, frequency, relation }) {
-    const n = findAll(pyRegExp(keyword, 'gi') as RegExp, response);
+    const n = compiledPattern(keyword).count(response);
     return verdict(compare(n, relation, frequency), `"${keyword}" appears ${plural(n, 'time')}, expected ${relationText(relation, frequency)}`);
   },
   examples: [
@@ -50,7 +58,7 @@ export const frequency = defineConstraint({
 export const forbiddenWords = defineConstraint({
   id: 'keywords:forbidden_words',
   source: 'ifeval',
-  kwargs: z.strictObject({ forbidden_words: kw.list(pattern) }),
+  kwargs: z.strictObject({ forbidden_words: kw.list(pattern(BOUNDED)) }),
   check(response, { forbidden_words }) {
     let runs: Set<string> | undefined;
     for (const word of [...new Set(forbidden_words)].sort()) {
@@ -58,7 +66,7 @@ export const forbiddenWords = defineConstraint({
       // characters equals it; anything else is run as the reference's regex.
       const found = PLAIN_WORD.test(word)
         ? (runs ??= new Set(wordRuns(response).map((r) => r.toLowerCase()))).has(word.toLowerCase())
-        : (pyRegExp(`\\b${word}\\b`, 'i')?.test(response) ?? false);
+        : compiledPattern(word, BOUNDED).test(response);
       if (found) return fail(`uses forbidden word "${word}"`);
     }
     return PASS;

@@ -3,7 +3,7 @@ import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
-import type { Executor } from '../pool/executor';
+import { OverBudget, type Executor } from '../pool/executor';
 import { boundDetails } from './details';
 
 export interface EngineLimits {
@@ -13,12 +13,22 @@ export interface EngineLimits {
   maxPendingSamples: number;
   /** Characters of one response; a longer one is INVALID. */
   maxResponseChars: number;
+  /**
+   * Wall-clock milliseconds one pure sample may hold a worker thread. Verdicts are bounded by sizes
+   * and operations, not time; this only catches what a bound missed: the thread is stopped, the
+   * chunk-mates are scored again on their own, and a sample over it alone is ABORTED
+   * `worker_timeout`, never a reward. A chunk gets this plus `chunkSampleMs` per sample.
+   */
+  sampleBudgetMs: number;
+  chunkSampleMs: number;
 }
 
 export const DEFAULT_LIMITS: EngineLimits = {
   maxBatchSamples: 65_536,
   maxPendingSamples: 262_144,
   maxResponseChars: 4 * 1024 * 1024,
+  sampleBudgetMs: 60_000,
+  chunkSampleMs: 100,
 };
 
 export interface EngineObserver {
@@ -198,18 +208,22 @@ export class Engine {
     const threads = Math.max(1, this.options.executor.threads);
     const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
     const runChunk = (indices: number[]): void => {
+      const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
       this.options.executor.scoreChunk(
         indices.map((i) => samples[i]!),
         signal,
+        budgetMs,
       ).then(
         (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds)),
         (error: unknown) => {
           if (signal.aborted) {
             for (const i of indices) settle(i, aborted(abortReason(signal)));
           } else if (indices.length > 1) {
-            // A thread lost with its chunk (a crash, a value it could not send back): score each sample
-            // on its own, so only the one that causes it is lost and its chunk-mates are not.
+            // A thread lost with its chunk (a crash, a value it could not send back, a sample over its
+            // time): score each sample on its own, so only the one that causes it is lost.
             for (const i of indices) runChunk([i]);
+          } else if (error instanceof OverBudget) {
+            settle(indices[0]!, aborted('worker_timeout', { limitMs: error.limitMs }));
           } else {
             settle(indices[0]!, aborted('worker_failed', { error: String(error) }));
           }

@@ -9,11 +9,23 @@ import type { PoolEntry } from './worker';
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
 export interface Executor {
   readonly threads: number;
-  scoreChunk(samples: Sample[], signal: AbortSignal): Promise<TimedOutcome[]>;
+  /**
+   * `budgetMs`: wall-clock milliseconds the chunk may run once a thread has started it; past it the
+   * thread is stopped and the promise rejects with `OverBudget` (the inline executor cannot stop
+   * its own thread and ignores it).
+   */
+  scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number): Promise<TimedOutcome[]>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
   /** Chunks waiting for a thread. */
   queued(): number;
   close(): Promise<void>;
+}
+
+/** A chunk that held its thread past its budget (see `Executor.scoreChunk`). */
+export class OverBudget extends Error {
+  constructor(readonly limitMs: number) {
+    super(`held its thread past ${limitMs} ms`);
+  }
 }
 
 function throwIfAborted(signal: AbortSignal): void {
@@ -64,9 +76,32 @@ export class PoolExecutor implements Executor {
     });
   }
 
-  scoreChunk(samples: Sample[], signal: AbortSignal): Promise<TimedOutcome[]> {
-    const task: PoolTask = { op: 'score', samples };
-    return this.pool.run(task, { signal }) as Promise<TimedOutcome[]>;
+  async scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number): Promise<TimedOutcome[]> {
+    if (budgetMs === undefined) return (await this.pool.run({ op: 'score', samples } satisfies PoolTask, { signal })) as TimedOutcome[];
+    // The budget runs from when a thread takes the chunk, not from when it was queued: the thread
+    // raises a shared flag, and a timer here watches it.
+    const started = new SharedArrayBuffer(4);
+    const flag = new Int32Array(started);
+    const watchdog = new AbortController();
+    let since: number | undefined;
+    const timer = setInterval(
+      () => {
+        if (Atomics.load(flag, 0) === 0) return;
+        const now = performance.now();
+        since ??= now;
+        if (now - since >= budgetMs) watchdog.abort(new OverBudget(budgetMs));
+      },
+      Math.max(10, Math.min(250, budgetMs / 4)),
+    );
+    try {
+      const task: PoolTask = { op: 'score', samples, started };
+      return (await this.pool.run(task, { signal: AbortSignal.any([signal, watchdog.signal]) })) as TimedOutcome[];
+    } catch (error) {
+      if (watchdog.signal.aborted && !signal.aborted) throw watchdog.signal.reason as OverBudget;
+      throw error;
+    } finally {
+      clearInterval(timer);
+    }
   }
 
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json> {

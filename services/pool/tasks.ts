@@ -11,7 +11,12 @@ export interface TimedOutcome {
 
 /** What the pool runs: a chunk of pure-verifier samples, or one named task of a verifier. */
 export type PoolTask =
-  | { op: 'score'; samples: Sample[] }
+  | {
+      op: 'score';
+      samples: Sample[];
+      /** An Int32Array's buffer whose first cell the thread sets when it starts the chunk (its budget runs from then). */
+      started?: SharedArrayBuffer;
+    }
   | { op: 'task'; verifier: string; task: string; payload: Json };
 
 export function scoreChunk(registry: Registry, samples: readonly Sample[]): TimedOutcome[] {

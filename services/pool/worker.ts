@@ -21,6 +21,8 @@ export function poolHandler(createRegistry: () => Registry): (task: PoolTask) =>
   let registry: Registry | undefined;
   return (task) => {
     registry ??= createRegistry();
-    return task.op === 'score' ? scoreChunk(registry, task.samples) : runTask(registry, task.verifier, task.task, task.payload);
+    if (task.op === 'task') return runTask(registry, task.verifier, task.task, task.payload);
+    if (task.started) Atomics.store(new Int32Array(task.started), 0, 1);
+    return scoreChunk(registry, task.samples);
   };
 }

@@ -77,6 +77,20 @@ describe('engine', () => {
     expect(results[17]).toMatchObject({ reason: 'worker_failed' });
   });
 
+  it('a sample that holds its thread past the sample budget is ABORTED worker_timeout; its chunk-mates are scored', async () => {
+    const guarded = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 1), limits: { sampleBudgetMs: 1_000, chunkSampleMs: 50 } });
+    try {
+      // 10^12 iterations: hours of work, which no verdict may wait for.
+      const batch = Array.from({ length: 21 }, (_, i) => sample({ id: `s${i}`, verifier: 'spin', label: { ops: i === 9 ? 1e12 : 10 } }));
+      const results = await guarded.score(batch);
+      expect(results.map((r) => r.status)).toEqual(batch.map((_, i) => (i === 9 ? 'ABORTED' : 'OK')));
+      expect(results[9]).toMatchObject({ reason: 'worker_timeout', details: { limitMs: 1_000 } });
+      expect(results[9]).not.toHaveProperty('reward');
+    } finally {
+      await guarded.close();
+    }
+  });
+
   it('samples rejected by the transport get their INVALID result without being scored', async () => {
     const batch = mixedQaBatch();
     const results = await pool.score(batch, { rejected: new Map([[0, 'label: nested deeper than 32 levels']]) });
