@@ -15,8 +15,18 @@ export class JsIsolateError extends Error {
 
 const TIMED_OUT = 'Script execution timed out.';
 
-/** Rubrics must be deterministic; the one source of randomness an isolate offers is removed. */
-const PRELUDE = 'Math.random = () => { throw new Error("Math.random is not available to rubrics"); };';
+/**
+ * Rubrics must be deterministic: the one source of randomness an isolate offers is removed.
+ * WebAssembly is removed too: a `WebAssembly.Memory` lives outside the isolate's heap limit (4 GB
+ * of host memory from one rubric), and filling it is one native call that no timeout interrupts.
+ */
+const PRELUDE = [
+  'Math.random = () => { throw new Error("Math.random is not available to rubrics"); };',
+  'delete globalThis.WebAssembly;',
+].join('\n');
+
+/** The wall-clock timeout is only a backstop (a call blocked without using CPU); CPU time decides. */
+const WALL_PER_CPU = 10;
 
 /** Errors cross from the isolate (and, under test runners, from other realms): read them by shape. */
 function errorParts(error: unknown): { name: string; message: string } | null {
@@ -53,7 +63,8 @@ export class JsIsolates implements JsIsolatePort {
   }
 
   private async run(request: JsCallRequest): Promise<JsCallResult> {
-    const timeout = Math.min(request.limits?.timeoutMs ?? this.config.timeoutMs, this.config.timeoutMs * 10);
+    const cpuMs = Math.min(request.limits?.timeoutMs ?? this.config.timeoutMs, this.config.timeoutMs * 10);
+    const timeout = cpuMs * WALL_PER_CPU;
     const memoryLimit = Math.max(8, Math.min(request.limits?.memoryMb ?? this.config.memoryMb, 1024));
     let isolate: ivm.Isolate;
     let context: ivm.Context;
@@ -64,13 +75,27 @@ export class JsIsolates implements JsIsolatePort {
     } catch (error) {
       throw new JsIsolateError(`isolate start failed: ${message(error)}`);
     }
+    // CPU time, not wall time, is the limit, so a verdict does not depend on the machine's load: a
+    // watcher stops the isolate once it has used its share, and a call that used more (inside one
+    // native call no watcher can interrupt) is over the limit whatever it returned.
+    const cpuLimit = BigInt(cpuMs) * 1_000_000n;
+    const over = (): boolean => !isolate.isDisposed && isolate.cpuTime > cpuLimit;
+    let stoppedForCpu = false;
+    const watcher = setInterval(() => {
+      if (over()) {
+        stoppedForCpu = true;
+        isolate.dispose();
+      }
+    }, Math.max(5, Math.min(50, cpuMs / 10)));
+    const failure = (error: unknown, kind: 'raised' | 'compile_error'): JsCallResult =>
+      stoppedForCpu || over() ? { kind: 'limit', limit: 'time' } : this.failure(isolate, error, kind);
     try {
       let fn: ivm.Reference;
       try {
         const script = await isolate.compileScript(`(${request.source}\n)`);
         fn = (await script.run(context, { timeout, reference: true })) as ivm.Reference;
       } catch (error) {
-        return this.failure(isolate, error, 'compile_error');
+        return failure(error, 'compile_error');
       }
       if (fn.typeof !== 'function') return { kind: 'compile_error', error: `the source evaluates to a ${fn.typeof}, not a function` };
       try {
@@ -79,11 +104,13 @@ export class JsIsolates implements JsIsolatePort {
           result: { copy: true },
           timeout,
         })) as Json;
+        if (over()) return { kind: 'limit', limit: 'time' };
         return { kind: 'returned', value: value === undefined ? null : value };
       } catch (error) {
-        return this.failure(isolate, error, 'raised');
+        return failure(error, 'raised');
       }
     } finally {
+      clearInterval(watcher);
       if (!isolate.isDisposed) isolate.dispose();
     }
   }

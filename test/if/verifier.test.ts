@@ -128,6 +128,14 @@ describe('if verifier: js rubrics (isolated-vm)', () => {
     );
   });
 
+  it('has no WebAssembly: its memory is outside the heap limit, and filling it is one call no timeout stops', async () => {
+    const fill = '(r) => { const m = new WebAssembly.Memory({ initial: 65536 }); new Uint8Array(m.buffer).fill(1); return true; }';
+    const outcome = await scoreIf('x', js(fill), { services });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+    expect((outcome.details.rubrics as Array<{ reason?: string }>)[0]?.reason).toMatch(/WebAssembly is not defined/);
+    expect(await scoreIf('x', js('(r) => typeof WebAssembly === "undefined" && typeof globalThis.WebAssembly === "undefined"'), { services })).toMatchObject({ reward: 1 });
+  });
+
   it('has no I/O and no randomness', async () => {
     expect(await scoreIf('x', js('(r) => typeof require === "undefined" && typeof process === "undefined" && typeof fetch === "undefined"'), { services })).toMatchObject({ reward: 1 });
     expect(await scoreIf('x', js('(r) => Math.random() < 2'), { services })).toMatchObject({ reward: 0 });
