@@ -8,6 +8,7 @@ import { collect, config, fraction, groupOptionsArgument, integer, workersOption
 import { formatPairsReport, runPairs } from './pairs';
 import { scoreFile } from './score';
 import { loadTokenCounter } from './tokenizer';
+import { loadClientAuth, TOKEN_ENV, type ClientAuthFiles } from '../services/auth';
 
 /** The INVALID share past which `verdict score` exits 1: a mapping that is wrong shows up as a failure, not as a file of INVALIDs. */
 export const DEFAULT_MAX_INVALID = 0.05;
@@ -41,6 +42,10 @@ interface ScoreFlags {
   summaryJson?: string;
   compare?: string;
   server?: string;
+  authTokenFile?: string;
+  tlsCa?: string;
+  tlsCert?: string;
+  tlsKey?: string;
   tokenizer?: string;
 }
 
@@ -73,6 +78,10 @@ export function addScoreCommand(cli: Command): void {
     .option('--summary-json <file>', 'write the closing summary as JSON')
     .option('--compare <old>', 'after scoring, compare with an earlier results file of the same input (as verdict diff)')
     .option('--server <targets>', 'score on running replicas over gRPC: host:port[,host:port…] or dns:///name:port')
+    .option('--auth-token-file <file>', `with --server: the bearer token the replicas want (default: $${TOKEN_ENV})`)
+    .option('--tls-ca <file>', 'with --server: PEM CA of the replicas\' certificates; connect over TLS')
+    .option('--tls-cert <file>', 'with --server and --tls-ca: PEM client certificate for mutual TLS (with --tls-key)')
+    .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tokenizer <tokenizer.json>', 'count response_tokens with this local Hugging Face tokenizer where rows have none')
     .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
     .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
@@ -92,6 +101,12 @@ export function addScoreCommand(cli: Command): void {
       if (!mapping.ok) throw new Error(mapping.error);
       if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
       if (opts.server && opts.config) throw new Error('--config has no effect with --server: the replicas score with their own config');
+      const authFlags = { tokenFile: opts.authTokenFile, caFile: opts.tlsCa, certFile: opts.tlsCert, keyFile: opts.tlsKey };
+      const given = Object.entries({ '--auth-token-file': opts.authTokenFile, '--tls-ca': opts.tlsCa, '--tls-cert': opts.tlsCert, '--tls-key': opts.tlsKey }).filter(([, v]) => v !== undefined);
+      if (!opts.server && given.length > 0) throw new Error(`${given.map(([k]) => k).join(', ')}: only with --server`);
+      const serverAuth = opts.server
+        ? loadClientAuth(Object.fromEntries(Object.entries(authFlags).filter(([, v]) => v !== undefined)) as ClientAuthFiles)
+        : undefined;
       const run = await scoreFile({
         input,
         output: opts.output,
@@ -108,6 +123,7 @@ export function addScoreCommand(cli: Command): void {
         resume: opts.resume === true,
         ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
         ...(opts.server ? { servers: opts.server } : {}),
+        ...(serverAuth ? { serverAuth } : {}),
         countTokens: opts.tokenizer ? loadTokenCounter(opts.tokenizer) : null,
         handleSignals: true,
       });

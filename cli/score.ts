@@ -4,6 +4,7 @@ import { shapeGroups, type GroupOptions, type GroupSummary } from '../core/group
 import type { JsonObject } from '../core/json';
 import type { Sample, Status } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
+import type { ClientAuth } from '../services/auth';
 import { groupToJson, resultToJson } from '../services/wire/json';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint';
 import { formatOf, type DatasetFormat } from './dataset/format';
@@ -41,6 +42,8 @@ export interface ScoreFileOptions {
   retryAborted?: string;
   /** `host:port,…` or `dns:///name:port`: score on running replicas over gRPC. */
   servers?: string;
+  /** How to reach `servers` when they want a token and/or TLS. */
+  serverAuth?: ClientAuth;
   /** Counts response tokens where the rows have none (--tokenizer). */
   countTokens?: ((text: string) => number) | null;
   /** Installs SIGINT handling: stop reading, finish the batches in flight, keep the checkpoint. */
@@ -146,7 +149,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     : null;
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
   const scorer: BatchScorer = options.servers
-    ? remoteScorer(await replicaAddresses(options.servers))
+    ? remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {})
     : // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
       // rollouts or the rest of a group, which the service's per-request limit must not refuse.
       await localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });

@@ -4,6 +4,7 @@ import type { VerdictConfig } from '../services/config';
 import type { EngineLimits } from '../services/engine/engine';
 import { Scorer } from '../services/engine/scorer';
 import { ScorerClient } from '../services/grpc/client';
+import type { ClientAuth } from '../services/auth';
 import { openRuntime } from '../services/runtime';
 
 /**
@@ -71,8 +72,8 @@ const MAX_PASSES = 5;
  * to the next replica: no sample is lost or scored twice. A batch that no replica takes after several
  * passes comes back ABORTED, for `--retry-aborted` to pick up later.
  */
-export function remoteScorer(addresses: readonly string[]): BatchScorer {
-  const replicas = addresses.map((address) => ({ address, client: new ScorerClient(address), downUntil: 0, failures: 0 }));
+export function remoteScorer(addresses: readonly string[], auth: ClientAuth = {}): BatchScorer {
+  const replicas = addresses.map((address) => ({ address, client: new ScorerClient(address, auth), downUntil: 0, failures: 0 }));
   let next = 0;
   /** The next replica in turn that is not resting after a failure; if all are, the one back soonest. */
   const pick = () => {

@@ -131,6 +131,39 @@ export interface ClientAuth {
   tls?: { ca: Buffer; cert?: Buffer; key?: Buffer };
 }
 
+/** Files a client names for a server's token and TLS (`verdict score --server`). */
+export interface ClientAuthFiles {
+  /** `--auth-token-file`; else `VERDICT_AUTH_TOKEN`; neither = no token. */
+  tokenFile?: string;
+  /** `--tls-ca`: PEM CA that signed the server's certificate; turns TLS on. */
+  caFile?: string;
+  /** `--tls-cert` and `--tls-key`: a client certificate for mutual TLS. */
+  certFile?: string;
+  keyFile?: string;
+}
+
+/** Reads what `ClientAuthFiles` names; every problem is an `AuthSetupError` naming its option. */
+export function loadClientAuth(files: ClientAuthFiles, env: NodeJS.ProcessEnv = process.env): ClientAuth {
+  if ((files.certFile === undefined) !== (files.keyFile === undefined)) throw new AuthSetupError('--tls-cert and --tls-key go together');
+  if (files.certFile !== undefined && files.caFile === undefined) throw new AuthSetupError('--tls-cert and --tls-key need --tls-ca (the CA of the server)');
+  const read = (option: string, file: string): Buffer => {
+    try {
+      return readFileSync(file);
+    } catch (error) {
+      throw new AuthSetupError(`${option} ${file}: cannot read (${(error as Error).message})`);
+    }
+  };
+  const token = loadToken(files.tokenFile !== undefined ? { file: files.tokenFile, env } : { env });
+  const auth: ClientAuth = token !== null ? { token } : {};
+  if (files.caFile !== undefined) {
+    auth.tls = {
+      ca: read('--tls-ca', files.caFile),
+      ...(files.certFile !== undefined && files.keyFile !== undefined ? { cert: read('--tls-cert', files.certFile), key: read('--tls-key', files.keyFile) } : {}),
+    };
+  }
+  return auth;
+}
+
 /** Adds the bearer token to every call's metadata; works on plaintext and TLS channels alike. */
 export function bearerInterceptor(token: string): grpc.Interceptor {
   return (options, nextCall) =>

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { serveCli } from '../fixtures/cli';
+import { packageRoot } from '../../services/paths';
 import { checkpointLine, jsonl, qaRows, readJsonl, runCli, startScore, until, type Row } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'verdict-server-'));
@@ -72,5 +73,53 @@ describe('verdict score --server (two local replicas)', () => {
     const run = await runCli(['score', input, '--server', 'localhost']);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/--server: "localhost" is not host:port/);
+  });
+});
+
+describe('verdict score --server to a replica that wants a token and mutual TLS', () => {
+  const tls = path.join(packageRoot(), 'test', 'ops', 'tls');
+  const tokenFile = file('token');
+  const input = file('auth-in.jsonl');
+  let replica: { child: ChildProcess; grpcPort: number };
+
+  beforeAll(async () => {
+    writeFileSync(tokenFile, 's3cret\n');
+    writeFileSync(input, jsonl(qaRows(40)));
+    replica = await serveCli([
+      '--workers', '1', '--auth-token-file', tokenFile,
+      '--tls-cert', path.join(tls, 'server.pem'), '--tls-key', path.join(tls, 'server.key'), '--tls-client-ca', path.join(tls, 'ca.pem'),
+    ]);
+  });
+  afterAll(() => replica.child.kill('SIGKILL'));
+
+  const server = () => ['--server', `localhost:${replica.grpcPort}`];
+  const mtls = ['--tls-ca', path.join(tls, 'ca.pem'), '--tls-cert', path.join(tls, 'client.pem'), '--tls-key', path.join(tls, 'client.key')];
+
+  it('scores with the token (file or $VERDICT_AUTH_TOKEN) and the client certificate', async () => {
+    const run = await runCli(['score', input, '-o', file('auth.jsonl'), ...server(), '--auth-token-file', tokenFile, ...mtls]);
+    expect(run.code).toBe(0);
+    expect(readJsonl(file('auth.jsonl')).map((r) => r.status)).toEqual(Array(40).fill('STATUS_OK'));
+    const viaEnv = await runCli(['score', input, '-o', file('auth-env.jsonl'), ...server(), ...mtls], { env: { VERDICT_AUTH_TOKEN: 's3cret' } });
+    expect(viaEnv.code).toBe(0);
+  });
+
+  it('without the token: a clear error and exit 2; without TLS the replica is unreachable: ABORTED rows and exit 1', async () => {
+    const noToken = await runCli(['score', input, '-o', file('no-token.jsonl'), ...server(), ...mtls]);
+    expect(noToken.code).toBe(2);
+    expect(noToken.stderr).toMatch(/UNAUTHENTICATED/);
+    // A plaintext client cannot reach a TLS replica at all (UNAVAILABLE, as a replica that is down):
+    // the batches come back ABORTED for --retry-aborted, and the run fails.
+    const noTls = await runCli(['score', input, '-o', file('no-tls.jsonl'), ...server(), '--auth-token-file', tokenFile]);
+    expect(noTls.code).toBe(1);
+    expect(new Set(readJsonl(file('no-tls.jsonl')).map((r) => `${r.status} ${r.reason}`))).toEqual(new Set(['STATUS_ABORTED unavailable']));
+  });
+
+  it('refuses options that do not go together, naming them', async () => {
+    const orphan = await runCli(['score', input, '-o', file('x.jsonl'), '--tls-ca', path.join(tls, 'ca.pem')]);
+    expect(orphan.code).toBe(2);
+    expect(orphan.stderr).toMatch(/--tls-ca: only with --server/);
+    const half = await runCli(['score', input, '-o', file('x.jsonl'), ...server(), '--tls-ca', path.join(tls, 'ca.pem'), '--tls-cert', path.join(tls, 'client.pem')]);
+    expect(half.code).toBe(2);
+    expect(half.stderr).toMatch(/--tls-cert and --tls-key go together/);
   });
 });
