@@ -10,6 +10,7 @@
 ARG BASE=localhost/verdict-base:trixie
 
 FROM ${BASE} AS build
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends npm libnode-dev python3 make g++ \
     libbrotli-dev libc-ares-dev libicu-dev libnghttp2-dev libnghttp3-dev libngtcp2-dev libsimdjson-dev zlib1g-dev \
@@ -27,6 +28,7 @@ COPY . .
 RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts && rm -rf test dist/test dist/bench bench
 
 FROM ${BASE}
+ARG DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
  && apt-get install -y --no-install-recommends bubblewrap python3 \
  && rm -rf /var/lib/apt/lists/* \
