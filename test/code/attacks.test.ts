@@ -233,6 +233,18 @@ describe('code: values a candidate returns cannot stall the judge', () => {
     expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason: 'output', error: expect.stringMatching(error) } } });
   });
 
+  // Small values, but a test's own arithmetic on them would build gigabytes in the judge.
+  it.each([
+    ['2 ** f(2)', 'assert 2 ** f(2) == 4'],
+    ['1 << f(2)', 'assert (1 << f(2)) > 0'],
+    ['"a" * f(2)', 'assert "a" * f(2) == "aa"'],
+    ['[0] * f(2)', 'assert len([0] * f(2)) == 2'],
+    ['pow(10, f(2))', 'assert pow(10, f(2)) == 100'],
+  ])('%s with f returning 10**9: an honest 0, the test failing with the size it would build', async (_name, test) => {
+    const outcome = await scoreAsync(code, fence('def f(x):\n    return 10 ** 9'), { mode: 'assert', fn_name: 'f', tests: [test] }, { sandbox });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason: 'error', error: expect.stringMatching(/TooLarge: .*at most/) } } });
+  });
+
   it('still accepts big values within the bounds', async () => {
     const body = 'def f(x):\n    return [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}]';
     const test = 'assert f(2) == [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}] and len(str(f(2)[0])) == 39001';

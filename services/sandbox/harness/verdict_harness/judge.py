@@ -16,6 +16,7 @@ import time
 from .compare import outputs_match
 from .control import Budget, CandidateExit, Child, Fault, Halt, LabelError, describe_status, drain
 from .plans import single_call
+from .bounded import guard_tree, install as install_guards
 from .values import Oversize, clip, decode_bounded, encode, error_text, short_repr
 
 
@@ -283,11 +284,11 @@ class Judge:
         for i, source in enumerate(tests):
             try:
                 tree = ast.parse(source, '<test %d>' % i)
-                compiled.append(compile(tree, '<test %d>' % i, 'exec', dont_inherit=True))
+                names.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
+                plans.append(single_call(tree, fn_name))
+                compiled.append(compile(guard_tree(tree), '<test %d>' % i, 'exec', dont_inherit=True))
             except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
                 return {'label_error': {'field': 'tests[%d]' % i, 'error': error_text(exc)}}
-            names.update(node.id for node in ast.walk(tree) if isinstance(node, ast.Name))
-            plans.append(single_call(tree, fn_name))
         entry = {'code': compiled, 'names': names, 'plans': plans}
         if len(self.tests_cache) >= 256:
             self.tests_cache.pop(next(iter(self.tests_cache)))
@@ -357,6 +358,7 @@ class Judge:
                 exec(compile(job['setup'], '<setup>', 'exec', dont_inherit=True), namespace)
             except BaseException as exc:
                 return {'label_error': {'field': 'setup', 'error': error_text(exc)}}
+        install_guards(namespace)
         # A test's names come from the label's setup, then the real builtins and standard library;
         # only the rest (and the entry point) from the candidate, so it cannot redefine `abs` or `math`.
         wanted = []
