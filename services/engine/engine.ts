@@ -4,7 +4,8 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
-import { boundDetails } from './details';
+import { setEncoded, type EncodedResult, type ResultFormat } from './encoded';
+import { toResult } from './result';
 
 export interface EngineLimits {
   /** Samples in one request; a larger batch is refused as a whole. */
@@ -56,6 +57,11 @@ export interface ScoreOptions {
    * → INVALID reason. They get their result without being scored; the rest of the batch is unaffected.
    */
   rejected?: ReadonlyMap<number, string>;
+  /**
+   * Have pool threads encode each pure sample's result in this wire format as they score it (see
+   * encoded.ts). Its details then stay in the encoding: for callers that send results as they are.
+   */
+  encode?: ResultFormat;
 }
 
 export interface EngineOptions {
@@ -176,10 +182,11 @@ export class Engine {
     const done = new Promise<void>((resolve) => (finish = resolve));
     if (remaining === 0) finish();
 
-    const settle = (index: number, outcome: Outcome, seconds = 0) => {
+    const settle = (index: number, outcome: Outcome, seconds = 0, encoded?: EncodedResult) => {
       if (results[index] !== undefined) return;
       const sample = samples[index]!;
       const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '');
+      if (encoded !== undefined) setEncoded(result, encoded);
       results[index] = result;
       this.options.observer?.onResult(result, seconds, (performance.now() - admittedAt) / 1000 - seconds);
       options.onResult?.(result);
@@ -213,8 +220,9 @@ export class Engine {
         indices.map((i) => samples[i]!),
         signal,
         budgetMs,
+        options.encode ? { format: options.encode, indices } : undefined,
       ).then(
-        (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds)),
+        (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds, t.encoded)),
         (error: unknown) => {
           if (signal.aborted) {
             for (const i of indices) settle(i, aborted(abortReason(signal)));
@@ -252,18 +260,4 @@ export class Engine {
     const outcome = await scoreAsync(verifier, sample, env);
     return { outcome, seconds: (performance.now() - start) / 1000 };
   }
-}
-
-function toResult(sample: Sample, index: number, outcome: Outcome, verifierVersion: string): ScoreResult {
-  const result: ScoreResult = {
-    id: sample.id,
-    index,
-    status: outcome.status,
-    reason: outcome.reason,
-    verifier: sample.verifier,
-    verifierVersion,
-    details: boundDetails(outcome.details),
-  };
-  if (outcome.status === 'OK') result.reward = outcome.reward;
-  return result;
 }

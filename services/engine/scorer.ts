@@ -2,7 +2,8 @@ import { setMaxListeners } from 'node:events';
 import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { charsBound } from './details';
-import type { Engine } from './engine';
+import { encodedBytesBound, type ResultFormat } from './encoded';
+import type { Engine, ScoreOptions } from './engine';
 
 /**
  * The Score use case over the Engine: one batch in, one result per sample and one summary per group
@@ -30,6 +31,11 @@ export interface ScoreCall {
   /** What finishing the batch will cost the transport once work stops (ms; FinishCost.reserveMs), reserved before the deadline. */
   finishReserveMs?: number;
   reply?: ReplyLimit;
+  /**
+   * The wire format the transport sends results in: pool threads then encode each result as they
+   * score it, and the transport copies the bytes (not with group shaping, which changes results).
+   */
+  format?: ResultFormat;
 }
 
 export interface Scored {
@@ -56,8 +62,10 @@ export function stopMargin(budgetMs: number, finishReserveMs: number): number {
   return Math.min(1000, Math.max(50, budgetMs * 0.1)) + finishReserveMs;
 }
 
-/** An upper bound on one result's encoded size in characters (its strings and details). */
-function resultChars(result: ScoreResult): number {
+/** An upper bound on one result's encoded size in characters (its strings and details), as `limit` counts them. */
+function resultChars(result: ScoreResult, limit: ReplyLimit): number {
+  const encoded = encodedBytesBound(result);
+  if (encoded !== undefined) return Math.ceil(encoded / limit.bytesPerChar);
   return 64 + result.id.length + result.reason.length + result.verifier.length + result.verifierVersion.length + charsBound(result.details);
 }
 
@@ -91,7 +99,7 @@ export function fitReply(results: readonly ScoreResult[], samples: readonly Samp
   let out: ScoreResult[] | null = null;
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
-    const extra = resultChars(r) - stubChars(r);
+    const extra = resultChars(r, limit) - stubChars(r);
     if (extra <= room) room -= Math.max(0, extra);
     else (out ??= results.slice())[i] = tooLarge(r, limit);
   }
@@ -118,7 +126,7 @@ export class Scorer {
     const { signal, dispose } = this.callSignal(call);
     const stop = watchStop(signal);
     try {
-      let results = await this.engine.score(call.samples, { signal, ...(call.rejected ? { rejected: call.rejected } : {}) });
+      let results = await this.engine.score(call.samples, { signal, ...this.engineOptions(call) });
       const stopped = stop.settled();
       if (call.reply) results = fitReply(results, call.samples, call.groupOptions !== null, call.reply);
       return { ...shapeGroups(call.samples, results, call.groupOptions), ...stopped };
@@ -138,16 +146,24 @@ export class Scorer {
     const groups = new GroupStream(call.samples, call.groupOptions);
     const limit = call.reply;
     const onResult = (result: ScoreResult) => {
-      const fitted = limit && resultChars(result) * limit.bytesPerChar > limit.maxBytes ? tooLarge(result, limit) : result;
+      const fitted = limit && resultChars(result, limit) * limit.bytesPerChar > limit.maxBytes ? tooLarge(result, limit) : result;
       for (const item of groups.push(fitted)) send(item);
     };
     try {
-      await this.engine.score(call.samples, { signal, onResult, ...(call.rejected ? { rejected: call.rejected } : {}) });
+      await this.engine.score(call.samples, { signal, onResult, ...this.engineOptions(call) });
       return stop.settled();
     } finally {
       stop.dispose();
       dispose();
     }
+  }
+
+  private engineOptions(call: ScoreCall): Pick<ScoreOptions, 'rejected' | 'encode'> {
+    return {
+      ...(call.rejected ? { rejected: call.rejected } : {}),
+      // Shaping rewrites results from their details: those must come back as objects.
+      ...(call.format && call.groupOptions === null ? { encode: call.format } : {}),
+    };
   }
 
   /** The caller's signal, plus a stop shortly before the deadline so the samples not reached come back ABORTED "deadline". */

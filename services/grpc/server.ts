@@ -89,6 +89,7 @@ export async function startGrpcServer(
       ...(deadline !== undefined ? { deadline } : {}),
       finishReserveMs: finishCost.reserveMs(samples.length),
       reply: replyLimit,
+      format: 'protobuf',
     };
   };
 

@@ -101,7 +101,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     const parsed = scoreRequestFromJson(req.body);
     if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
     const { samples, rejected, groupOptions } = parsed;
-    const scored = await scoreCall(res, { samples, rejected, groupOptions }, 'http.score');
+    const scored = await scoreCall(res, { samples, rejected, groupOptions, format: 'json' }, 'http.score');
     if (!scored) return;
     res.type('application/json').send(scoreReplyText(scored.results, scored.groups));
   });

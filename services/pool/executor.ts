@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
-import { runTask, scoreChunk, type PoolTask, type TimedOutcome } from './tasks';
+import { runTask, scoreChunk, type EncodeAs, type PoolTask, type TimedOutcome } from './tasks';
 import type { PoolEntry } from './worker';
 
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
@@ -12,9 +12,10 @@ export interface Executor {
   /**
    * `budgetMs`: wall-clock milliseconds the chunk may run once a thread has started it; past it the
    * thread is stopped and the promise rejects with `OverBudget` (the inline executor cannot stop
-   * its own thread and ignores it).
+   * its own thread and ignores it). `encode`: encode each result in that wire format beside scoring
+   * it (pool threads; the inline executor leaves encoding to the transport, on the same thread anyway).
    */
-  scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number): Promise<TimedOutcome[]>;
+  scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<TimedOutcome[]>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
   /** Chunks waiting for a thread. */
   queued(): number;
@@ -76,8 +77,8 @@ export class PoolExecutor implements Executor {
     });
   }
 
-  async scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number): Promise<TimedOutcome[]> {
-    if (budgetMs === undefined) return (await this.pool.run({ op: 'score', samples } satisfies PoolTask, { signal })) as TimedOutcome[];
+  async scoreChunk(samples: Sample[], signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<TimedOutcome[]> {
+    if (budgetMs === undefined) return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal })) as TimedOutcome[];
     // The budget runs from when a thread takes the chunk, not from when it was queued: the thread
     // raises a shared flag, and a timer here watches it.
     const started = new SharedArrayBuffer(4);
@@ -94,7 +95,7 @@ export class PoolExecutor implements Executor {
       Math.max(10, Math.min(250, budgetMs / 4)),
     );
     try {
-      const task: PoolTask = { op: 'score', samples, started };
+      const task: PoolTask = { op: 'score', samples, started, ...(encode ? { encode } : {}) };
       return (await this.pool.run(task, { signal: AbortSignal.any([signal, watchdog.signal]) })) as TimedOutcome[];
     } catch (error) {
       if (watchdog.signal.aborted && !signal.aborted) throw watchdog.signal.reason as OverBudget;

@@ -23,6 +23,6 @@ export function poolHandler(createRegistry: () => Registry): (task: PoolTask) =>
     registry ??= createRegistry();
     if (task.op === 'task') return runTask(registry, task.verifier, task.task, task.payload);
     if (task.started) Atomics.store(new Int32Array(task.started), 0, 1);
-    return scoreChunk(registry, task.samples);
+    return scoreChunk(registry, task.samples, task.encode);
   };
 }

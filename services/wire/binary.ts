@@ -4,6 +4,7 @@ import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/g
 import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
+import { encodedBytes } from '../engine/encoded';
 import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
 import {
   GroupOptionsSchema,
@@ -158,6 +159,12 @@ function writeGroup(writer: Writer, group: GroupSummary): void {
   if (group.shortestCorrect !== undefined) writer.tag(G.shortestCorrect!.number, varint).uint32(group.shortestCorrect);
 }
 
+function writeGroupField(writer: Writer, group: GroupSummary): void {
+  writer.tag(R.group!.number, LD).fork();
+  writeGroup(writer, group);
+  writer.join();
+}
+
 function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary): void {
   if (result.id) writer.tag(R.id!.number, LD).string(result.id);
   writer.tag(R.status!.number, WireType.Varint).uint32(STATUS_TO_PROTO[result.status]);
@@ -167,24 +174,32 @@ function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary)
   if (result.verifierVersion) writer.tag(R.verifierVersion!.number, LD).string(result.verifierVersion);
   writeStructField(writer, R.details!.number, result.details);
   if (result.index) writer.tag(R.index!.number, WireType.Varint).uint32(result.index);
-  if (group) {
-    writer.tag(R.group!.number, LD).fork();
-    writeGroup(writer, group);
-    writer.join();
-  }
+  if (group) writeGroupField(writer, group);
   if (result.advantage !== undefined) writer.tag(R.advantage!.number, WireType.Bit64).double(result.advantage);
 }
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
 export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
+  const encoded = encodedBytes(result);
+  if (encoded && !group) return encoded;
   const writer = new Writer(512);
-  writeResult(writer, result, group);
+  if (encoded) {
+    // A message's fields may come in any order: the summary follows the result's encoded fields.
+    writer.raw(encoded);
+    writeGroupField(writer, group!);
+  } else writeResult(writer, result, group);
   return writer.finish();
 }
 
+/** The Score reply; results a pool thread encoded already are copied as they are. */
 export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
   const writer = new Writer();
   for (const result of results) {
+    const encoded = encodedBytes(result);
+    if (encoded) {
+      writer.tag(P.results!.number, LD).bytes(encoded);
+      continue;
+    }
     writer.tag(P.results!.number, LD).fork();
     writeResult(writer, result);
     writer.join();

@@ -2,6 +2,7 @@ import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf
 import { fieldPath } from '../../core/label';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
+import { encodedText } from '../engine/encoded';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { nestsDeeperThan, tooDeepReason } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
@@ -160,7 +161,12 @@ function objectText(object: JsonObject): string {
   return `{${parts.join(',')}}`;
 }
 
-/** The Score reply (`{results, groups}`) as JSON text, rewards as floats. */
+/** One result's JSON object as text, rewards as floats. */
+export function resultText(result: ShapedResult): string {
+  return objectText(resultToJson(result));
+}
+
+/** The Score reply (`{results, groups}`) as JSON text, rewards as floats; results a pool thread encoded are copied as they are. */
 export function scoreReplyText(results: readonly ShapedResult[], groups: readonly GroupSummary[]): string {
-  return `{"results":[${results.map((r) => objectText(resultToJson(r))).join(',')}],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`;
+  return `{"results":[${results.map((r) => encodedText(r) ?? resultText(r)).join(',')}],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`;
 }

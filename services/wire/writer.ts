@@ -73,6 +73,11 @@ export class Writer {
 
   bytes(value: Uint8Array): this {
     this.uint32(value.length);
+    return this.raw(value);
+  }
+
+  /** Already-encoded fields, copied as they are (no length prefix). */
+  raw(value: Uint8Array): this {
     this.ensure(value.length);
     this.buf.set(value, this.pos);
     this.pos += value.length;

@@ -1,0 +1,79 @@
+import { resolveGroupOptions } from '../../core/groups';
+import type { Sample } from '../../core/sample';
+import { Engine } from '../../services/engine/engine';
+import { encodedBytes, encodedText } from '../../services/engine/encoded';
+import { Scorer, type Scored } from '../../services/engine/scorer';
+import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
+import { decodeScoreResponse, decodeScoreResult, encodeScoreResponse, encodeScoreResult } from '../../services/wire/binary';
+import { scoreReplyText } from '../../services/wire/json';
+import { mixedQaBatch, sample } from '../fixtures/samples';
+import { TEST_VERIFIERS } from '../fixtures/test-registry';
+
+/**
+ * Results a pool thread encodes beside scoring them (services/engine/encoded.ts) are copied into
+ * replies as they are: the replies must read exactly as those the main thread encodes from the
+ * result objects, in both wire formats, with group summaries on streamed results, and a result
+ * replaced after scoring (a reply too large) must be encoded from its new fields.
+ */
+
+const batch = (): Sample[] => [
+  ...mixedQaBatch(),
+  sample({ id: 'long', verifier: 'qa', response: `\\boxed{${'x'.repeat(5000)}}`, label: { answers: ['y'] }, groupId: 'g9' }),
+  sample({ id: 'nope', verifier: 'no-such-verifier', response: '' }),
+  sample({ id: 'spun', verifier: 'spin', label: { ops: 10 }, groupId: 'g9' }),
+];
+
+describe('results encoded on pool threads', () => {
+  const registry = TEST_VERIFIERS.createRegistry();
+  const inline = new Scorer(new Engine({ registry, executor: new InlineExecutor(registry) }));
+  const pooled = new Scorer(new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 2) }));
+  afterAll(async () => {
+    await inline.engine.close();
+    await pooled.engine.close();
+  });
+
+  const score = (scorer: Scorer, format: 'protobuf' | 'json' | undefined, maxBytes = 1 << 30): Promise<Scored> =>
+    scorer.score({ samples: batch(), groupOptions: null, reply: { maxBytes, bytesPerChar: format === 'json' ? 6 : 3 }, ...(format ? { format } : {}) });
+
+  it('give the same protobuf reply as results encoded on the main thread', async () => {
+    const reference = await score(inline, undefined);
+    const scored = await score(pooled, 'protobuf');
+    // The pool really encoded them (not those of unknown verifiers, which never reach a thread).
+    expect(scored.results.filter((r) => encodedBytes(r) !== undefined).map((r) => r.id)).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun']);
+    expect(decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups))).toEqual(
+      decodeScoreResponse(encodeScoreResponse(reference.results, reference.groups)),
+    );
+    // A streamed result carrying its group's summary keeps its own fields.
+    const last = scored.results.findIndex((r) => r.id === 'spun');
+    const group = scored.groups.find((g) => g.groupId === 'g9')!;
+    expect(decodeScoreResult(encodeScoreResult(scored.results[last]!, group))).toEqual({ ...reference.results[last], group });
+  });
+
+  it('give the same JSON reply as results encoded on the main thread', async () => {
+    const reference = await score(inline, undefined);
+    const scored = await score(pooled, 'json');
+    expect(scored.results.filter((r) => encodedText(r) !== undefined)).toHaveLength(7);
+    expect(JSON.parse(scoreReplyText(scored.results, scored.groups))).toEqual(JSON.parse(scoreReplyText(reference.results, reference.groups)));
+  });
+
+  it('count their encoded size against the reply limit, and a result cut for it is encoded anew', async () => {
+    const reference = await score(inline, undefined);
+    const scored = await score(pooled, 'protobuf', 8_000);
+    const cut = scored.results.find((r) => r.id === 'long')!;
+    expect([cut.status, cut.reason]).toEqual(['ABORTED', 'response_too_large']);
+    expect(encodedBytes(cut)).toBeUndefined();
+    const reply = decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups));
+    expect(reply.results.find((r) => r.id === 'long')).toMatchObject({ status: 'ABORTED', reason: 'response_too_large', details: { limitBytes: 8_000 } });
+    // The others fit, and come out as the pool thread encoded them.
+    const others = reply.results.filter((r) => r.id !== 'long');
+    expect(others).toEqual(decodeScoreResponse(encodeScoreResponse(reference.results, [])).results.filter((r) => r.id !== 'long'));
+  });
+
+  it('are not asked for when the call shapes groups (shaping rewrites results from their details)', async () => {
+    const options = resolveGroupOptions({ advantage: 'grpo' });
+    if (!options.ok) throw new Error(options.error);
+    const scored = await pooled.score({ samples: batch(), groupOptions: options.options, format: 'protobuf' });
+    expect(scored.results.every((r) => encodedBytes(r) === undefined)).toBe(true);
+    expect(scored.results[0]!.details).toMatchObject({ extracted: 'C' });
+  });
+});
