@@ -1,10 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import type { Sample } from '../core/sample';
 import { ScorerClient } from '../services/grpc/client';
-import { packageRoot } from '../services/paths';
 import { heading, percentile, row } from './timing';
 import { qaBatch } from './qa';
+import { rssMiB, startServerProcess } from './server-process';
 
 /**
  * A bounded load test of one `verdict serve` process, as a trainer's clients would load it: a fixed
@@ -39,42 +37,15 @@ function request(r: number, qa: Sample[]): Sample[] {
   });
 }
 
-function serve(): Promise<{ child: ChildProcess; grpcPort: number; httpPort: number }> {
-  const bin = path.join(packageRoot(), 'bin', 'verdict.js');
-  const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', '--workers', String(WORKERS), '--log-level', 'info'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    const onData = (d: Buffer) => {
-      out += d.toString();
-      const m = /gRPC on [\d.]+:(\d+), HTTP on [\d.]+:(\d+)/.exec(out);
-      if (m) {
-        // Past the start-up line the request log is not needed here: drain it so the pipe never fills.
-        child.stdout!.off('data', onData);
-        child.stdout!.resume();
-        resolve({ child, grpcPort: Number(m[1]), httpPort: Number(m[2]) });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`verdict serve exited ${code}: ${out}`)));
-  });
-}
-
-async function rssBytes(httpPort: number): Promise<number> {
-  const text = await (await fetch(`http://127.0.0.1:${httpPort}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith('process_resident_memory_bytes '));
-  return line ? Number(line.split(' ')[1]) : NaN;
-}
-
 export async function run(): Promise<void> {
   heading(`load: ${REQUESTS} Score calls × ${SAMPLES_PER_REQUEST} samples (qa + math), ${CLIENTS} concurrent clients, one server with ${WORKERS} workers`);
   const qa = qaBatch();
-  const server = await serve();
+  const server = await startServerProcess(WORKERS);
   const clients = Array.from({ length: CLIENTS }, () => new ScorerClient(`127.0.0.1:${server.grpcPort}`));
   try {
     // Warm-up: worker threads started, code paths compiled; not measured.
     await Promise.all(clients.map((c, k) => c.score(request(REQUESTS + k, qa))));
-    const rssBefore = await rssBytes(server.httpPort);
+    const rssBefore = rssMiB(server.pid);
 
     const latencies: number[] = [];
     const statuses: Record<string, number> = {};
@@ -96,7 +67,7 @@ export async function run(): Promise<void> {
       }),
     );
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const rssAfter = await rssBytes(server.httpPort);
+    const rssAfter = rssMiB(server.pid);
 
     latencies.sort((a, b) => a - b);
     const p50 = percentile(latencies, 50);
@@ -109,15 +80,13 @@ export async function run(): Promise<void> {
     line('p99 ÷ p50', (p99 / p50).toFixed(2));
     line('throughput (requests/s)', (latencies.length / seconds).toFixed(1));
     line('throughput (samples/s)', ((latencies.length * SAMPLES_PER_REQUEST) / seconds).toFixed(0));
-    line('server RSS before / after (MiB)', `${(rssBefore / 2 ** 20).toFixed(1)} / ${(rssAfter / 2 ** 20).toFixed(1)}`);
+    line('server RSS before / after (MiB)', `${rssBefore.toFixed(1)} / ${rssAfter.toFixed(1)}`);
     line('RSS after ÷ RSS before', (rssAfter / rssBefore).toFixed(2));
     line('wall time (s)', seconds.toFixed(1));
     if (errors > 0 || (statuses['ABORTED'] ?? 0) > 0) process.exitCode = 1;
   } finally {
     for (const client of clients) client.close();
-    const exited = new Promise((resolve) => server.child.on('exit', resolve));
-    server.child.kill('SIGTERM');
-    await exited;
+    await server.stop();
   }
 }
 

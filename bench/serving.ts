@@ -1,102 +1,175 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Sample } from '../core/sample';
-import { parseConfig } from '../services/config';
 import { Engine } from '../services/engine/engine';
 import { Scorer } from '../services/engine/scorer';
 import { ScorerClient } from '../services/grpc/client';
+import { packageRoot } from '../services/paths';
 import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
-import { startServer, type RunningServer } from '../services/server';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
+import { encodeScoreRequest } from '../services/wire/binary';
 import { createRegistry } from '../verifiers';
 import { loadMathBatch } from './math';
+import { processCpu, startServerProcess, type ServerProcess } from './server-process';
 import { heading, row } from './timing';
 
 /**
- * The serving path against scoring itself (issue 14): the same 4,096-sample math batch in-process
- * (main thread, 2-thread pool) and through a server (`--workers 1` and `2`) by gRPC Score, gRPC
- * ScoreStream and HTTP /v1/score, with the project's Node client on the same machine. The paths
- * take turns, round after round, so a busy moment of a shared machine falls on all of them; each
- * path's figure is its best round. Every ratio divides by the best in-process figure of this run.
+ * The serving path against scoring itself (issue 14), as a trainer meets it: a step's rollouts sent
+ * as CALLS requests of 4,096 math samples (../shared/bench/math_batch_4096.jsonl), IN_FLIGHT at a
+ * time, to a `verdict serve` process of its own (`--workers 1` and `2`), by the project's Node client
+ * (gRPC Score, ScoreStream, HTTP /v1/score) and by Python grpcio (C++ core and protobuf, the
+ * request serialized once beforehand, replies parsed). Beside them, the same batches scored in this
+ * process by the Scorer on the main thread and on a 2-thread pool: every ratio divides by the best
+ * of those two, measured in the same run. Paths take turns round after round, so a busy moment of a
+ * shared machine falls on all of them; each path's figure is its best round. CPU is read from /proc:
+ * the server's main thread, its other threads (pool, GC), and the client.
  */
 
-const ROUNDS = 5;
+const CALLS = 8;
+const IN_FLIGHT = 2;
+const ROUNDS = 3;
+const PYTHON = '/usr/bin/python3';
 
-type Path = { name: string; run(): Promise<{ seconds: number; cpu: number }> };
-
-function rssMiB(): number {
-  return process.memoryUsage().rss / 2 ** 20;
+interface Measured {
+  seconds: number;
+  /** CPU seconds: server main thread, server's other threads, client (this process, or Python's). */
+  serverMain: number;
+  serverOthers: number;
+  client: number;
 }
 
-/** Wall seconds and CPU seconds of this process (all its threads: client, server, pool) for one batch. */
-async function timedRun(fn: () => Promise<unknown>): Promise<{ seconds: number; cpu: number }> {
-  const start = process.hrtime.bigint();
+interface Path {
+  name: string;
+  group: 'in-process' | 'server';
+  run(): Promise<Measured>;
+}
+
+/** Runs `calls` calls of `one`, `inFlight` at a time. */
+async function inFlight(calls: number, concurrency: number, one: () => Promise<unknown>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next++ < calls) await one();
+  }));
+}
+
+async function measure(server: ServerProcess | null, fn: () => Promise<void>): Promise<Measured> {
+  const serverBefore = server ? processCpu(server.pid) : { main: 0, others: 0 };
   const cpu = process.cpuUsage();
+  const start = process.hrtime.bigint();
   await fn();
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
   const used = process.cpuUsage(cpu);
-  return { seconds: Number(process.hrtime.bigint() - start) / 1e9, cpu: (used.user + used.system) / 1e6 };
+  const serverAfter = server ? processCpu(server.pid) : { main: 0, others: 0 };
+  return {
+    seconds,
+    serverMain: serverAfter.main - serverBefore.main,
+    serverOthers: serverAfter.others - serverBefore.others,
+    client: (used.user + used.system) / 1e6,
+  };
+}
+
+/** The Python grpcio client, or why it cannot run here. */
+function pythonClient(): { ok: true } | { ok: false; why: string } {
+  if (!existsSync(PYTHON)) return { ok: false, why: `${PYTHON} not found` };
+  return { ok: true };
+}
+
+function runPython(server: ServerProcess, requestFile: string): Promise<Measured> {
+  const script = path.join(packageRoot(), 'bench', 'python', 'score_load.py');
+  const env = { ...process.env, PYTHONPATH: path.join(packageRoot(), 'clients', 'python') };
+  return new Promise((resolve, reject) => {
+    const before = processCpu(server.pid);
+    const child = spawn(PYTHON, [script, `127.0.0.1:${server.grpcPort}`, requestFile, String(CALLS), String(IN_FLIGHT)], { env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`python client exited ${code}: ${err.trim().split('\n').pop()}`));
+      const after = processCpu(server.pid);
+      const { seconds, cpuSeconds } = JSON.parse(out) as { seconds: number; cpuSeconds: number };
+      // The server's CPU over the Python process's whole life includes its warm-up call: scaled to the timed calls.
+      const share = CALLS / (CALLS + 1);
+      resolve({ seconds, serverMain: (after.main - before.main) * share, serverOthers: (after.others - before.others) * share, client: cpuSeconds });
+    });
+  });
 }
 
 export async function run(): Promise<void> {
-  heading('serving: 4,096 math samples (../shared/bench/math_batch_4096.jsonl) in-process and through the server');
   const samples: Sample[] = loadMathBatch().map((s) => ({ ...s, groupId: '' }));
+  const total = CALLS * samples.length;
+  heading(
+    `serving: ${CALLS} calls × ${samples.length} math samples, ${IN_FLIGHT} in flight, in-process and through \`verdict serve\` (its own process)`,
+  );
   const registry = createRegistry();
-  const inline = new Engine({ registry, executor: new InlineExecutor(registry) });
-  const pool = new Engine({ registry, executor: new PoolExecutor(VERDICT_VERIFIERS, 2) });
-  const servers: RunningServer[] = [];
+  const inline = new Scorer(new Engine({ registry, executor: new InlineExecutor(registry) }));
+  const pool = new Scorer(new Engine({ registry, executor: new PoolExecutor(VERDICT_VERIFIERS, 2) }));
+  const servers: ServerProcess[] = [];
   const clients: ScorerClient[] = [];
-  const idleRss = rssMiB();
-  let peakRss = idleRss;
+  const scratch = mkdtempSync(path.join(tmpdir(), 'verdict-serving-'));
+  const requestFile = path.join(scratch, 'request.bin');
+  writeFileSync(requestFile, encodeScoreRequest(samples));
+  const python = pythonClient();
   try {
+    const call = { samples, groupOptions: null };
     const paths: Path[] = [
-      { name: 'in-process, main thread (Scorer)', run: () => timedRun(() => new Scorer(inline).score({ samples, groupOptions: null })) },
-      { name: 'in-process, 2-thread pool (Scorer)', run: () => timedRun(() => new Scorer(pool).score({ samples, groupOptions: null })) },
+      { name: 'in-process, main thread (Scorer)', group: 'in-process', run: () => measure(null, () => inFlight(CALLS, 1, () => inline.score(call))) },
+      { name: 'in-process, 2-thread pool (Scorer)', group: 'in-process', run: () => measure(null, () => inFlight(CALLS, IN_FLIGHT, () => pool.score(call))) },
     ];
     for (const workers of [1, 2]) {
-      const server = await startServer({ host: '127.0.0.1', grpcPort: 0, httpPort: 0, workers, config: parseConfig({}) });
+      const server = await startServerProcess(workers);
       servers.push(server);
       const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
       clients.push(client);
       const body = JSON.stringify({ samples });
+      const http = async () => {
+        const res = await fetch(`http://127.0.0.1:${server.httpPort}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        await res.json();
+      };
       paths.push(
-        { name: `gRPC Score, --workers ${workers}`, run: () => timedRun(() => client.score(samples)) },
-        { name: `gRPC ScoreStream, --workers ${workers}`, run: () => timedRun(() => client.scoreStreamAll(samples)) },
-        {
-          name: `HTTP /v1/score, --workers ${workers}`,
-          run: () =>
-            timedRun(async () => {
-              const res = await fetch(`http://127.0.0.1:${server.httpPort}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-              await res.json();
-            }),
-        },
+        { name: `gRPC Score, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.score(samples))) },
+        { name: `gRPC ScoreStream, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.scoreStreamAll(samples))) },
+        { name: `HTTP /v1/score, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, http)) },
       );
+      if (python.ok) paths.push({ name: `gRPC Score, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile) });
     }
-    const best = new Map<string, { seconds: number; cpu: number }>();
+    const best = new Map<string, Measured>();
     for (let round = 0; round <= ROUNDS; round++) {
       for (const path of paths) {
         const measured = await path.run();
-        peakRss = Math.max(peakRss, rssMiB());
-        // Round 0 warms up (JIT, gold caches in every thread).
+        // Round 0 warms up (JIT, gold caches in every thread, connections).
         if (round > 0 && measured.seconds < (best.get(path.name)?.seconds ?? Infinity)) best.set(path.name, measured);
       }
     }
-    const rate = (name: string) => samples.length / best.get(name)!.seconds;
-    const baseline = Math.max(rate(paths[0]!.name), rate(paths[1]!.name));
-    const baselineName = rate(paths[0]!.name) >= rate(paths[1]!.name) ? paths[0]!.name : paths[1]!.name;
-    const widths = [40, 11, 14, 32];
-    process.stdout.write(row(['path (best of 5 rounds)', 'samples/s', 'CPU µs/sample', `vs best in-process (${baselineName})`], widths) + '\n');
+    const rate = (name: string) => total / best.get(name)!.seconds;
+    const [mainThread, twoThreads] = [paths[0]!.name, paths[1]!.name];
+    const baselineName = rate(mainThread) >= rate(twoThreads) ? mainThread : twoThreads;
+    const baseline = rate(baselineName);
+    const widths = [44, 10, 26, 22];
+    process.stdout.write(row(['path (best of 3 rounds)', 'samples/s', 'CPU µs/sample srv main/other/client', `÷ best in-process`], widths) + '\n');
     for (const path of paths) {
-      const cpuMicros = (1e6 * best.get(path.name)!.cpu) / samples.length;
-      process.stdout.write(row([path.name, rate(path.name).toFixed(0), cpuMicros.toFixed(1), `${(rate(path.name) / baseline).toFixed(2)}x`], widths) + '\n');
+      const m = best.get(path.name)!;
+      const us = (s: number) => ((1e6 * s) / total).toFixed(1);
+      const cpu = path.group === 'server' ? `${us(m.serverMain)} / ${us(m.serverOthers)} / ${us(m.client)}` : `(this process) ${us(m.client)}`;
+      process.stdout.write(row([path.name, rate(path.name).toFixed(0), cpu, `${(rate(path.name) / baseline).toFixed(2)}x`], widths) + '\n');
     }
-    process.stdout.write('(CPU: all threads of this process — client, server, pool — per sample in that round)\n');
-    const one = rate('gRPC Score, --workers 1');
-    const two = rate('gRPC Score, --workers 2');
-    process.stdout.write(`gRPC Score --workers 2 vs --workers 1: ${(two / one).toFixed(2)}x (goal ≥ 1.6x on 2 cores)\n`);
-    process.stdout.write(`RSS of this process (client and servers together): idle ${idleRss.toFixed(0)} MiB, peak ${peakRss.toFixed(0)} MiB, after ${rssMiB().toFixed(0)} MiB\n`);
+    process.stdout.write(`(÷ best in-process: divided by "${baselineName}", ${baseline.toFixed(0)} samples/s in this run)\n`);
+    process.stdout.write(
+      `in-process 2-thread pool ÷ main thread: ${(rate(twoThreads) / rate(mainThread)).toFixed(2)}x; ` +
+        `gRPC Score --workers 2 ÷ --workers 1: Node client ${(rate('gRPC Score, --workers 2') / rate('gRPC Score, --workers 1')).toFixed(2)}x` +
+        (python.ok ? `, Python client ${(rate('gRPC Score, Python grpcio, --workers 2') / rate('gRPC Score, Python grpcio, --workers 1')).toFixed(2)}x` : '') +
+        ' (goal ≥ 1.6x on 2 cores)\n',
+    );
+    if (!python.ok) process.stdout.write(`Python grpcio client not run: ${python.why}\n`);
   } finally {
     for (const client of clients) client.close();
-    for (const server of servers) await server.shutdown();
-    await inline.close();
-    await pool.close();
+    for (const server of servers) await server.stop();
+    await inline.engine.close();
+    await pool.engine.close();
+    rmSync(scratch, { recursive: true, force: true });
   }
 }
 

@@ -1,4 +1,20 @@
-import type { ScoreResult } from '../../core/sample';
+import type { Sample, ScoreResult } from '../../core/sample';
+
+/**
+ * A batch the transport read only as far as the engine routes samples (id, verifier, group id,
+ * response tokens; labels and metadata checked, not built): the rest stays in its wire bytes. Pool
+ * threads decode the samples of their own chunk, so the thread every request passes through neither
+ * builds them nor copies them to a pool thread as objects; it decodes in full only the samples whose
+ * verifier runs on it.
+ */
+export interface EncodedBatch {
+  /** The whole sample at `index`. */
+  sample(index: number): Sample;
+  /** UTF-8 bytes of the sample's response: its characters are at most that many. */
+  responseBytes(index: number): number;
+  /** These samples as one message (a ScoreRequest of just them), for a pool thread to decode. */
+  pack(indices: readonly number[]): Uint8Array;
+}
 
 /**
  * Results a pool thread encoded in the transport's wire format beside scoring them, so the main
@@ -12,6 +28,19 @@ export type ResultFormat = 'protobuf' | 'json';
 
 /** One result's wire form: protobuf bytes, or JSON text. */
 export type EncodedResult = Uint8Array | string;
+
+/**
+ * A chunk's results encoded together, as a pool thread sends them back: ScoreResult messages back to
+ * back in one buffer with where each ends (one allocation and one copy per chunk, not per result),
+ * or JSON texts.
+ */
+export type EncodedChunk = { bytes: Uint8Array; ends: number[] } | { texts: string[] };
+
+/** Result `k` of a chunk (a view into its buffer). */
+export function resultOfChunk(chunk: EncodedChunk, k: number): EncodedResult {
+  if ('texts' in chunk) return chunk.texts[k]!;
+  return chunk.bytes.subarray(k === 0 ? 0 : chunk.ends[k - 1], chunk.ends[k]);
+}
 
 const encodings = new WeakMap<ScoreResult, EncodedResult>();
 

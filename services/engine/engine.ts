@@ -4,7 +4,7 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
-import { setEncoded, type EncodedResult, type ResultFormat } from './encoded';
+import { setEncoded, type EncodedBatch, type EncodedResult, type ResultFormat } from './encoded';
 import { toResult } from './result';
 
 export interface EngineLimits {
@@ -62,6 +62,11 @@ export interface ScoreOptions {
    * encoded.ts). Its details then stay in the encoding: for callers that send results as they are.
    */
   encode?: ResultFormat;
+  /**
+   * The batch in its wire form, when `samples` hold only each sample's routing fields (see
+   * EncodedBatch): pure samples go to the executor packed, the others are decoded here.
+   */
+  encoded?: EncodedBatch;
 }
 
 export interface EngineOptions {
@@ -199,17 +204,27 @@ export class Engine {
     if (signal.aborted) abortRest();
     else signal.addEventListener('abort', abortRest, { once: true });
 
+    const { encoded } = options;
+    // A response's UTF-8 bytes bound its characters: only one that may be too long is decoded to count them.
+    const responseChars = (index: number): number => {
+      if (!encoded) return samples[index]!.response.length;
+      const bytes = encoded.responseBytes(index);
+      return bytes <= this.limits.maxResponseChars ? bytes : encoded.sample(index).response.length;
+    };
     const pure: number[] = [];
     samples.forEach((sample, index) => {
       const rejected = options.rejected?.get(index);
       if (rejected !== undefined) return settle(index, invalid(rejected));
       const verifier = this.registry.get(sample.verifier);
       if (!verifier) return settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
-      if (sample.response.length > this.limits.maxResponseChars) {
+      if (responseChars(index) > this.limits.maxResponseChars) {
         return settle(index, invalid(`response: longer than ${this.limits.maxResponseChars} characters`));
       }
       if (verifier.kind === 'pure') pure.push(index);
-      else void this.runAsync(verifier, sample, signal).then((outcome) => settle(index, outcome.outcome, outcome.seconds));
+      else {
+        const whole = encoded ? encoded.sample(index) : sample;
+        void this.runAsync(verifier, whole, signal).then((outcome) => settle(index, outcome.outcome, outcome.seconds));
+      }
     });
 
     const threads = Math.max(1, this.options.executor.threads);
@@ -217,7 +232,7 @@ export class Engine {
     const runChunk = (indices: number[]): void => {
       const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
       this.options.executor.scoreChunk(
-        indices.map((i) => samples[i]!),
+        encoded ? encoded.pack(indices) : indices.map((i) => samples[i]!),
         signal,
         budgetMs,
         options.encode ? { format: options.encode, indices } : undefined,

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { charsBound } from './details';
-import { encodedBytesBound, type ResultFormat } from './encoded';
+import { encodedBytesBound, type EncodedBatch, type ResultFormat } from './encoded';
 import type { Engine, ScoreOptions } from './engine';
 
 /**
@@ -36,6 +36,8 @@ export interface ScoreCall {
    * score it, and the transport copies the bytes (not with group shaping, which changes results).
    */
   format?: ResultFormat;
+  /** The batch in its wire form, `samples` being only their routing fields (see EncodedBatch). */
+  encoded?: EncodedBatch;
 }
 
 export interface Scored {
@@ -158,9 +160,10 @@ export class Scorer {
     }
   }
 
-  private engineOptions(call: ScoreCall): Pick<ScoreOptions, 'rejected' | 'encode'> {
+  private engineOptions(call: ScoreCall): Pick<ScoreOptions, 'rejected' | 'encode' | 'encoded'> {
     return {
       ...(call.rejected ? { rejected: call.rejected } : {}),
+      ...(call.encoded ? { encoded: call.encoded } : {}),
       // Shaping rewrites results from their details: those must come back as objects.
       ...(call.format && call.groupOptions === null ? { encode: call.format } : {}),
     };

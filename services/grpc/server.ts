@@ -78,7 +78,7 @@ export async function startGrpcServer(
   /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
   const toCall = (call: Call, signal: AbortSignal): ScoreCall | { error: Partial<grpc.StatusObject> } => {
     if ('malformed' in call.request) return { error: { code: grpc.status.INVALID_ARGUMENT, details: call.request.malformed } };
-    const { samples, rejected, groupOptions } = call.request;
+    const { samples, rejected, groupOptions, encoded } = call.request;
     if (groupOptions && !groupOptions.ok) return { error: { code: grpc.status.INVALID_ARGUMENT, details: groupOptions.error } };
     const deadline = deadlineOf(call);
     return {
@@ -90,6 +90,7 @@ export async function startGrpcServer(
       finishReserveMs: finishCost.reserveMs(samples.length),
       reply: replyLimit,
       format: 'protobuf',
+      ...(encoded ? { encoded } : {}),
     };
   };
 

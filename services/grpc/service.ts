@@ -10,6 +10,7 @@ import {
   encodeScoreRequest,
   encodeScoreResponse,
   encodeScoreResult,
+  scanScoreRequest,
   type DecodedRequest,
   type DecodedResult,
 } from '../wire/binary';
@@ -57,7 +58,10 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
   // ScoreRequest are the caller's error, answered INVALID_ARGUMENT by the handler.
   const requestDeserialize = (bytes: Buffer): DecodedRequest | MalformedRequest => {
     try {
-      return decodeScoreRequest(bytes);
+      // Samples stay in their bytes for the pool threads to decode; a request that shapes groups is
+      // read whole (shaping and its finish-reason metrics read results' details and samples' metadata).
+      const scanned = scanScoreRequest(bytes);
+      return scanned.groupOptions ? decodeScoreRequest(bytes) : scanned;
     } catch (error) {
       return { malformed: `request: not a valid verdict.v1.ScoreRequest (${error instanceof Error ? error.message : String(error)})` };
     }

@@ -2,9 +2,10 @@ import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
-import type { EncodedResult, ResultFormat } from '../engine/encoded';
+import { resultOfChunk, type EncodedChunk, type EncodedResult, type ResultFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
-import { RESULT_ENCODERS } from '../wire/formats';
+import { decodeScoreRequest } from '../wire/binary';
+import { CHUNK_ENCODERS } from '../wire/formats';
 
 /** An outcome and the CPU time it took, measured where it was computed. */
 export interface TimedOutcome {
@@ -18,6 +19,12 @@ export interface TimedOutcome {
   encoded?: EncodedResult;
 }
 
+/** What a thread sends back for a chunk: the outcomes and, when asked, their results encoded together. */
+export interface ChunkReply {
+  timed: TimedOutcome[];
+  encoded?: EncodedChunk;
+}
+
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
 export interface EncodeAs {
   format: ResultFormat;
@@ -28,7 +35,8 @@ export interface EncodeAs {
 export type PoolTask =
   | {
       op: 'score';
-      samples: Sample[];
+      /** The samples, or a ScoreRequest message of them (see EncodedBatch): decoded here, off the calling thread. */
+      samples: Sample[] | Uint8Array;
       /** An Int32Array's buffer whose first cell the thread sets when it starts the chunk (its budget runs from then). */
       started?: SharedArrayBuffer;
       encode?: EncodeAs;
@@ -41,17 +49,29 @@ function outcomeOf(registry: Registry, sample: Sample): Outcome {
   return verifier ? aborted('not_a_pure_verifier') : invalid(registry.unknownVerifierReason(sample.verifier));
 }
 
-export function scoreChunk(registry: Registry, samples: readonly Sample[], encode?: EncodeAs): TimedOutcome[] {
-  return samples.map((sample, k) => {
+export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Uint8Array, encode?: EncodeAs): ChunkReply {
+  // A packed chunk was checked when its request was read (EncodedBatch): it decodes without error.
+  const samples = chunk instanceof Uint8Array ? decodeScoreRequest(chunk).samples : chunk;
+  const timed = samples.map((sample): TimedOutcome => {
     const start = process.hrtime.bigint();
     const outcome = outcomeOf(registry, sample);
-    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-    if (!encode) return { outcome, seconds };
-    const result = toResult(sample, encode.indices[k]!, outcome, registry.get(sample.verifier)?.version ?? '');
-    const encoded = RESULT_ENCODERS[encode.format](result);
-    // ABORTED details stay: the service-failure log reads their error.
-    return { outcome: outcome.status === 'ABORTED' ? outcome : { ...outcome, details: {} }, seconds, encoded };
+    return { outcome, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
   });
+  if (!encode) return { timed };
+  const results = samples.map((sample, k) => toResult(sample, encode.indices[k]!, timed[k]!.outcome, registry.get(sample.verifier)?.version ?? ''));
+  const encoded = CHUNK_ENCODERS[encode.format](results);
+  for (const t of timed) {
+    // ABORTED details stay: the service-failure log reads their error.
+    if (t.outcome.status !== 'ABORTED') t.outcome = { ...t.outcome, details: {} };
+  }
+  return { timed, encoded };
+}
+
+/** A thread's reply as one outcome per sample, each with its own encoding (a view into the chunk's). */
+export function unpackChunk(reply: ChunkReply): TimedOutcome[] {
+  const { timed, encoded } = reply;
+  if (encoded) timed.forEach((t, k) => (t.encoded = resultOfChunk(encoded, k)));
+  return timed;
 }
 
 export function runTask(registry: Registry, verifierName: string, task: string, payload: Json): Json {

@@ -3,8 +3,8 @@ import { WireType } from '@bufbuild/protobuf/wire';
 import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
 import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
-import type { Sample, Status } from '../../core/sample';
-import { encodedBytes } from '../engine/encoded';
+import type { Sample, ScoreResult, Status } from '../../core/sample';
+import { encodedBytes, type EncodedBatch } from '../engine/encoded';
 import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
 import {
   GroupOptionsSchema,
@@ -16,7 +16,7 @@ import {
   Status as ProtoStatus,
 } from './gen/verdict/v1/score_pb';
 import { Reader } from './reader';
-import { readStructField, TooDeep, writeStructField } from './struct';
+import { readStructField, skimStructField, TooDeep, writeStructField } from './struct';
 import { Writer } from './writer';
 
 /**
@@ -48,6 +48,8 @@ export interface DecodedRequest {
   rejected: Map<number, string>;
   /** null when the request asks for no shaping. */
   groupOptions: GroupOptionsParse | null;
+  /** Set when `samples` hold only each sample's routing fields, the rest left in the bytes (scanScoreRequest). */
+  encoded?: EncodedBatch;
 }
 
 function emptySample(): Sample {
@@ -97,6 +99,95 @@ function readSample(reader: Reader, end: number): { sample: Sample; rejected?: s
   }
   if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
   return rejected === undefined ? { sample } : { sample, rejected };
+}
+
+/** One Sample's routing fields up to `end`, its label and metadata checked but not built (see EncodedBatch). */
+function readSampleHead(reader: Reader, end: number): { sample: Sample; responseBytes: number; rejected?: string } {
+  const sample = emptySample();
+  let responseBytes = 0;
+  let rejected: string | undefined;
+  const skim = (field: 'label' | 'metadata') => {
+    try {
+      skimStructField(reader);
+    } catch (error) {
+      if (!(error instanceof TooDeep)) throw error;
+      rejected ??= tooDeepReason(field);
+    }
+  };
+  while (reader.pos < end) {
+    const [field, wireType] = reader.tag();
+    switch (field) {
+      case SAMPLE_ID:
+        sample.id = reader.string();
+        break;
+      case SAMPLE_VERIFIER:
+        sample.verifier = reader.string();
+        break;
+      case SAMPLE_RESPONSE:
+        responseBytes = reader.bytes().length;
+        break;
+      case SAMPLE_LABEL:
+        skim('label');
+        break;
+      case SAMPLE_GROUP_ID:
+        sample.groupId = reader.string();
+        break;
+      case SAMPLE_RESPONSE_TOKENS:
+        sample.responseTokens = reader.uint32();
+        break;
+      case SAMPLE_METADATA:
+        skim('metadata');
+        break;
+      default:
+        reader.skip(wireType);
+    }
+  }
+  if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
+  return rejected === undefined ? { sample, responseBytes } : { sample, responseBytes, rejected };
+}
+
+/**
+ * The server's read of a ScoreRequest: the same checks and refusals as `decodeScoreRequest` (a
+ * malformed message throws, a too-deep label rejects its sample), but responses, labels and metadata
+ * stay in the bytes until the thread that scores a sample decodes it.
+ */
+export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded: EncodedBatch } {
+  const reader = new Reader(bytes);
+  const samples: Sample[] = [];
+  const rejected = new Map<number, string>();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const responseBytes: number[] = [];
+  let groupOptions: GroupOptionsParse | null = null;
+  while (reader.pos < reader.len) {
+    const [field, wireType] = reader.tag();
+    if (field === Q.samples!.number && wireType === LD) {
+      const end = reader.uint32() + reader.pos;
+      if (end > reader.len) throw new RangeError('samples: premature end of message');
+      starts.push(reader.pos);
+      ends.push(end);
+      const head = readSampleHead(reader, end);
+      if (head.rejected !== undefined) rejected.set(samples.length, head.rejected);
+      samples.push(head.sample);
+      responseBytes.push(head.responseBytes);
+    } else if (field === Q.groupOptions!.number && wireType === LD) {
+      groupOptions = resolveGroupOptions(fromBinary(GroupOptionsSchema, reader.bytes()));
+    } else reader.skip(wireType);
+  }
+  const encoded: EncodedBatch = {
+    sample(index) {
+      return readSample(new Reader(bytes.subarray(starts[index], ends[index])), ends[index]! - starts[index]!).sample;
+    },
+    responseBytes: (index) => responseBytes[index]!,
+    pack(indices) {
+      let size = 0;
+      for (const i of indices) size += ends[i]! - starts[i]! + 6;
+      const writer = new Writer(size);
+      for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts[i], ends[i]));
+      return writer.finish();
+    },
+  };
+  return { samples, rejected, groupOptions, encoded };
 }
 
 export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
@@ -189,6 +280,17 @@ export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): U
     writeGroupField(writer, group!);
   } else writeResult(writer, result, group);
   return writer.finish();
+}
+
+/** ScoreResult messages back to back (no field tags), with where each ends: a pool thread's chunk of results. */
+export function encodeScoreResults(results: readonly ScoreResult[]): { bytes: Uint8Array; ends: number[] } {
+  const writer = new Writer(256 * results.length);
+  const ends: number[] = [];
+  for (const result of results) {
+    writeResult(writer, result);
+    ends.push(writer.length);
+  }
+  return { bytes: writer.finish(), ends };
 }
 
 /** The Score reply; results a pool thread encoded already are copied as they are. */

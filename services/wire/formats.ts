@@ -1,10 +1,10 @@
 import type { ScoreResult } from '../../core/sample';
-import type { EncodedResult, ResultFormat } from '../engine/encoded';
-import { encodeScoreResult } from './binary';
+import type { EncodedChunk, ResultFormat } from '../engine/encoded';
+import { encodeScoreResults } from './binary';
 import { resultText } from './json';
 
-/** How a pool thread encodes a result for each transport: a ScoreResult message (gRPC), its JSON object's text (HTTP). */
-export const RESULT_ENCODERS: Record<ResultFormat, (result: ScoreResult) => EncodedResult> = {
-  protobuf: (result) => encodeScoreResult(result),
-  json: resultText,
+/** How a pool thread encodes a chunk's results for each transport: ScoreResult messages (gRPC), JSON objects' text (HTTP). */
+export const CHUNK_ENCODERS: Record<ResultFormat, (results: readonly ScoreResult[]) => EncodedChunk> = {
+  protobuf: encodeScoreResults,
+  json: (results) => ({ texts: results.map(resultText) }),
 };

@@ -1,0 +1,47 @@
+"""Sends one ScoreRequest, already serialized, N times with K calls in flight through grpcio (C++ core,
+C++ protobuf on Debian), decoding each reply into the generated ScoreResponse as a trainer's client
+would. Used by bench/serving.ts for the "Python grpcio client" rows; prints one JSON line.
+
+    python3 score_load.py TARGET REQUEST_FILE CALLS IN_FLIGHT
+"""
+
+import json
+import resource
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+
+from verdict.v1 import score_pb2
+
+MAX_MESSAGE = 256 * 1024 * 1024
+
+
+def main() -> None:
+    target, request_file, calls, in_flight = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    with open(request_file, "rb") as f:
+        request = f.read()
+    options = [("grpc.max_send_message_length", MAX_MESSAGE), ("grpc.max_receive_message_length", MAX_MESSAGE)]
+    with grpc.insecure_channel(target, options=options) as channel:
+        # Bytes in as they are (the request was built once, outside the timing); replies parsed by protobuf.
+        score = channel.unary_unary(
+            "/verdict.v1.Scorer/Score",
+            request_serializer=None,
+            response_deserializer=score_pb2.ScoreResponse.FromString,
+        )
+        results = len(score(request).results)  # warm-up: connection, server threads
+        with ThreadPoolExecutor(in_flight) as pool:
+            cpu = resource.getrusage(resource.RUSAGE_SELF)
+            start = time.perf_counter()
+            replies = list(pool.map(lambda _: score(request), range(calls)))
+            seconds = time.perf_counter() - start
+            after = resource.getrusage(resource.RUSAGE_SELF)
+    if any(len(r.results) != results for r in replies):
+        raise SystemExit("a reply had the wrong number of results")
+    cpu_seconds = (after.ru_utime - cpu.ru_utime) + (after.ru_stime - cpu.ru_stime)
+    print(json.dumps({"seconds": seconds, "cpuSeconds": cpu_seconds, "resultsPerCall": results}))
+
+
+if __name__ == "__main__":
+    main()
