@@ -4,7 +4,7 @@ import { Engine } from '../../services/engine/engine';
 import { encodedBytes, encodedText } from '../../services/engine/encoded';
 import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
-import { decodeScoreResponse, decodeScoreResult, encodeScoreResponse, encodeScoreResult } from '../../services/wire/binary';
+import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
 import { scoreReplyText } from '../../services/wire/json';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 import { TEST_VERIFIERS } from '../fixtures/test-registry';
@@ -13,7 +13,8 @@ import { TEST_VERIFIERS } from '../fixtures/test-registry';
  * Results a pool thread encodes beside scoring them (services/engine/encoded.ts) are copied into
  * replies as they are: the replies must read exactly as those the main thread encodes from the
  * result objects, in both wire formats, with group summaries on streamed results, and a result
- * replaced after scoring (a reply too large) must be encoded from its new fields.
+ * replaced after scoring (a reply too large) must be encoded from its new fields. And a batch the
+ * server leaves in its bytes (EncodedBatch) must score exactly as the same batch decoded.
  */
 
 const batch = (): Sample[] => [
@@ -23,7 +24,7 @@ const batch = (): Sample[] => [
   sample({ id: 'spun', verifier: 'spin', label: { ops: 10 }, groupId: 'g9' }),
 ];
 
-describe('results encoded on pool threads', () => {
+describe('results encoded on pool threads, batches left in their bytes', () => {
   const registry = TEST_VERIFIERS.createRegistry();
   const inline = new Scorer(new Engine({ registry, executor: new InlineExecutor(registry) }));
   const pooled = new Scorer(new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 2) }));
@@ -75,5 +76,38 @@ describe('results encoded on pool threads', () => {
     const scored = await pooled.score({ samples: batch(), groupOptions: options.options, format: 'protobuf' });
     expect(scored.results.every((r) => encodedBytes(r) === undefined)).toBe(true);
     expect(scored.results[0]!.details).toMatchObject({ extracted: 'C' });
+  });
+
+  it('score a batch left in its bytes as the decoded batch: pure samples decoded on threads, async ones here, responses measured in characters', async () => {
+    const limits = { maxResponseChars: 10 };
+    const registry = TEST_VERIFIERS.createRegistry();
+    const engine = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 2), limits });
+    const inlineEngine = new Engine({ registry, executor: new InlineExecutor(registry), limits });
+    try {
+      const words = { kind: 'constraint', id: 'length_constraints:number_words', kwargs: { num_words: 2, relation: 'at least' } };
+      const samples = [
+        ...mixedQaBatch(),
+        sample({ id: 'if', verifier: 'if', response: 'two words', label: { rubrics: [words] } }),
+        sample({ id: 'if-bad', verifier: 'if', response: 'x', label: { rubrics: [{ kind: 'constraint', id: 'no:such' }] } }),
+        // 10 characters in 30 bytes: within the limit; 11 in 11 bytes: over it.
+        sample({ id: 'wide-chars', verifier: 'qa', response: '€'.repeat(10), label: { choice: 'A' } }),
+        sample({ id: 'long', verifier: 'qa', response: 'x'.repeat(11), label: { choice: 'A' } }),
+        sample({ id: 'long-async', verifier: 'if', response: '€'.repeat(11), label: { rubrics: [words] } }),
+      ];
+      const scanned = scanScoreRequest(encodeScoreRequest(samples));
+      const fromBytes = await engine.score(scanned.samples, { encoded: scanned.encoded, encode: 'protobuf' });
+      const reference = await inlineEngine.score(samples);
+      expect(decodeScoreResponse(encodeScoreResponse(fromBytes, [])).results).toEqual(decodeScoreResponse(encodeScoreResponse(reference, [])).results);
+      expect(fromBytes.slice(-5).map((r) => [r.id, r.status, r.reason])).toEqual([
+        ['if', 'OK', 'all_rubrics_passed'],
+        ['if-bad', 'INVALID', expect.any(String)],
+        ['wide-chars', 'OK', expect.any(String)],
+        ['long', 'INVALID', 'response: longer than 10 characters'],
+        ['long-async', 'INVALID', 'response: longer than 10 characters'],
+      ]);
+    } finally {
+      await engine.close();
+      await inlineEngine.close();
+    }
   });
 });

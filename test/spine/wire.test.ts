@@ -6,7 +6,7 @@ import { create, fromBinary, fromJson, toBinary, toJson, type JsonValue } from '
 import type { JsonObject } from '../../core/json';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { packageRoot } from '../../services/paths';
-import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScoreResponse } from '../../services/wire/binary';
+import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScoreResponse, scanScoreRequest } from '../../services/wire/binary';
 import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
 import { groupOptionsFromJson } from '../../services/wire/group-options';
 import { sampleFromJson } from '../../services/wire/json';
@@ -71,6 +71,40 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
     expect(viaLibrary.groups[1]).toMatchObject({ groupId: 'h€', meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' });
     expect(decodeScoreResponse(bytes)).toEqual({ results, groups });
     expect(decodeScoreResponse(toBinary(ScoreResponseSchema, create(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes))))).toEqual({ results, groups });
+  });
+
+  it('a server scan of a request keeps routing fields, leaves the rest in bytes, and refuses what a full decode refuses', () => {
+    const deep: JsonObject = { v: 0 };
+    let node = deep;
+    for (let i = 0; i < 40; i++) node = (node.v = { v: i }) as JsonObject;
+    const batch = [...samples, sample({ id: 'deep', verifier: 'qa', label: deep }), sample({ id: 'deep-meta', verifier: 'qa', metadata: deep })];
+    const bytes = encodeScoreRequest(batch);
+    const full = decodeScoreRequest(bytes);
+    const scanned = scanScoreRequest(bytes);
+    expect(scanned.rejected).toEqual(full.rejected);
+    expect([...scanned.rejected.keys()]).toEqual([samples.length, samples.length + 1]);
+    // Routing fields only; the bytes answer the rest.
+    expect(scanned.samples).toEqual(batch.map((s) => ({ ...s, response: '', label: {}, metadata: {} })));
+    batch.forEach((s, i) => expect(scanned.encoded.responseBytes(i)).toBe(Buffer.byteLength(s.response)));
+    samples.forEach((s, i) => expect(scanned.encoded.sample(i)).toEqual(s));
+    // A packed chunk is a ScoreRequest of just those samples, in that order.
+    expect(decodeScoreRequest(scanned.encoded.pack([7, 0, 3])).samples).toEqual([samples[7], samples[0], samples[3]]);
+    // Malformed bytes are refused by both with the same error: a cut message, and a string inside a
+    // label whose length runs past the end (the scan checks what it does not build).
+    const inLabel = Buffer.from(encodeScoreRequest([sample({ verifier: 'qa', label: { key: 'value' } })]));
+    inLabel[inLabel.indexOf(Buffer.from('value')) - 1] = 0x7f;
+    for (const broken of [bytes.subarray(0, bytes.length - 3), inLabel]) {
+      const error = (() => {
+        try {
+          decodeScoreRequest(broken);
+        } catch (e) {
+          return e as Error;
+        }
+        throw new Error('decoded');
+      })();
+      expect(error).toBeInstanceOf(RangeError);
+      expect(() => scanScoreRequest(broken)).toThrow(error.message);
+    }
   });
 
   it('the JSON mapping takes both spellings of every field from the descriptor and names the field in errors', () => {
