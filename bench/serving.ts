@@ -9,10 +9,10 @@ import { ScorerClient } from '../services/grpc/client';
 import { packageRoot } from '../services/paths';
 import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
-import { encodeScoreRequest } from '../services/wire/binary';
+import { encodeScoreRequest, encodeScoreResponse } from '../services/wire/binary';
 import { createRegistry } from '../verifiers';
 import { loadMathBatch } from './math';
-import { processCpu, startServerProcess, type ServerProcess } from './server-process';
+import { peakRssMiB, processCpu, resetPeakRss, rssMiB, startServerProcess, type ServerProcess } from './server-process';
 import { heading, row } from './timing';
 
 /**
@@ -164,12 +164,65 @@ export async function run(): Promise<void> {
         ' (goal ≥ 1.6x on 2 cores)\n',
     );
     if (!python.ok) process.stdout.write(`Python grpcio client not run: ${python.why}\n`);
+    await memory(samples);
   } finally {
     for (const client of clients) client.close();
     for (const server of servers) await server.stop();
     await inline.engine.close();
     await pool.engine.close();
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Large requests in the memory soak, after the first. */
+const SOAK = 8;
+const BIG_COPIES = 16;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Memory of one server process (`--workers 2`) under 65,536-sample requests: resident memory when
+ * warm and idle, the peak during one request beside the request and reply sizes on the wire, what
+ * is left 5 s after it, and a soak of SOAK more such requests (RSS after each).
+ */
+async function memory(samples: readonly Sample[]): Promise<void> {
+  const big: Sample[] = [];
+  for (let copy = 0; copy < BIG_COPIES; copy++) for (const s of samples) big.push({ ...s, id: `${s.id}-${copy}` });
+  heading(`serving memory: one \`verdict serve --workers 2\` process, requests of ${big.length} math samples`);
+  const server = await startServerProcess(2);
+  const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+  try {
+    // Warm: threads started, code compiled, gold caches filled (by a request of every sample).
+    await client.score(samples);
+    await sleep(2000);
+    const idle = rssMiB(server.pid);
+    resetPeakRss(server.pid);
+    const reply = await client.score(big);
+    const peak = peakRssMiB(server.pid);
+    const requestMiB = encodeScoreRequest(big).length / 2 ** 20;
+    const replyMiB = encodeScoreResponse(reply.results, reply.groups).length / 2 ** 20;
+    await sleep(5000);
+    const after = rssMiB(server.pid);
+    const soak: number[] = [];
+    for (let i = 0; i < SOAK; i++) {
+      await client.score(big);
+      soak.push(rssMiB(server.pid));
+    }
+    await sleep(5000);
+    const settled = rssMiB(server.pid);
+    const wire = requestMiB + replyMiB;
+    const widths = [52, 30];
+    const line = (name: string, value: string) => process.stdout.write(row([name, value], widths) + '\n');
+    line('request + reply on the wire (MiB)', `${requestMiB.toFixed(1)} + ${replyMiB.toFixed(1)} = ${wire.toFixed(1)}`);
+    line('RSS warm and idle (MiB)', idle.toFixed(0));
+    line('peak RSS during one request (MiB)', `${peak.toFixed(0)} (+${(peak - idle).toFixed(0)})`);
+    line('peak − idle ÷ (request + reply)', `${((peak - idle) / wire).toFixed(2)}x (goal ≤ 2x)`);
+    line('RSS 5 s after it (MiB)', `${after.toFixed(0)} (${(after / idle).toFixed(2)}x idle; goal ≤ 1.10x)`);
+    line(`RSS after each of ${SOAK} more (MiB)`, soak.map((r) => r.toFixed(0)).join(' '));
+    line('RSS 5 s after the soak (MiB)', `${settled.toFixed(0)} (${(settled / idle).toFixed(2)}x idle)`);
+  } finally {
+    client.close();
+    await server.stop();
   }
 }
 

@@ -295,7 +295,11 @@ export function encodeScoreResults(results: readonly ScoreResult[]): { bytes: Ui
 
 /** The Score reply; results a pool thread encoded already are copied as they are. */
 export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
-  const writer = new Writer();
+  // Sized up front from the results encoded already (a guess for the others): a 65,536-result reply
+  // grown by doubling left as much garbage as the reply itself.
+  let size = 64 * groups.length;
+  for (const result of results) size += (encodedBytes(result)?.length ?? 250) + 6;
+  const writer = new Writer(size);
   for (const result of results) {
     const encoded = encodedBytes(result);
     if (encoded) {
