@@ -81,8 +81,13 @@ function abortReason(signal: AbortSignal): string {
   return typeof signal.reason === 'string' ? signal.reason : 'cancelled';
 }
 
-/** Most samples a pool task carries: large enough to amortize the thread hop, small enough to stream. */
-const MAX_CHUNK = 128;
+/**
+ * Most samples a pool task carries: large enough to amortize the thread hop (each task costs a
+ * thread a wait for the main thread to hand it the next; 4,096-sample math batches over gRPC ran
+ * ~15% faster with 512 than with 128), small enough to stream and to spread a batch over the
+ * threads (a batch is cut in at least four chunks per thread).
+ */
+const MAX_CHUNK = 512;
 
 /**
  * Scores batches: every input sample gets exactly one result, in input order. Pure verifiers run on
