@@ -84,25 +84,32 @@ export class PoolExecutor implements Executor {
     // raises a shared flag, and a timer here watches it.
     const started = new SharedArrayBuffer(4);
     const flag = new Int32Array(started);
-    const watchdog = new AbortController();
+    // One controller that both the caller's signal and the watchdog stop; the listener on the
+    // caller's signal (shared by every chunk of a batch) is removed when the chunk ends.
+    const stop = new AbortController();
+    const onAbort = () => stop.abort(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    let overBudget: OverBudget | undefined;
     let since: number | undefined;
     const timer = setInterval(
       () => {
         if (Atomics.load(flag, 0) === 0) return;
         const now = performance.now();
         since ??= now;
-        if (now - since >= budgetMs) watchdog.abort(new OverBudget(budgetMs));
+        if (now - since >= budgetMs && !stop.signal.aborted) stop.abort((overBudget = new OverBudget(budgetMs)));
       },
       Math.max(10, Math.min(250, budgetMs / 4)),
     );
     try {
       const task: PoolTask = { op: 'score', samples, started, ...(encode ? { encode } : {}) };
-      return unpackChunk((await this.pool.run(task, { signal: AbortSignal.any([signal, watchdog.signal]) })) as ChunkReply);
+      return unpackChunk((await this.pool.run(task, { signal: stop.signal })) as ChunkReply);
     } catch (error) {
-      if (watchdog.signal.aborted && !signal.aborted) throw watchdog.signal.reason as OverBudget;
+      if (overBudget) throw overBudget;
       throw error;
     } finally {
       clearInterval(timer);
+      signal.removeEventListener('abort', onAbort);
     }
   }
 
