@@ -64,16 +64,7 @@ export class Writer {
     // A UTF-16 unit takes at most 3 bytes of UTF-8: a string under 43 units has a one-byte length.
     if (value.length < 43) {
       this.ensure(1 + 3 * value.length);
-      const start = this.pos + 1;
-      // ASCII (ids, reasons, detail keys) byte by byte: for short strings the native UTF-8 write costs
-      // more than the copy (bench serving); anything else goes to it.
-      let i = 0;
-      for (; i < value.length; i++) {
-        const c = value.charCodeAt(i);
-        if (c > 0x7f) break;
-        this.buf[start + i] = c;
-      }
-      const written = i === value.length ? i : this.buf.write(value, start, 'utf8');
+      const written = this.buf.write(value, this.pos + 1, 'utf8');
       this.buf[this.pos] = written;
       this.pos += 1 + written;
       return this;
