@@ -3,10 +3,9 @@ import type { Sample } from '../core/sample';
 import { ScorerClient } from '../services/grpc/client';
 import { Engine } from '../services/engine/engine';
 import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
-import { startServer } from '../services/server';
-import { parseConfig } from '../services/config';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import { createRegistry } from '../verifiers';
+import { startServerProcess } from './server-process';
 import { bestOf, heading, row } from './timing';
 
 const SUBJECTS = ['mitochondria', 'ribosome', 'chloroplast', 'nucleus', 'golgi apparatus', 'lysosome', 'vacuole'];
@@ -35,7 +34,7 @@ export function qaBatch(n = 4096): Sample[] {
 }
 
 export async function run(): Promise<void> {
-  heading('qa: 4,096 samples, in-process vs through gRPC');
+  heading('qa: 4,096 samples, in-process vs through gRPC (`verdict serve --workers 2` in its own process, the Node client)');
   const batch = qaBatch();
   const registry = createRegistry();
   const widths = [34, 14, 28];
@@ -54,7 +53,8 @@ export async function run(): Promise<void> {
     process.stdout.write(row([name, (batch.length / seconds).toFixed(0), (batch.length / seconds / baseRate).toFixed(2)], widths) + '\n');
   line('in-process, 2 worker threads', pooled.seconds);
 
-  const server = await startServer({ host: '127.0.0.1', grpcPort: 0, httpPort: null, workers: 2, config: parseConfig({}) });
+  // The server in a process of its own, as deployed: the client's encoding and decoding are not the server's work.
+  const server = await startServerProcess(2);
   const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
   try {
     await client.score(batch);
@@ -62,7 +62,7 @@ export async function run(): Promise<void> {
     line('gRPC ScoreStream, 2 workers', (await bestOf(3, () => client.scoreStreamAll(batch))).seconds);
   } finally {
     client.close();
-    await server.shutdown();
+    await server.stop();
   }
 }
 
