@@ -56,18 +56,24 @@ function emptySample(): Sample {
   return { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
 }
 
-/** One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an error. */
-function readSample(reader: Reader, end: number): { sample: Sample; rejected?: string } {
+/**
+ * One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an
+ * error. `whole` false reads only what routing needs (see EncodedBatch): the response's length, and
+ * the label and metadata checked, not built.
+ */
+function readSample(reader: Reader, end: number, whole = true): { sample: Sample; responseBytes: number; rejected?: string } {
   const sample = emptySample();
+  let responseBytes = 0;
   let rejected: string | undefined;
   const struct = (field: 'label' | 'metadata'): JsonObject => {
     try {
-      return readStructField(reader);
+      if (whole) return readStructField(reader);
+      skimStructField(reader);
     } catch (error) {
       if (!(error instanceof TooDeep)) throw error;
       rejected ??= tooDeepReason(field);
-      return {};
     }
+    return {};
   };
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
@@ -79,7 +85,8 @@ function readSample(reader: Reader, end: number): { sample: Sample; rejected?: s
         sample.verifier = reader.string();
         break;
       case SAMPLE_RESPONSE:
-        sample.response = reader.string();
+        if (whole) sample.response = reader.string();
+        else responseBytes = reader.skipBytes();
         break;
       case SAMPLE_LABEL:
         sample.label = struct('label');
@@ -92,51 +99,6 @@ function readSample(reader: Reader, end: number): { sample: Sample; rejected?: s
         break;
       case SAMPLE_METADATA:
         sample.metadata = struct('metadata');
-        break;
-      default:
-        reader.skip(wireType);
-    }
-  }
-  if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
-  return rejected === undefined ? { sample } : { sample, rejected };
-}
-
-/** One Sample's routing fields up to `end`, its label and metadata checked but not built (see EncodedBatch). */
-function readSampleHead(reader: Reader, end: number): { sample: Sample; responseBytes: number; rejected?: string } {
-  const sample = emptySample();
-  let responseBytes = 0;
-  let rejected: string | undefined;
-  const skim = (field: 'label' | 'metadata') => {
-    try {
-      skimStructField(reader);
-    } catch (error) {
-      if (!(error instanceof TooDeep)) throw error;
-      rejected ??= tooDeepReason(field);
-    }
-  };
-  while (reader.pos < end) {
-    const [field, wireType] = reader.tag();
-    switch (field) {
-      case SAMPLE_ID:
-        sample.id = reader.string();
-        break;
-      case SAMPLE_VERIFIER:
-        sample.verifier = reader.string();
-        break;
-      case SAMPLE_RESPONSE:
-        responseBytes = reader.bytes().length;
-        break;
-      case SAMPLE_LABEL:
-        skim('label');
-        break;
-      case SAMPLE_GROUP_ID:
-        sample.groupId = reader.string();
-        break;
-      case SAMPLE_RESPONSE_TOKENS:
-        sample.responseTokens = reader.uint32();
-        break;
-      case SAMPLE_METADATA:
-        skim('metadata');
         break;
       default:
         reader.skip(wireType);
@@ -166,7 +128,7 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
       if (end > reader.len) throw new RangeError('samples: premature end of message');
       starts.push(reader.pos);
       ends.push(end);
-      const head = readSampleHead(reader, end);
+      const head = readSample(reader, end, false);
       if (head.rejected !== undefined) rejected.set(samples.length, head.rejected);
       samples.push(head.sample);
       responseBytes.push(head.responseBytes);

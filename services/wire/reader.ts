@@ -68,6 +68,14 @@ export class Reader {
     return out;
   }
 
+  /** Skips a length-delimited body; answers its length. */
+  skipBytes(): number {
+    const length = this.uint32();
+    this.pos += length;
+    if (this.pos > this.len) throw new RangeError('premature end of message');
+    return length;
+  }
+
   /** Skips one field of an unknown number (groups, long deprecated, are refused). */
   skip(wireType: WireType): void {
     switch (wireType) {
@@ -78,8 +86,8 @@ export class Reader {
         this.pos += 8;
         break;
       case WireType.LengthDelimited:
-        this.pos += this.uint32();
-        break;
+        this.skipBytes();
+        return;
       case WireType.Bit32:
         this.pos += 4;
         break;

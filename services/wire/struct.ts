@@ -27,7 +27,11 @@ const LIST_VALUE = V.listValue!.number;
 /** A Struct nested past the limit: the caller names the field it came from. */
 export class TooDeep extends Error {}
 
-function readValue(reader: Reader, end: number, depth: number, limit: number): Json {
+// One walk reads a Struct and, with `build` false, only checks it: it meets the same malformed
+// bytes and the same depth as the read would, so a request a server checked this way decodes later
+// (on a pool thread) without error.
+
+function readValue(reader: Reader, end: number, depth: number, limit: number, build: boolean): Json {
   let value: Json = null;
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
@@ -40,16 +44,17 @@ function readValue(reader: Reader, end: number, depth: number, limit: number): J
         value = reader.double();
         break;
       case STRING_VALUE:
-        value = reader.string();
+        if (build) value = reader.string();
+        else reader.skip(WireType.LengthDelimited);
         break;
       case BOOL_VALUE:
         value = reader.bool();
         break;
       case STRUCT_VALUE:
-        value = readStructAt(reader, reader.uint32() + reader.pos, depth + 1, limit);
+        value = readStructAt(reader, reader.uint32() + reader.pos, depth + 1, limit, build);
         break;
       case LIST_VALUE:
-        value = readList(reader, reader.uint32() + reader.pos, depth + 1, limit);
+        value = readList(reader, reader.uint32() + reader.pos, depth + 1, limit, build);
         break;
       default:
         reader.skip(wireType);
@@ -58,19 +63,20 @@ function readValue(reader: Reader, end: number, depth: number, limit: number): J
   return value;
 }
 
-function readList(reader: Reader, end: number, depth: number, limit: number): Json[] {
+function readList(reader: Reader, end: number, depth: number, limit: number, build: boolean): Json[] {
   if (depth > limit) throw new TooDeep();
   const out: Json[] = [];
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
     if (field === LIST_VALUES && wireType === WireType.LengthDelimited) {
-      out.push(readValue(reader, reader.uint32() + reader.pos, depth, limit));
+      const value = readValue(reader, reader.uint32() + reader.pos, depth, limit, build);
+      if (build) out.push(value);
     } else reader.skip(wireType);
   }
   return out;
 }
 
-function readStructAt(reader: Reader, end: number, depth: number, limit: number): JsonObject {
+function readStructAt(reader: Reader, end: number, depth: number, limit: number, build: boolean): JsonObject {
   if (depth > limit) throw new TooDeep();
   const out: JsonObject = {};
   while (reader.pos < end) {
@@ -84,66 +90,24 @@ function readStructAt(reader: Reader, end: number, depth: number, limit: number)
     let value: Json = null;
     while (reader.pos < entryEnd) {
       const [entryField, entryType] = reader.tag();
-      if (entryField === MAP_KEY) key = reader.string();
-      else if (entryField === MAP_VALUE) value = readValue(reader, reader.uint32() + reader.pos, depth, limit);
+      if (entryField === MAP_KEY) {
+        if (build) key = reader.string();
+        else reader.skip(WireType.LengthDelimited);
+      } else if (entryField === MAP_VALUE) value = readValue(reader, reader.uint32() + reader.pos, depth, limit, build);
       else reader.skip(entryType);
     }
-    out[key] = value;
+    if (build) out[key] = value;
   }
   return out;
 }
 
-// The same walk as the readers above, building nothing: it meets the same malformed bytes and the
-// same depth where they would, so a request checked by it decodes later without error.
-function skimValue(reader: Reader, end: number, depth: number, limit: number): void {
-  while (reader.pos < end) {
-    const [field, wireType] = reader.tag();
-    switch (field) {
-      case NUMBER_VALUE:
-        reader.double();
-        break;
-      case STRING_VALUE:
-        reader.bytes();
-        break;
-      case BOOL_VALUE:
-        reader.uint32();
-        break;
-      case STRUCT_VALUE:
-        skimStructAt(reader, reader.uint32() + reader.pos, depth + 1, limit);
-        break;
-      case LIST_VALUE:
-        skimList(reader, reader.uint32() + reader.pos, depth + 1, limit);
-        break;
-      default:
-        reader.skip(wireType);
-    }
-  }
-}
-
-function skimList(reader: Reader, end: number, depth: number, limit: number): void {
-  if (depth > limit) throw new TooDeep();
-  while (reader.pos < end) {
-    const [field, wireType] = reader.tag();
-    if (field === LIST_VALUES && wireType === WireType.LengthDelimited) skimValue(reader, reader.uint32() + reader.pos, depth, limit);
-    else reader.skip(wireType);
-  }
-}
-
-function skimStructAt(reader: Reader, end: number, depth: number, limit: number): void {
-  if (depth > limit) throw new TooDeep();
-  while (reader.pos < end) {
-    const [field, wireType] = reader.tag();
-    if (field !== STRUCT_FIELDS || wireType !== WireType.LengthDelimited) {
-      reader.skip(wireType);
-      continue;
-    }
-    const entryEnd = reader.uint32() + reader.pos;
-    while (reader.pos < entryEnd) {
-      const [entryField, entryType] = reader.tag();
-      if (entryField === MAP_KEY) reader.bytes();
-      else if (entryField === MAP_VALUE) skimValue(reader, reader.uint32() + reader.pos, depth, limit);
-      else reader.skip(entryType);
-    }
+function readStructFieldAs(reader: Reader, limit: number, build: boolean): JsonObject {
+  const end = reader.uint32() + reader.pos;
+  if (end > reader.len) throw new RangeError('premature end of message');
+  try {
+    return readStructAt(reader, end, 1, limit, build);
+  } finally {
+    reader.pos = end;
   }
 }
 
@@ -152,13 +116,7 @@ function skimStructAt(reader: Reader, end: number, depth: number, limit: number)
  * it would throw (TooDeep, RangeError), without building the object.
  */
 export function skimStructField(reader: Reader, limit = MAX_JSON_DEPTH): void {
-  const end = reader.uint32() + reader.pos;
-  if (end > reader.len) throw new RangeError('premature end of message');
-  try {
-    skimStructAt(reader, end, 1, limit);
-  } finally {
-    reader.pos = end;
-  }
+  readStructFieldAs(reader, limit, false);
 }
 
 /**
@@ -166,13 +124,7 @@ export function skimStructField(reader: Reader, limit = MAX_JSON_DEPTH): void {
  * levels (the struct itself is level 1), leaving the reader past the field either way.
  */
 export function readStructField(reader: Reader, limit = MAX_JSON_DEPTH): JsonObject {
-  const end = reader.uint32() + reader.pos;
-  if (end > reader.len) throw new RangeError('premature end of message');
-  try {
-    return readStructAt(reader, end, 1, limit);
-  } finally {
-    reader.pos = end;
-  }
+  return readStructFieldAs(reader, limit, true);
 }
 
 function writeValue(writer: Writer, value: Json): void {
