@@ -80,6 +80,10 @@ class Judge:
         self.zygote_lost = False
         self.exits = {}
         self.spare = None
+        # The judge's pipe ends of a run child asked for and not yet taken (request_spawn), and the
+        # pid the zygote answered with.
+        self.pending = None
+        self.spawned = None
         self.child = None
         self.code_cache = {}
         self.tests_cache = {}
@@ -107,6 +111,8 @@ class Judge:
         data = json.loads(msg)
         if 'exit' in data:
             self.exits[data['exit']] = data['status']
+        if 'spawned' in data:
+            self.spawned = data['spawned']
         return data
 
     def wait(self, fds, timeout):
@@ -141,13 +147,12 @@ class Judge:
     def exit_status(self, pid):
         return self.exits.get(pid)
 
-    def spawn(self):
+    def request_spawn(self):
+        """Asks the zygote for a fresh run child without waiting for it: the judge's ends of its
+        pipes, to be paired with its pid by `await_spawn`. The zygote sweeps and forks meanwhile."""
         if self.zygote_lost:
             raise Fault('zygote lost')
-        ours, theirs = [], []
-        for _ in range(5):
-            r, w = os.pipe()
-            ours.append((r, w))
+        ours = [os.pipe() for _ in range(5)]
         # (judge end, child end) per pipe: ctl_in, ctl_out, stdin, stdout, stderr
         ctl_in_r, ctl_in_w = ours[0]
         ctl_out_r, ctl_out_w = ours[1]
@@ -160,6 +165,7 @@ class Judge:
             os.kill(self.zygote_pid, signal.SIGCONT)
         except OSError:
             pass
+        self.spawned = None
         try:
             socket.send_fds(self.sock, [b'{"op":"spawn"}'], theirs)
         except OSError:
@@ -167,17 +173,23 @@ class Judge:
         finally:
             for fd in theirs:
                 os.close(fd)
+        return (ctl_in_w, ctl_out_r, in_w, out_r, err_r)
+
+    def await_spawn(self, ends):
+        """The run child asked for by `request_spawn` (its pipes' judge ends `ends`)."""
         deadline = time.monotonic() + 10.0
-        while not self.zygote_lost:
-            msg = self.zygote_message(max(0.0, deadline - time.monotonic()))
-            if msg is None:
+        while self.spawned is None and not self.zygote_lost:
+            if self.zygote_message(max(0.0, deadline - time.monotonic())) is None:
                 break
-            if 'spawned' in msg:
-                pid = msg['spawned']
-                return Child(self, pid, self.our_pid(pid), ctl_in_w, ctl_out_r, in_w, out_r, err_r)
-        for fd in (ctl_in_w, ctl_out_r, in_w, out_r, err_r):
-            os.close(fd)
-        raise Fault('zygote did not fork a run child')
+        pid, self.spawned = self.spawned, None
+        if pid is None:
+            for fd in ends:
+                os.close(fd)
+            raise Fault('zygote did not fork a run child')
+        return Child(self, pid, self.our_pid(pid), *ends)
+
+    def spawn(self):
+        return self.await_spawn(self.request_spawn())
 
     def our_pid(self, pid):
         """The pid in our namespace of the zygote's child `pid` (None if it is gone already)."""
@@ -199,6 +211,12 @@ class Judge:
         return None
 
     def take_child(self):
+        if self.pending is not None:
+            ends, self.pending = self.pending, None
+            try:
+                self.spare = self.await_spawn(ends)
+            except Fault:
+                self.spare = None
         child, self.spare = self.spare, None
         if child is not None:
             self.zygote_message(0)
@@ -208,9 +226,11 @@ class Judge:
         return self.spawn()
 
     def refill(self):
-        if self.spare is None and not self.zygote_lost:
+        """Asks for the next run's child as soon as a run ends: the zygote sweeps the slot and forks
+        while Node reads the reply and sends the next job, off the job's critical path."""
+        if self.spare is None and self.pending is None and not self.zygote_lost:
             try:
-                self.spare = self.spawn()
+                self.pending = self.request_spawn()
             except Fault:
                 pass
 
