@@ -16,18 +16,8 @@ export interface EncodedBatch {
   pack(indices: readonly number[]): Uint8Array;
 }
 
-/**
- * Results a pool thread encoded in the transport's wire format beside scoring them, so the main
- * thread, which every request and reply of a server passes through, only copies their bytes into
- * the reply. The encoding is keyed by the result object: a result replaced afterwards (a reply that
- * does not fit, group shaping) is a new object and is encoded from its fields, never from stale bytes.
- */
-
 /** The wire formats a pool thread encodes results in: a ScoreResult message, or its proto3 JSON object's text. */
 export type ResultFormat = 'protobuf' | 'json';
-
-/** One result's wire form: protobuf bytes, or JSON text. */
-export type EncodedResult = Uint8Array | string;
 
 /**
  * A chunk's results encoded together, as a pool thread sends them back: ScoreResult messages back to
@@ -36,33 +26,53 @@ export type EncodedResult = Uint8Array | string;
  */
 export type EncodedChunk = { bytes: Uint8Array; ends: number[] } | { texts: string[] };
 
-/** Result `k` of a chunk (a view into its buffer). */
-export function resultOfChunk(chunk: EncodedChunk, k: number): EncodedResult {
-  if ('texts' in chunk) return chunk.texts[k]!;
-  return chunk.bytes.subarray(k === 0 ? 0 : chunk.ends[k - 1], chunk.ends[k]);
+/**
+ * A result a pool thread encoded in the transport's wire format beside scoring it, so the main
+ * thread, which every request and reply of a server passes through, only copies its bytes into the
+ * reply. The result knows its chunk and place in private fields: a result replaced afterwards (a
+ * reply that does not fit, group shaping) is a new plain object, since spreading copies no private
+ * field, and is encoded from its own fields, never from stale bytes. One object per result: no
+ * view into the chunk is kept and no side table, which a 65,536-result batch would carry into the
+ * old generation of the heap.
+ */
+class EncodedScoreResult {
+  readonly #chunk: EncodedChunk;
+  readonly #k: number;
+
+  constructor(chunk: EncodedChunk, k: number) {
+    this.#chunk = chunk;
+    this.#k = k;
+  }
+
+  static part(result: object): { chunk: EncodedChunk; k: number } | undefined {
+    return #chunk in result ? { chunk: (result as EncodedScoreResult).#chunk, k: (result as EncodedScoreResult).#k } : undefined;
+  }
 }
 
-const encodings = new WeakMap<ScoreResult, EncodedResult>();
-
-export function setEncoded(result: ScoreResult, encoded: EncodedResult): void {
-  encodings.set(result, encoded);
+/** An empty result that carries result `k` of `chunk` as its encoding (`toResult` fills in its fields). */
+export function encodedResultShell(chunk: EncodedChunk, k: number): object {
+  return new EncodedScoreResult(chunk, k);
 }
 
-/** The result's ScoreResult message as a pool thread encoded it, if it did. */
+/** The result's ScoreResult message as a pool thread encoded it (a view of its chunk), if it did. */
 export function encodedBytes(result: ScoreResult): Uint8Array | undefined {
-  const encoded = encodings.get(result);
-  return encoded instanceof Uint8Array ? encoded : undefined;
+  const part = EncodedScoreResult.part(result);
+  if (!part || 'texts' in part.chunk) return undefined;
+  const { bytes, ends } = part.chunk;
+  return bytes.subarray(part.k === 0 ? 0 : ends[part.k - 1], ends[part.k]);
 }
 
 /** The result's JSON object text as a pool thread encoded it, if it did. */
 export function encodedText(result: ScoreResult): string | undefined {
-  const encoded = encodings.get(result);
-  return typeof encoded === 'string' ? encoded : undefined;
+  const part = EncodedScoreResult.part(result);
+  return part && 'texts' in part.chunk ? part.chunk.texts[part.k] : undefined;
 }
 
 /** An upper bound on the bytes of the result's encoding (UTF-8 takes up to 3 per character of text), if a pool thread encoded it. */
 export function encodedBytesBound(result: ScoreResult): number | undefined {
-  const encoded = encodings.get(result);
-  if (encoded === undefined) return undefined;
-  return typeof encoded === 'string' ? 3 * encoded.length : encoded.length;
+  const part = EncodedScoreResult.part(result);
+  if (!part) return undefined;
+  if ('texts' in part.chunk) return 3 * part.chunk.texts[part.k]!.length;
+  const { ends } = part.chunk;
+  return ends[part.k]! - (part.k === 0 ? 0 : ends[part.k - 1]!);
 }

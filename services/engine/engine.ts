@@ -4,7 +4,7 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
-import { setEncoded, type EncodedBatch, type EncodedResult, type ResultFormat } from './encoded';
+import { encodedResultShell, type EncodedBatch, type EncodedChunk, type ResultFormat } from './encoded';
 import { toResult } from './result';
 
 export interface EngineLimits {
@@ -192,11 +192,11 @@ export class Engine {
     const done = new Promise<void>((resolve) => (finish = resolve));
     if (remaining === 0) finish();
 
-    const settle = (index: number, outcome: Outcome, seconds = 0, encoded?: EncodedResult) => {
+    const settle = (index: number, outcome: Outcome, seconds = 0, encoded?: EncodedChunk, k = 0) => {
       if (results[index] !== undefined) return;
       const sample = samples[index]!;
-      const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '');
-      if (encoded !== undefined) setEncoded(result, encoded);
+      const into = encoded ? encodedResultShell(encoded, k) : {};
+      const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '', into);
       results[index] = result;
       this.options.observer?.onResult(result, seconds, (performance.now() - admittedAt) / 1000 - seconds);
       options.onResult?.(result);
@@ -240,9 +240,9 @@ export class Engine {
         encoded ? encoded.pack(indices) : indices.map((i) => samples[i]!),
         signal,
         budgetMs,
-        options.encode ? { format: options.encode, indices } : undefined,
+        options.encode ? { format: options.encode, indices: Int32Array.from(indices) } : undefined,
       ).then(
-        (timed) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds, t.encoded)),
+        ({ timed, encoded }) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds, encoded, k)),
         (error: unknown) => {
           if (signal.aborted) {
             for (const i of indices) settle(i, aborted(abortReason(signal)));

@@ -3,7 +3,7 @@ import { Piscina } from 'piscina';
 import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
-import { runTask, scoreChunk, unpackChunk, type ChunkReply, type EncodeAs, type PoolTask, type TimedOutcome } from './tasks';
+import { runTask, scoreChunk, type ChunkReply, type EncodeAs, type PoolTask } from './tasks';
 import type { PoolEntry } from './worker';
 
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
@@ -16,7 +16,7 @@ export interface Executor {
    * it (pool threads; the inline executor leaves encoding to the transport, on the same thread anyway).
    * `samples` may be a packed chunk of an EncodedBatch, decoded where it is scored.
    */
-  scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<TimedOutcome[]>;
+  scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
   /** Chunks waiting for a thread. */
   queued(): number;
@@ -42,10 +42,10 @@ export class InlineExecutor implements Executor {
   readonly threads = 0;
   constructor(private readonly registry: Registry) {}
 
-  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal): Promise<TimedOutcome[]> {
+  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal): Promise<ChunkReply> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     throwIfAborted(signal);
-    return unpackChunk(scoreChunk(this.registry, samples));
+    return scoreChunk(this.registry, samples);
   }
 
   async runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json> {
@@ -78,8 +78,8 @@ export class PoolExecutor implements Executor {
     });
   }
 
-  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<TimedOutcome[]> {
-    if (budgetMs === undefined) return unpackChunk((await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal })) as ChunkReply);
+  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
+    if (budgetMs === undefined) return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal })) as ChunkReply;
     // The budget runs from when a thread takes the chunk, not from when it was queued: the thread
     // raises a shared flag, and a timer here watches it.
     const started = new SharedArrayBuffer(4);
@@ -103,7 +103,7 @@ export class PoolExecutor implements Executor {
     );
     try {
       const task: PoolTask = { op: 'score', samples, started, ...(encode ? { encode } : {}) };
-      return unpackChunk((await this.pool.run(task, { signal: stop.signal })) as ChunkReply);
+      return (await this.pool.run(task, { signal: stop.signal })) as ChunkReply;
     } catch (error) {
       if (overBudget) throw overBudget;
       throw error;

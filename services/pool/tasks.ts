@@ -2,7 +2,7 @@ import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
-import { resultOfChunk, type EncodedChunk, type EncodedResult, type ResultFormat } from '../engine/encoded';
+import type { EncodedChunk, ResultFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import { decodeScoreRequest } from '../wire/binary';
 import { CHUNK_ENCODERS } from '../wire/formats';
@@ -11,15 +11,14 @@ import { CHUNK_ENCODERS } from '../wire/formats';
 export interface TimedOutcome {
   outcome: Outcome;
   seconds: number;
-  /**
-   * The sample's whole result in the asked wire format, when the chunk asked for one. The outcome's
-   * details then travel only here (an OK or INVALID outcome comes back with empty details): the
-   * calling thread neither receives nor encodes them again.
-   */
-  encoded?: EncodedResult;
 }
 
-/** What a thread sends back for a chunk: the outcomes and, when asked, their results encoded together. */
+/**
+ * What a thread sends back for a chunk: the outcomes and, when asked, the samples' whole results
+ * encoded together in the asked wire format. The outcomes' details then travel only there (an OK or
+ * INVALID outcome comes back with empty details): the calling thread neither receives nor encodes
+ * them again.
+ */
 export interface ChunkReply {
   timed: TimedOutcome[];
   encoded?: EncodedChunk;
@@ -28,7 +27,8 @@ export interface ChunkReply {
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
 export interface EncodeAs {
   format: ResultFormat;
-  indices: number[];
+  /** A typed array: it crosses to the thread as one copy, where a JavaScript array is cloned item by item. */
+  indices: Int32Array;
 }
 
 /** What the pool runs: a chunk of pure-verifier samples, or one named task of a verifier. */
@@ -65,13 +65,6 @@ export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Uint8A
     if (t.outcome.status !== 'ABORTED') t.outcome = { ...t.outcome, details: {} };
   }
   return { timed, encoded };
-}
-
-/** A thread's reply as one outcome per sample, each with its own encoding (a view into the chunk's). */
-export function unpackChunk(reply: ChunkReply): TimedOutcome[] {
-  const { timed, encoded } = reply;
-  if (encoded) timed.forEach((t, k) => (t.encoded = resultOfChunk(encoded, k)));
-  return timed;
 }
 
 export function runTask(registry: Registry, verifierName: string, task: string, payload: Json): Json {

@@ -117,15 +117,19 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
   const reader = new Reader(bytes);
   const samples: Sample[] = [];
   const rejected = new Map<number, string>();
+  // Where each sample's field (its tag), its message and its end are in the bytes.
+  const fields: number[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
   const responseBytes: number[] = [];
   let groupOptions: GroupOptionsParse | null = null;
   while (reader.pos < reader.len) {
+    const fieldAt = reader.pos;
     const [field, wireType] = reader.tag();
     if (field === Q.samples!.number && wireType === LD) {
       const end = reader.uint32() + reader.pos;
       if (end > reader.len) throw new RangeError('samples: premature end of message');
+      fields.push(fieldAt);
       starts.push(reader.pos);
       ends.push(end);
       const head = readSample(reader, end, false);
@@ -142,6 +146,13 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
     },
     responseBytes: (index) => responseBytes[index]!,
     pack(indices) {
+      // Samples next to each other in the request are already a ScoreRequest of just them: one copy.
+      if (indices.length === 0) return new Uint8Array(0);
+      const first = indices[0]!;
+      const last = indices[indices.length - 1]!;
+      let adjacent = last - first === indices.length - 1;
+      for (let k = 1; adjacent && k < indices.length; k++) adjacent = indices[k] === first + k && fields[first + k] === ends[first + k - 1];
+      if (adjacent) return new Uint8Array(bytes.subarray(fields[first], ends[last]));
       let size = 0;
       for (const i of indices) size += ends[i]! - starts[i]! + 6;
       const writer = new Writer(size);
