@@ -12,7 +12,10 @@ export interface EncodedBatch {
   sample(index: number): Sample;
   /** UTF-8 bytes of the sample's response: its characters are at most that many. */
   responseBytes(index: number): number;
-  /** These samples as one message (a ScoreRequest of just them), for a pool thread to decode. */
+  /**
+   * These samples as one message (a ScoreRequest of just them), for a pool thread to decode: a
+   * buffer of its own, which the pool may move to the thread (leaving it empty here).
+   */
   pack(indices: readonly number[]): Uint8Array;
 }
 

@@ -79,7 +79,11 @@ export class PoolExecutor implements Executor {
   }
 
   async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
-    if (budgetMs === undefined) return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal })) as ChunkReply;
+    // A packed chunk's buffer is moved to the thread, not copied (see EncodedBatch.pack).
+    const transferList = samples instanceof Uint8Array ? [samples.buffer as ArrayBuffer] : undefined;
+    if (budgetMs === undefined) {
+      return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;
+    }
     // The budget runs from when a thread takes the chunk, not from when it was queued: the thread
     // raises a shared flag, and a timer here watches it.
     const started = new SharedArrayBuffer(4);
@@ -103,7 +107,7 @@ export class PoolExecutor implements Executor {
     );
     try {
       const task: PoolTask = { op: 'score', samples, started, ...(encode ? { encode } : {}) };
-      return (await this.pool.run(task, { signal: stop.signal })) as ChunkReply;
+      return (await this.pool.run(task, { signal: stop.signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;
     } catch (error) {
       if (overBudget) throw overBudget;
       throw error;

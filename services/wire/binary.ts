@@ -157,7 +157,8 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
       for (const i of indices) size += ends[i]! - starts[i]! + 6;
       const writer = new Writer(size);
       for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts[i], ends[i]));
-      return writer.finish();
+      // A buffer of its own (a small Buffer lives in a pool shared with others), so it can be transferred.
+      return new Uint8Array(writer.finish());
     },
   };
   return { samples, rejected, groupOptions, encoded };

@@ -110,4 +110,20 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
       await inlineEngine.close();
     }
   });
+
+  it('survive a thread lost with its chunk: the chunk-mates are packed again and scored, the culprit alone is ABORTED', async () => {
+    const registry = TEST_VERIFIERS.createRegistry();
+    const engine = new Engine({ registry, executor: new PoolExecutor(TEST_VERIFIERS, 2) });
+    try {
+      const samples = Array.from({ length: 40 }, (_, i) => sample({ id: `c${i}`, verifier: 'crash', label: { crash: i === 17 } }));
+      const scanned = scanScoreRequest(encodeScoreRequest(samples));
+      const results = await engine.score(scanned.samples, { encoded: scanned.encoded, encode: 'protobuf' });
+      expect(results.filter((r) => r.status !== 'OK').map((r) => [r.id, r.status, r.reason])).toEqual([['c17', 'ABORTED', 'worker_failed']]);
+      const reply = decodeScoreResponse(encodeScoreResponse(results, [])).results;
+      expect(reply.map((r) => r.id)).toEqual(samples.map((s) => s.id));
+      expect(reply.filter((r) => r.reward === 1)).toHaveLength(39);
+    } finally {
+      await engine.close();
+    }
+  });
 });
