@@ -4,6 +4,7 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
+import { outcomeAt } from '../pool/tasks';
 import { encodedResultShell, type EncodedBatch, type EncodedChunk, type ResultFormat } from './encoded';
 import { toResult } from './result';
 
@@ -242,7 +243,12 @@ export class Engine {
         budgetMs,
         options.encode ? { format: options.encode, indices: Int32Array.from(indices) } : undefined,
       ).then(
-        ({ timed, encoded }) => timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds, encoded, k)),
+        (reply) => {
+          if ('timed' in reply) return reply.timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds));
+          const { columns, encoded } = reply;
+          const abortedDetails = new Map(columns.abortedDetails);
+          indices.forEach((index, k) => settle(index, outcomeAt(columns, k, abortedDetails), columns.seconds[k], encoded, k));
+        },
         (error: unknown) => {
           if (signal.aborted) {
             for (const i of indices) settle(i, aborted(abortReason(signal)));

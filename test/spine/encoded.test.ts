@@ -6,6 +6,11 @@ import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
 import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
 import { scoreReplyText } from '../../services/wire/json';
+import { z } from 'zod';
+import { Registry } from '../../core/registry';
+import { definePure } from '../../core/verifier';
+import { outcomeAt, scoreChunk } from '../../services/pool/tasks';
+import { VERIFIERS } from '../../verifiers';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 import { TEST_VERIFIERS } from '../fixtures/test-registry';
 
@@ -125,5 +130,24 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     } finally {
       await engine.close();
     }
+  });
+
+  it('send outcomes back in columns, keeping an ABORTED outcome\'s details for the failure log', () => {
+    const broken = definePure({
+      name: 'broken',
+      version: '1.0.0',
+      description: 'test verifier: throws',
+      label: z.strictObject({}),
+      score() {
+        throw new Error('boom');
+      },
+    });
+    const registry = new Registry([...VERIFIERS, broken]);
+    const chunk = [sample({ id: 'x', verifier: 'broken' }), sample({ id: 'y', verifier: 'qa', response: '\\boxed{C}', label: { choice: 'C' } })];
+    const reply = scoreChunk(registry, chunk, { format: 'protobuf', indices: Int32Array.from([4, 5]) });
+    if (!('columns' in reply)) throw new Error('expected columns');
+    const details = new Map(reply.columns.abortedDetails);
+    expect(outcomeAt(reply.columns, 0, details)).toMatchObject({ status: 'ABORTED', reason: 'verifier_error', details: { error: expect.stringContaining('boom') } });
+    expect(outcomeAt(reply.columns, 1, details)).toEqual({ status: 'OK', reward: 1, reason: expect.any(String), details: {} });
   });
 });
