@@ -18,13 +18,16 @@ const REPLY_LIMIT = { maxBytes: 256 * 1024 * 1024, bytesPerChar: 6 };
  * so (express.json hands the route an empty object, and /v1/score answered it with no results), and a
  * UTF-8 byte-order mark is accepted. The parser of /v1/score; the trainer routes keep their own.
  */
+/** Whitespace only (checked without copying a body of megabytes, as trim would). */
+const BLANK = /^\s*$/;
+
 export function jsonBody(limit: string) {
   const text = express.text({ type: () => true, limit });
   return (req: Request, res: Response, next: NextFunction) =>
     text(req, res, (error?: unknown) => {
       if (error) return next(error);
       const raw = typeof req.body === 'string' ? req.body.replace(/^\uFEFF/, '') : '';
-      if (raw.trim() === '') return sendError(res, 400, 'INVALID_ARGUMENT', 'request: the body is empty (expected a JSON object with "samples")');
+      if (BLANK.test(raw)) return sendError(res, 400, 'INVALID_ARGUMENT', 'request: the body is empty (expected a JSON object with "samples")');
       try {
         req.body = JSON.parse(raw) as unknown;
       } catch (parseError) {
@@ -47,6 +50,9 @@ function sendError(res: Response, status: number, code: string, message: string)
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
 export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean, ops: RequestHandler[] = []): express.Express {
   const app = express();
+  // Replies are answers to one POST, never revalidated: an ETag would cost a SHA-1 of every
+  // (megabytes-long) reply body.
+  app.set('etag', false);
   app.disable('x-powered-by');
   const scorer = new Scorer(engine);
   // The operator side first: request log and id, then authentication.

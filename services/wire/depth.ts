@@ -12,17 +12,22 @@ export function tooDeepReason(field: string, limit = MAX_JSON_DEPTH): string {
   return `${field}: nested deeper than ${limit} levels`;
 }
 
-/** True when `value` nests objects/arrays deeper than `limit`; iterative, so any depth is safe to ask. */
+/**
+ * True when `value` nests objects/arrays deeper than `limit`. The walk stops at `limit + 1` levels,
+ * so any depth is safe to ask; it allocates nothing (every label and metadata of a batch is asked).
+ */
 export function nestsDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  const stack: Array<[unknown, number]> = [[value, 1]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (depth > limit) return true;
-    const children = Array.isArray(node) ? node : Object.values(node as Record<string, Json>);
-    for (const child of children) {
-      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-    }
+  return deeper(value, 1, limit);
+}
+
+function deeper(node: unknown, depth: number, limit: number): boolean {
+  if (typeof node !== 'object' || node === null) return false;
+  if (depth > limit) return true;
+  if (Array.isArray(node)) {
+    for (const child of node) if (deeper(child, depth + 1, limit)) return true;
+    return false;
   }
+  const object = node as Record<string, Json>;
+  for (const key in object) if (deeper(object[key], depth + 1, limit)) return true;
   return false;
 }

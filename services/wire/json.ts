@@ -22,13 +22,14 @@ function kind(value: unknown): string {
 
 type FieldRead = { ok: true; value: unknown } | { ok: false; error: string };
 
-function readField(field: DescField, value: unknown, path: string): FieldRead {
-  const fail = (expected: string): FieldRead => ({ ok: false, error: `${path}: expected ${expected}, received ${kind(value)}` });
+// `path` is built only for an error: a batch reads thousands of fields that are fine.
+function readField(field: DescField, value: unknown, path: () => string): FieldRead {
+  const fail = (expected: string): FieldRead => ({ ok: false, error: `${path()}: expected ${expected}, received ${kind(value)}` });
   if (field.fieldKind === 'message') {
     // google.protobuf.Struct: a JSON object, kept as it is.
     return isJsonObject(value) ? { ok: true, value } : fail('object');
   }
-  if (field.fieldKind !== 'scalar') return { ok: false, error: `${path}: unsupported field` };
+  if (field.fieldKind !== 'scalar') return { ok: false, error: `${path()}: unsupported field` };
   switch (field.scalar) {
     case ScalarType.STRING:
       return typeof value === 'string' ? { ok: true, value } : fail('string');
@@ -40,10 +41,10 @@ function readField(field: DescField, value: unknown, path: string): FieldRead {
     case ScalarType.UINT32: {
       const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
       if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= 0xffffffff) return { ok: true, value: n };
-      return { ok: false, error: `${path}: expected a non-negative integer (uint32), received ${JSON.stringify(value) ?? kind(value)}` };
+      return { ok: false, error: `${path()}: expected a non-negative integer (uint32), received ${JSON.stringify(value) ?? kind(value)}` };
     }
     default:
-      return { ok: false, error: `${path}: unsupported field` };
+      return { ok: false, error: `${path()}: unsupported field` };
   }
 }
 
@@ -64,15 +65,16 @@ function fieldsOf(desc: DescMessage): Map<string, DescField> {
 
 export type MessageRead = { ok: true; fields: Record<string, unknown> } | { ok: false; error: string };
 
-/** A message's JSON object → its set fields by their local (lowerCamelCase) names. */
-export function readMessageJson(desc: DescMessage, value: unknown, root: string): MessageRead {
-  if (!isJsonObject(value)) return { ok: false, error: `${root || 'value'}: expected object, received ${kind(value)}` };
+/** A message's JSON object → its set fields by their local (lowerCamelCase) names. `root` is called only for an error. */
+export function readMessageJson(desc: DescMessage, value: unknown, root: string | (() => string)): MessageRead {
+  const rootPath = typeof root === 'string' ? () => root : root;
+  if (!isJsonObject(value)) return { ok: false, error: `${rootPath() || 'value'}: expected object, received ${kind(value)}` };
   const byName = fieldsOf(desc);
   const fields: Record<string, unknown> = {};
   for (const key in value) {
     const field = byName.get(key);
-    const path = fieldPath(root, [key]);
-    if (!field) return { ok: false, error: `${path}: unknown field` };
+    const path = () => fieldPath(rootPath(), [key]);
+    if (!field) return { ok: false, error: `${path()}: unknown field` };
     const raw = value[key];
     if (raw === null || raw === undefined) continue;
     const read = readField(field, raw, path);
@@ -93,11 +95,15 @@ export function tooDeepField(value: unknown): 'label' | 'metadata' | null {
 
 export type SampleParse = { ok: true; sample: Sample } | { ok: false; error: string };
 
-/** One sample from its JSON form; the error names the field under `root` (`samples[3].label: …`). */
-export function sampleFromJson(value: unknown, root: string): SampleParse {
-  const deep = tooDeepField(value);
-  if (deep) return { ok: false, error: tooDeepReason(fieldPath(root, [deep])) };
-  const read = readMessageJson(SampleSchema, value, root);
+/**
+ * One sample from its JSON form; the error names the field under `root` (`samples[3].label: …`).
+ * `depthChecked`: the caller has found label and metadata within the depth limit already.
+ */
+export function sampleFromJson(value: unknown, root: string | (() => string), depthChecked = false): SampleParse {
+  const rootPath = typeof root === 'string' ? () => root : root;
+  const deep = depthChecked ? null : tooDeepField(value);
+  if (deep) return { ok: false, error: tooDeepReason(fieldPath(rootPath(), [deep])) };
+  const read = readMessageJson(SampleSchema, value, rootPath);
   if (!read.ok) return read;
   const s = read.fields as Partial<Sample>;
   return {

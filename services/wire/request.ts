@@ -31,7 +31,6 @@ export function scoreRequestFromJson(body: unknown): RequestParse {
   const rejected = new Map<number, string>();
   for (let i = 0; i < raw.length; i++) {
     const item = raw[i];
-    const root = `samples[${i}]`;
     const deep = tooDeepField(item);
     if (deep && isJsonObject(item)) {
       rejected.set(i, tooDeepReason(deep));
@@ -39,7 +38,7 @@ export function scoreRequestFromJson(body: unknown): RequestParse {
       samples.push(placeholder);
       continue;
     }
-    const parsed = sampleFromJson(item, root);
+    const parsed = sampleFromJson(item, () => `samples[${i}]`, true);
     if (!parsed.ok) return { ok: false, error: parsed.error };
     samples.push(parsed.sample);
   }
