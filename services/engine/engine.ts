@@ -245,9 +245,10 @@ export class Engine {
       ).then(
         (reply) => {
           if ('timed' in reply) return reply.timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds));
-          const { columns, encoded } = reply;
+          // Results the thread encoded: outcomes in columns, each result's bytes in the chunk's.
+          const { columns, encoded: chunk } = reply;
           const abortedDetails = new Map(columns.abortedDetails);
-          indices.forEach((index, k) => settle(index, outcomeAt(columns, k, abortedDetails), columns.seconds[k], encoded, k));
+          indices.forEach((index, k) => settle(index, outcomeAt(columns, k, abortedDetails), columns.seconds[k], chunk, k));
         },
         (error: unknown) => {
           if (signal.aborted) {
