@@ -91,6 +91,13 @@ function abortReason(signal: AbortSignal): string {
 const MAX_CHUNK = 512;
 
 /**
+ * Fewest samples a pool task carries when the batch has them: a request of 64 samples was cut in
+ * eight tasks of eight, each paying the hop for a few microseconds of scoring (`bench -- load`,
+ * 8 clients × 64 qa+math samples: 13.9k samples/s with that, 20.5k with this).
+ */
+const MIN_CHUNK = 64;
+
+/**
  * Scores batches: every input sample gets exactly one result, in input order. Pure verifiers run on
  * the executor in chunks; async verifiers run here, awaiting their services. Knows nothing of gRPC.
  */
@@ -234,7 +241,7 @@ export class Engine {
     });
 
     const threads = Math.max(1, this.options.executor.threads);
-    const chunk = Math.max(1, Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
+    const chunk = Math.max(Math.min(MIN_CHUNK, pure.length), Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
     const runChunk = (indices: number[]): void => {
       const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
       this.options.executor.scoreChunk(
