@@ -308,9 +308,14 @@ export interface DecodedResult extends ShapedResult {
 /** The client side of a ScoreResult; details may nest as deep as the server allows and a little more. */
 export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
   const reader = new Reader(bytes);
+  return readResult(reader, reader.len);
+}
+
+/** A ScoreResult up to `end`, read in place (a reply's results need no reader or view of their own). */
+function readResult(reader: Reader, end: number): DecodedResult {
   const result: DecodedResult = { id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} };
   let status = -1;
-  while (reader.pos < reader.len) {
+  while (reader.pos < end) {
     const [field, wireType] = reader.tag();
     switch (field) {
       case R.id!.number:
@@ -347,6 +352,7 @@ export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
         reader.skip(wireType);
     }
   }
+  if (reader.pos !== end) throw new RangeError('result: field runs past its message');
   const known = STATUS_FROM_PROTO.get(status);
   if (!known) throw new Error(`result ${result.index}: unexpected status ${status}`);
   result.status = known;
@@ -358,7 +364,11 @@ export function decodeScoreResponse(bytes: Uint8Array): { results: DecodedResult
   const out: { results: DecodedResult[]; groups: GroupSummary[] } = { results: [], groups: [] };
   while (reader.pos < reader.len) {
     const [field, wireType] = reader.tag();
-    if (field === P.results!.number && wireType === LD) out.results.push(decodeScoreResult(reader.bytes()));
+    if (field === P.results!.number && wireType === LD) {
+      const end = reader.uint32() + reader.pos;
+      if (end > reader.len) throw new RangeError('results: premature end of message');
+      out.results.push(readResult(reader, end));
+    }
     else if (field === P.groups!.number && wireType === LD) out.groups.push(groupFromBytes(reader.bytes()));
     else reader.skip(wireType);
   }
