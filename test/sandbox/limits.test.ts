@@ -136,6 +136,22 @@ describe('sandbox: limits and isolation (real bubblewrap)', () => {
     expect(outputs[0]).toBeTruthy();
     expect(new Set(outputs).size).toBe(1);
   });
+
+  it("seeds random with 0 in the run, while the candidate's own forks reseed from the OS as in CPython", async () => {
+    const probe = [
+      'import os, random',
+      'first = random.random()',
+      'random.seed(0)',
+      'print(first == random.random())',
+      'r, w = os.pipe()',
+      'if os.fork() == 0:',
+      '    os.write(w, repr(random.random()).encode())',
+      '    os._exit(0)',
+      'os.wait()',
+      'print(os.read(r, 64).decode() != repr(random.random()))',
+    ].join('\n');
+    expect(await run(sandbox, probe, 'True\nTrue')).toEqual({ passed: 1, total: 1 });
+  });
 });
 
 describe('sandbox: faults of the sandbox itself are errors, never verdicts', () => {

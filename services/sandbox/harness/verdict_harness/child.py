@@ -11,7 +11,6 @@ import fcntl
 import marshal
 import os
 import resource
-import signal
 import sys
 
 from .values import decode, encode, error_text, plain_json
@@ -22,8 +21,6 @@ MAX_SHARED_CODE = 256 * 1024
 
 def child_main(fds, config):
     try:
-        signal.set_wakeup_fd(-1)
-        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         high = [fcntl.fcntl(fd, fcntl.F_DUPFD, 16) for fd in fds]
         for target, fd in zip((3, 4, 0, 1, 2), high):
             os.dup2(fd, target)
@@ -32,9 +29,11 @@ def child_main(fds, config):
         if job is None:
             os._exit(0)
         apply_limits(job['limits'], config.get('workdir', '/tmp'))
-        # Python reseeds `random` from the OS on fork; a fixed seed keeps rewards reproducible.
+        # A fixed seed keeps rewards reproducible. The zygote imported `random` without its reseed
+        # at fork (zygote.preload); the candidate's own forks reseed from the OS, as in CPython.
         if 'random' in sys.modules:
             sys.modules['random'].seed(0)
+            os.register_at_fork(after_in_child=sys.modules['random'].seed)
         if job['op'] == 'stdio':
             run_program(job)
         else:

@@ -89,31 +89,34 @@ class Judge:
         self.tests_cache = {}
         self.last_value = None
         hello = self.zygote_message(30.0)
-        while hello and 'init' in hello:
-            self.nested_init = hello['init']
+        while hello and hello[0] == b'init':
+            self.nested_init = hello[1][0]
             hello = self.zygote_message(30.0)
-        if not hello or 'hello' not in hello or (nested and self.nested_init is None):
+        if not hello or hello[0] != b'hello' or (nested and self.nested_init is None):
             raise Fault('zygote did not start')
-        self.baseline = hello['vm_bytes']
+        self.baseline = hello[1][0]
 
     # -- zygote --
 
     def zygote_message(self, timeout):
+        """The zygote's next message as (word, numbers), or None: `hello VM_BYTES`, `init PID`,
+        `spawned PID`, `exit PID STATUS` (zygote.py)."""
         if self.zygote_lost or not select.select([self.sock], [], [], timeout)[0]:
             return None
         try:
-            msg = self.sock.recv(1 << 16)
+            msg = self.sock.recv(256)
         except OSError:
             msg = b''
         if not msg:
             self.zygote_lost = True
             return None
-        data = json.loads(msg)
-        if 'exit' in data:
-            self.exits[data['exit']] = data['status']
-        if 'spawned' in data:
-            self.spawned = data['spawned']
-        return data
+        word, *numbers = msg.split()
+        numbers = [int(n) for n in numbers]
+        if word == b'exit':
+            self.exits[numbers[0]] = numbers[1]
+        elif word == b'spawned':
+            self.spawned = numbers[0]
+        return word, numbers
 
     def wait(self, fds, timeout):
         """Waits for one of `fds` (or a zygote message) for at most `timeout` seconds."""
@@ -167,7 +170,7 @@ class Judge:
             pass
         self.spawned = None
         try:
-            socket.send_fds(self.sock, [b'{"op":"spawn"}'], theirs)
+            socket.send_fds(self.sock, [b'spawn'], theirs)
         except OSError:
             self.zygote_lost = True
         finally:

@@ -12,9 +12,24 @@ import struct
 PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_CHILD_SUBREAPER = 1, 4, 36
 
 
+def _refuse(value):
+    raise TypeError('Object of type %s is not JSON serializable' % type(value).__name__)
+
+
+# One C encoder, made at import: a run child imports this module in its zygote, before the fork, so
+# encoding its replies writes to few inherited pages. `json.dumps` builds an encoder object per call
+# (separators given), which cost a fresh child ~80 page faults a reply, as much as compiling the
+# candidate. Compact separators; NaN and infinities allowed, as json.dumps allows them.
+_encode = getattr(json.encoder, 'c_make_encoder', None)
+_encode = _encode and _encode({}, _refuse, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
+
+
 def frame(obj):
-    data = json.dumps(obj, separators=(',', ':')).encode()
-    return struct.pack('>I', len(data)) + data
+    if _encode is None:
+        data = json.dumps(obj, separators=(',', ':')).encode()
+    else:
+        data = ''.join(_encode(obj, 0)).encode()
+    return len(data).to_bytes(4, 'big') + data
 
 
 def marshal_frame(obj):
