@@ -1,4 +1,5 @@
 const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*$/;
+const CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const PYTHON = new Set(['python', 'py', 'python3']);
 
 /**
@@ -14,12 +15,12 @@ export function lastPythonBlock(text: string): string | null {
   let open: { fence: string; indent: number; python: boolean; body: string[] } | null = null;
   for (const line of lines) {
     if (open) {
-      const close = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+      const close = CLOSE.exec(line);
       if (close && close[1]![0] === open.fence[0] && close[1]!.length >= open.fence.length) {
         if (open.python) last = open.body.join('\n');
         open = null;
       } else {
-        open.body.push(line.replace(new RegExp(`^ {0,${open.indent}}`), ''));
+        open.body.push(dedent(line, open.indent));
       }
       continue;
     }
@@ -28,4 +29,11 @@ export function lastPythonBlock(text: string): string | null {
   }
   if (open?.python) last = open.body.join('\n');
   return last;
+}
+
+/** `line` without up to `indent` leading spaces (the opening fence's indent, CommonMark). */
+function dedent(line: string, indent: number): string {
+  let i = 0;
+  while (i < indent && line.charCodeAt(i) === 0x20) i++;
+  return i === 0 ? line : line.slice(i);
 }

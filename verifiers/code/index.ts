@@ -77,7 +77,7 @@ export const code = defineAsync({
     const sandbox = env.services.sandbox;
     if (!sandbox) return sandboxMissing();
 
-    const selected = selectTests(label.tests.length, label.problem_id ?? testsSeed(label.tests));
+    const selected = selectTests(label.tests.length, () => label.problem_id ?? testsSeed(label.tests));
     const limits = requestLimits(label);
     try {
       const report =
