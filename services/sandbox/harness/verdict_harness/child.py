@@ -165,7 +165,7 @@ def serve_module(job):
         if op == 'batch':
             # One reply per call, in order, as each finishes: the judge reads them as its tests run.
             for h, args, kwargs in request['calls']:
-                answer(resolve, handle, {'op': 'call', 'h': h, 'args': args, 'kwargs': kwargs})
+                call(resolve, handle, h, args, kwargs)
             continue
         if op == 'callg':
             try:
@@ -191,16 +191,24 @@ def send_error(exc):
         os._exit(0)
 
 
+def call(resolve, handle, h, args, kwargs):
+    """Calls candidate object `h` and sends the reply: a streamed test's one remote call."""
+    try:
+        result = resolve(h)(*decode(args, resolve), **decode(kwargs, resolve))
+        send_child({'ok': True, 'v': encode(result, handle)})
+    except BaseException as exc:
+        send_error(exc)
+
+
 def answer(resolve, handle, request):
     """Runs one remote operation on a candidate object and sends its reply."""
     op = request['op']
+    if op == 'call':
+        call(resolve, handle, request['h'], request['args'], request['kwargs'])
+        return
     try:
         target = resolve(request['h'])
-        if op == 'call':
-            args = decode(request['args'], resolve)
-            kwargs = decode(request['kwargs'], resolve)
-            result = target(*args, **kwargs)
-        elif op == 'getattr':
+        if op == 'getattr':
             result = getattr(target, request['name'])
         elif op == 'list':
             result = list(target)
@@ -213,4 +221,3 @@ def answer(resolve, handle, request):
         send_child({'ok': True, 'v': encode(result, handle)})
     except BaseException as exc:
         send_error(exc)
-
