@@ -25,6 +25,10 @@ import { heading, percentile } from './timing';
  */
 
 const PYTHON = '/usr/bin/python3';
+/** Alternating rounds of the zygote and Verdict, and the jobs of each path in a round. */
+const ROUNDS = 3;
+const ONE_TEST_JOBS = 400;
+const FIFTY_JOBS = 40;
 const BWRAP = '/usr/bin/bwrap';
 const never = new AbortController().signal;
 
@@ -169,25 +173,35 @@ export async function run(): Promise<void> {
       const job = { code: 'def add(a, b):\n    return a + b', tests: label.tests };
       return () => zygotes[lane++ % slots]!.test(job);
     };
-    await closedLoop(40, slots, onZygote(ASSERT_ONE.label));
-    const zygote1 = await closedLoop(600, slots, onZygote(ASSERT_ONE.label));
-    const zygote50 = await closedLoop(60, slots, onZygote(ASSERT_50.label));
+    const verdictOne = () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label);
+    const verdict50 = () => scoreOne(sandbox, ASSERT_50.response, ASSERT_50.label);
+    await closedLoop(40, slots, onZygote(ASSERT_ONE.label)); // warm-up
+    await closedLoop(40, slots, verdictOne);
+    // The zygote and Verdict take turns, round after round, so a busy moment of a shared machine
+    // falls on both; each path's figure is its best round.
+    const best = (runs: Array<{ latencies: number[]; seconds: number }>) => runs.reduce((a, b) => (b.seconds < a.seconds ? b : a));
+    const rounds: Record<'zygote1' | 'zygote50' | 'one' | 'fifty', Array<{ latencies: number[]; seconds: number }>> = { zygote1: [], zygote50: [], one: [], fifty: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      rounds.zygote1.push(await closedLoop(ONE_TEST_JOBS, slots, onZygote(ASSERT_ONE.label)));
+      rounds.one.push(await closedLoop(ONE_TEST_JOBS, slots, verdictOne));
+      rounds.zygote50.push(await closedLoop(FIFTY_JOBS, slots, onZygote(ASSERT_50.label)));
+      rounds.fifty.push(await closedLoop(FIFTY_JOBS, slots, verdict50));
+    }
     for (const z of zygotes) z.close();
-    const zygoteRate = 600 / zygote1.seconds;
-    const zygoteAsserts = (60 * 50) / zygote50.seconds;
-    line('minimal warm zygote, 1 assert', zygote1, 600);
-
-    await closedLoop(40, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label)); // warm-up
-    const assertOne = await closedLoop(600, slots, () => scoreOne(sandbox, ASSERT_ONE.response, ASSERT_ONE.label));
-    line('assert, 1 test per sample', assertOne, 600);
+    const zygote1 = best(rounds.zygote1);
+    const assertOne = best(rounds.one);
+    const zygoteRate = ONE_TEST_JOBS / zygote1.seconds;
+    const zygoteAsserts = (FIFTY_JOBS * 50) / best(rounds.zygote50).seconds;
+    line('minimal warm zygote, 1 assert', zygote1, ONE_TEST_JOBS);
+    line('assert, 1 test per sample', assertOne, ONE_TEST_JOBS);
     line('stdio, 1 test per sample', await closedLoop(600, slots, () => scoreOne(sandbox, STDIO_ONE.response, STDIO_ONE.label)), 600);
-    const shared = await closedLoop(60, slots, () => scoreOne(sandbox, ASSERT_50.response, ASSERT_50.label));
-    const sharedRate = (60 * 50) / shared.seconds;
+    const shared = best(rounds.fifty);
+    const sharedRate = (FIFTY_JOBS * 50) / shared.seconds;
     process.stdout.write(
       `${'assert, 50 tests share one child'.padEnd(34)} ${sharedRate.toFixed(0)} asserts/s (p50 ${percentile(shared.latencies, 50).toFixed(1)} ms per sample)\n`,
     );
     process.stdout.write(
-      `one-test samples: ${(600 / assertOne.seconds).toFixed(0)} tests/s = ×${(600 / assertOne.seconds / zygoteRate).toFixed(2)} the minimal warm zygote's ${zygoteRate.toFixed(0)} tests/s (goal ≥ 0.9)\n` +
+      `one-test samples: ${(ONE_TEST_JOBS / assertOne.seconds).toFixed(0)} tests/s = ×${(ONE_TEST_JOBS / assertOne.seconds / zygoteRate).toFixed(2)} the minimal warm zygote's ${zygoteRate.toFixed(0)} tests/s (goal ≥ 0.9; best of ${ROUNDS} alternating rounds each)\n` +
         `50 asserts: ${sharedRate.toFixed(0)} asserts/s = ×${(sharedRate / zygoteAsserts).toFixed(2)} the minimal warm zygote's ${zygoteAsserts.toFixed(0)} asserts/s (goal ≥ 0.9)\n`,
     );
 
