@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import type { VerdictConfig } from './config';
 import type { Engine, EngineLimits } from './engine/engine';
 import type { PoolEntry } from './pool/worker';
+import { collectWhenIdle } from './idle-gc';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen, type HttpLimits } from './http/gateway';
@@ -48,6 +49,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const { engine } = runtime;
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
+  const stopCollecting = collectWhenIdle(engine);
 
   let serving = true;
   const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes);
@@ -67,6 +69,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     shutdown() {
       stopping ??= (async () => {
         serving = false;
+        stopCollecting();
         grpcServer.health.setStatus('', 'NOT_SERVING');
         grpcServer.health.setStatus('verdict.v1.Scorer', 'NOT_SERVING');
         // Refuse new batches at once; the listeners stay up so in-flight calls can still answer.

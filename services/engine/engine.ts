@@ -96,6 +96,8 @@ const MAX_CHUNK = 512;
  * 8 clients × 64 qa+math samples: 13.9k samples/s with that, 20.5k with this).
  */
 const MIN_CHUNK = 64;
+/** Chunks of one batch out at a time per thread: one running, one waiting for it. */
+const WINDOW = 2;
 
 /**
  * Scores batches: every input sample gets exactly one result, in input order. Pure verifiers run on
@@ -104,6 +106,7 @@ const MIN_CHUNK = 64;
 export class Engine {
   readonly limits: EngineLimits;
   private pending = 0;
+  private answered = 0;
   private accepting = true;
   private readonly inFlight = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
@@ -123,6 +126,11 @@ export class Engine {
   /** Samples admitted and not yet finished. */
   pendingSamples(): number {
     return this.pending;
+  }
+
+  /** Samples answered since the engine started. */
+  answeredSamples(): number {
+    return this.answered;
   }
 
   queuedChunks(): number {
@@ -156,6 +164,7 @@ export class Engine {
     this.pending += samples.length;
     const run = this.run(samples, options).finally(() => {
       this.pending -= samples.length;
+      this.answered += samples.length;
       this.inFlight.delete(run);
     });
     this.inFlight.add(run);
@@ -242,9 +251,9 @@ export class Engine {
 
     const threads = Math.max(1, this.options.executor.threads);
     const chunk = Math.max(Math.min(MIN_CHUNK, pure.length), Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
-    const runChunk = (indices: number[]): void => {
+    const runChunk = (indices: number[]): Promise<unknown> => {
       const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
-      this.options.executor.scoreChunk(
+      return this.options.executor.scoreChunk(
         encoded ? encoded.pack(indices) : indices.map((i) => samples[i]!),
         signal,
         budgetMs,
@@ -263,7 +272,7 @@ export class Engine {
           } else if (indices.length > 1) {
             // A thread lost with its chunk (a crash, a value it could not send back, a sample over its
             // time): score each sample on its own, so only the one that causes it is lost.
-            for (const i of indices) runChunk([i]);
+            return Promise.all(indices.map((i) => runChunk([i])));
           } else if (error instanceof OverBudget) {
             settle(indices[0]!, aborted('worker_timeout', { limitMs: error.limitMs }));
           } else {
@@ -272,7 +281,20 @@ export class Engine {
         },
       );
     };
-    for (let start = 0; start < pure.length && !signal.aborted; start += chunk) runChunk(pure.slice(start, start + chunk));
+    // At most WINDOW chunks per thread are out at a time: a chunk is built (a packed chunk copies its
+    // samples' bytes) only when it is sent, so a large request holds a few chunks' copies, not all.
+    let next = 0;
+    let out = 0;
+    const sendMore = (): void => {
+      for (; out < threads * WINDOW && next < pure.length && !signal.aborted; next += chunk) {
+        out++;
+        void runChunk(pure.slice(next, next + chunk)).finally(() => {
+          out--;
+          sendMore();
+        });
+      }
+    };
+    sendMore();
 
     await done;
     signal.removeEventListener('abort', abortRest);

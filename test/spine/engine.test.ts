@@ -1,5 +1,5 @@
 import { Engine, RequestRefused } from '../../services/engine/engine';
-import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
+import { InlineExecutor, PoolExecutor, type Executor } from '../../services/pool/executor';
 import { createRegistry, TEST_VERIFIERS } from '../fixtures/test-registry';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 import { summarizeGroups } from '../../core/groups';
@@ -31,6 +31,40 @@ describe('engine', () => {
       ['f', 'INVALID', undefined, 'verifier: required'],
     ]);
     for (const r of a) expect('reward' in r).toBe(r.status === 'OK');
+  });
+
+  it('sends a large batch to the pool a few chunks at a time (two per thread), and scores it as inline', async () => {
+    const threads = new PoolExecutor(TEST_VERIFIERS, 2);
+    let out = 0;
+    let most = 0;
+    let chunks = 0;
+    // The real pool, counting the chunks that are out at once.
+    const counting: Executor = {
+      threads: threads.threads,
+      scoreChunk: async (...args) => {
+        chunks++;
+        most = Math.max(most, ++out);
+        try {
+          return await threads.scoreChunk(...args);
+        } finally {
+          out--;
+        }
+      },
+      runTask: (...args) => threads.runTask(...args),
+      queued: () => threads.queued(),
+      close: () => threads.close(),
+    };
+    const engine = new Engine({ registry, executor: counting });
+    const batch = Array.from({ length: 300 }, () => mixedQaBatch()).flat();
+    const inline = new Engine({ registry, executor: new InlineExecutor(registry) });
+    try {
+      const [a, b] = await Promise.all([engine.score(batch), inline.score(batch)]);
+      expect(a).toEqual(b);
+      expect(chunks).toBeGreaterThan(4);
+      expect(most).toBe(4);
+    } finally {
+      await engine.close();
+    }
   });
 
   it('summarizes groups over OK samples only', async () => {
