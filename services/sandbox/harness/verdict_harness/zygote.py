@@ -66,7 +66,7 @@ def zygote_main(sock, config):
             os.close(exited)
             current = exited = None
         if sock in readable:
-            msg, fds, _, _ = socket.recv_fds(sock, 64, 8)
+            msg, fds = receive(sock)
             if not msg:
                 os._exit(0)
             if msg == b'spawn':
@@ -83,6 +83,20 @@ def zygote_main(sock, config):
                     os.close(fd)
                 current, exited = pid, os.pidfd_open(pid)
                 sock.send(b'spawned %d' % pid)
+
+
+# Room for the descriptors of one request (a run child's five pipe ends), reserved before any fork.
+FDS_SPACE = socket.CMSG_SPACE(8 * 4)
+
+
+def receive(sock):
+    """The judge's next request and the descriptors sent with it (socket.recv_fds without its array)."""
+    msg, ancillary, _, _ = sock.recvmsg(64, FDS_SPACE)
+    fds = []
+    for level, kind, data in ancillary:
+        if level == socket.SOL_SOCKET and kind == socket.SCM_RIGHTS:
+            fds.extend(memoryview(data)[:len(data) - len(data) % 4].cast('i'))
+    return msg, fds
 
 
 def preload():
