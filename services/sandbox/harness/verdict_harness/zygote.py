@@ -100,9 +100,11 @@ def receive(sock):
 
 
 def preload():
-    """Imports PRELOAD. `random` registers a reseed from the OS for every fork, which cost each run
-    child ~40 page faults before the child seeds it with 0 anyway; it is imported without that
-    hook, and each run child registers it again for the forks of its own candidate (child.py)."""
+    """Imports PRELOAD and seeds `random` with 0 here, once: every run child starts from that state
+    (rewards are reproducible) without seeding it itself. `random` registers a reseed from the OS
+    for every fork, which cost each run child ~40 page faults; it is imported without that hook.
+    So the candidate's own forks inherit its state instead of drawing a fresh seed from the OS as in
+    CPython, which keeps them reproducible too."""
     import importlib
     register, os.register_at_fork = os.register_at_fork, lambda **hooks: None
     try:
@@ -110,6 +112,7 @@ def preload():
             importlib.import_module(name)
     finally:
         os.register_at_fork = register
+    sys.modules['random'].seed(0)
 
 
 CLONE_NEWPID = 0x20000000
