@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Sample } from '../core/sample';
 import { Engine } from '../services/engine/engine';
@@ -19,10 +19,10 @@ import { heading, row } from './timing';
  * The serving path against scoring itself (issue 14), as a trainer meets it: a step's rollouts sent
  * as CALLS requests of 4,096 math samples (../shared/bench/math_batch_4096.jsonl), IN_FLIGHT at a
  * time, to a `verdict serve` process of its own (`--workers 1` and `2`), by the project's Node client
- * (gRPC Score, ScoreStream, HTTP /v1/score) and by Python grpcio (C++ core and protobuf, the
- * request serialized once beforehand, replies parsed). Beside them, the same batches scored in this
- * process by the Scorer on the main thread and on a 2-thread pool: every ratio divides by the best
- * of those two, measured in the same run. Paths take turns round after round, so a busy moment of a
+ * (gRPC Score, ScoreStream, HTTP /v1/score) and by Python grpcio (Score and ScoreStream; C++ core
+ * and protobuf, the request serialized once beforehand, replies parsed). Beside them, the same
+ * batches scored in this process by the Scorer on the main thread and on a 2-thread pool: every
+ * ratio divides by the best of those two, measured in the same run. Paths take turns round after round, so a busy moment of a
  * shared machine falls on all of them; each path's figure is its best round. CPU is read from /proc:
  * the server's main thread, its other threads (pool, GC), and the client.
  */
@@ -76,12 +76,13 @@ function pythonClient(): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
-function runPython(server: ServerProcess, requestFile: string): Promise<Measured> {
+function runPython(server: ServerProcess, requestFile: string, stream: boolean): Promise<Measured> {
   const script = path.join(packageRoot(), 'bench', 'python', 'score_load.py');
   const env = { ...process.env, PYTHONPATH: path.join(packageRoot(), 'clients', 'python') };
   return new Promise((resolve, reject) => {
     const before = processCpu(server.pid);
-    const child = spawn(PYTHON, [script, `127.0.0.1:${server.grpcPort}`, requestFile, String(CALLS), String(IN_FLIGHT)], { env });
+    const args = [script, `127.0.0.1:${server.grpcPort}`, requestFile, String(CALLS), String(IN_FLIGHT), ...(stream ? ['stream'] : [])];
+    const child = spawn(PYTHON, args, { env });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -134,7 +135,12 @@ export async function run(): Promise<void> {
         { name: `gRPC ScoreStream, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.scoreStreamAll(samples))) },
         { name: `HTTP /v1/score, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, http)) },
       );
-      if (python.ok) paths.push({ name: `gRPC Score, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile) });
+      if (python.ok) {
+        paths.push(
+          { name: `gRPC Score, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, false) },
+          { name: `gRPC ScoreStream, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, true) },
+        );
+      }
     }
     const best = new Map<string, Measured>();
     for (let round = 0; round <= ROUNDS; round++) {
@@ -148,15 +154,20 @@ export async function run(): Promise<void> {
     const [mainThread, twoThreads] = [paths[0]!.name, paths[1]!.name];
     const baselineName = rate(mainThread) >= rate(twoThreads) ? mainThread : twoThreads;
     const baseline = rate(baselineName);
-    const widths = [44, 10, 26, 22];
-    process.stdout.write(row(['path (best of 3 rounds)', 'samples/s', 'CPU µs/sample srv main/other/client', `÷ best in-process`], widths) + '\n');
+    const widths = [48, 10, 26, 18, 14];
+    process.stdout.write(row(['path (best of 3 rounds)', 'samples/s', 'CPU µs/sample srv main/other/client', `÷ best in-process`, 'CPU ceiling'], widths) + '\n');
+    const cores = availableParallelism();
     for (const path of paths) {
       const m = best.get(path.name)!;
       const us = (s: number) => ((1e6 * s) / total).toFixed(1);
       const cpu = path.group === 'server' ? `${us(m.serverMain)} / ${us(m.serverOthers)} / ${us(m.client)}` : `(this process) ${us(m.client)}`;
-      process.stdout.write(row([path.name, rate(path.name).toFixed(0), cpu, `${(rate(path.name) / baseline).toFixed(2)}x`], widths) + '\n');
+      const ceiling = (cores * total) / (m.serverMain + m.serverOthers + m.client) / baseline;
+      process.stdout.write(row([path.name, rate(path.name).toFixed(0), cpu, `${(rate(path.name) / baseline).toFixed(2)}x`, `${ceiling.toFixed(2)}x`], widths) + '\n');
     }
-    process.stdout.write(`(÷ best in-process: divided by "${baselineName}", ${baseline.toFixed(0)} samples/s in this run)\n`);
+    process.stdout.write(
+      `(÷ best in-process: divided by "${baselineName}", ${baseline.toFixed(0)} samples/s in this run. CPU ceiling: the ${cores} cores ÷ the CPU the ` +
+        'server and client spent per sample, ÷ the same figure: what the path could reach with every core busy, its client on the same cores)\n',
+    );
     process.stdout.write(
       `in-process 2-thread pool ÷ main thread: ${(rate(twoThreads) / rate(mainThread)).toFixed(2)}x; ` +
         `gRPC Score --workers 2 ÷ --workers 1: Node client ${(rate('gRPC Score, --workers 2') / rate('gRPC Score, --workers 1')).toFixed(2)}x` +

@@ -2,7 +2,9 @@
 C++ protobuf on Debian), decoding each reply into the generated ScoreResponse as a trainer's client
 would. Used by bench/serving.ts for the "Python grpcio client" rows; prints one JSON line.
 
-    python3 score_load.py TARGET REQUEST_FILE CALLS IN_FLIGHT
+    python3 score_load.py TARGET REQUEST_FILE CALLS IN_FLIGHT [stream]
+
+With `stream`, each call is a ScoreStream read to its end, each result parsed as it comes.
 """
 
 import json
@@ -10,6 +12,7 @@ import resource
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import grpc
 
@@ -20,16 +23,27 @@ MAX_MESSAGE = 256 * 1024 * 1024
 
 def main() -> None:
     target, request_file, calls, in_flight = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+    stream = sys.argv[5:] == ["stream"]
     with open(request_file, "rb") as f:
         request = f.read()
     options = [("grpc.max_send_message_length", MAX_MESSAGE), ("grpc.max_receive_message_length", MAX_MESSAGE)]
     with grpc.insecure_channel(target, options=options) as channel:
         # Bytes in as they are (the request was built once, outside the timing); replies parsed by protobuf.
-        score = channel.unary_unary(
-            "/verdict.v1.Scorer/Score",
-            request_serializer=None,
-            response_deserializer=score_pb2.ScoreResponse.FromString,
-        )
+        if stream:
+            results_of = channel.unary_stream(
+                "/verdict.v1.Scorer/ScoreStream",
+                request_serializer=None,
+                response_deserializer=score_pb2.ScoreResult.FromString,
+            )
+
+            def score(body):
+                return SimpleNamespace(results=list(results_of(body)))
+        else:
+            score = channel.unary_unary(
+                "/verdict.v1.Scorer/Score",
+                request_serializer=None,
+                response_deserializer=score_pb2.ScoreResponse.FromString,
+            )
         results = len(score(request).results)  # warm-up: connection, server threads
         with ThreadPoolExecutor(in_flight) as pool:
             cpu = resource.getrusage(resource.RUSAGE_SELF)
