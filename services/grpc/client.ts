@@ -70,12 +70,16 @@ export class ScorerClient {
     return Object.assign(messages, { cancel: () => call.cancel() });
   }
 
-  /** Collects a whole stream, in arrival order. */
-  async scoreStreamAll(samples: readonly Sample[], options: { deadlineMs?: number } = {}): Promise<ScoreResult[]> {
-    const out: ScoreResult[] = [];
+  /** Collects a whole stream, in arrival order (from its events: an async iterator cost a promise per result). */
+  scoreStreamAll(samples: readonly Sample[], options: { deadlineMs?: number } = {}): Promise<ScoreResult[]> {
     const callOptions: grpc.CallOptions = options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
-    for await (const result of this.raw.ScoreStream({ samples }, callOptions)) out.push(plain(result as DecodedResult));
-    return out;
+    return new Promise((resolve, reject) => {
+      const out: ScoreResult[] = [];
+      const call = this.raw.ScoreStream({ samples }, callOptions);
+      call.on('data', (result: DecodedResult) => out.push(plain(result)));
+      call.on('error', reject);
+      call.on('end', () => resolve(out));
+    });
   }
 
   listVerifiers(): Promise<VerifierInfo[]> {

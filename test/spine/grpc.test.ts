@@ -59,6 +59,7 @@ describe('gRPC Scorer over loopback', () => {
     const busy = client.score(spin(90, 2_000_000));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await expect(client.score(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await expect(client.scoreStreamAll(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
     expect((await busy).results.every((r) => r.status === 'OK')).toBe(true);
   });
 
