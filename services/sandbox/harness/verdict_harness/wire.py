@@ -63,7 +63,17 @@ def read_exact(fd, n):
     return b''.join(chunks)
 
 
-def read_frame(fd, loads=json.loads):
+# One decoder for every JSON frame the judge reads (Node's jobs, run children's replies), which are
+# UTF-8: it skips json.loads' encoding detection, ~2 of the judge's ~7 µs per streamed assert. Bad
+# UTF-8 is a ValueError, as bad JSON is.
+_DECODER = json.JSONDecoder()
+
+
+def decode_json(body):
+    return _DECODER.decode(body.decode('utf-8'))
+
+
+def read_frame(fd, loads=decode_json):
     """One frame from a trusted, blocking fd (Node; or the judge, marshalled, as a run child reads it)."""
     head = read_exact(fd, 4)
     if head is None:
