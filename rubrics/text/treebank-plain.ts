@@ -3,8 +3,8 @@ import { PY_B, PY_WORD } from './py';
 /**
  * The Treebank word tokenizer (rubrics/text/words.ts) for a "plain" sentence: ASCII only, with no
  * backtick. Without quotes or apostrophes every regex pass only inserts spaces, and where each
- * inserts them can be read off the sentence itself, so two replaces and a split give the tokens;
- * quotes and apostrophes add the few passes that handle them, run in the tokenizer's order. Most
+ * inserts them can be read off the sentence itself, so one scan gives the tokens; quotes and
+ * apostrophes add the few passes that handle them, run in the tokenizer's order. Most
  * sentences of model responses are plain, and the twenty-odd passes, each scanning and rebuilding
  * the sentence, were most of `word_tokenize`'s time. The passes stay the specification:
  * test/if/text.test.ts holds this path to them on generated sentences and on every sentence of
@@ -51,8 +51,7 @@ const CLOSING_CLITIC = /([^' ])('ll|'LL|'re|'RE|'ve|'VE|n't|N'T) /g;
  * another colon or comma: the match consumes it, so it stays joined to what follows.
  */
 const COLON_COMMA = /([,:])(?![0-9])([,:]?)/g;
-const SPLIT_OFF = /\.{2,}|--|[;@#$%&?!*[\](){}<>]/g;
-/** SPLIT_OFF in two, for a sentence with apostrophes: what is split before "x' " is, and after. */
+/** What a sentence with apostrophes splits off before "x' " is split, and after. */
 const SPLIT_OFF_EARLY = /\.{2,}|[;@#$%&?!]/g;
 const SPLIT_OFF_LATE = /--|[*[\](){}<>]/g;
 /** Python's whitespace within ASCII: `str.split()` separators. */
@@ -69,6 +68,63 @@ const isAsciiSpace = (code: number): boolean => code === 0x20 || (code >= 0x09 &
 
 function splitWords(text: string, tokens: string[]): void {
   for (const word of text.split(SPACE_RUN)) if (word !== '') tokens.push(word);
+}
+
+const COMMA = 0x2c;
+const COLON = 0x3a;
+const DASH = 0x2d;
+
+/** The characters split off on their own: `; @ # $ % & ? ! *` and the brackets. */
+const SPLIT_CHAR = new Uint8Array(128);
+for (const ch of ';@#$%&?!*[](){}<>') SPLIT_CHAR[ch.charCodeAt(0)] = 1;
+
+const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+
+/**
+ * The tokens of `text.slice(0, end)` with no quote or apostrophe, as the spacing passes and a
+ * split leave them, read off in one scan: a whitespace run ends a token; a colon or comma before
+ * a non-digit (or at `end`) is a token, and a colon or comma right after it starts the next
+ * token; a run of periods, a "--" pair and each SPLIT_CHAR are tokens. Building the spaced text
+ * twice and splitting it was most of the tokenizer's time.
+ */
+function scanUnquoted(text: string, end: number, tokens: string[]): void {
+  let start = -1;
+  for (let i = 0; i < end; i++) {
+    const code = text.charCodeAt(i);
+    let width: number;
+    if (code === COMMA || code === COLON) {
+      if (i + 1 < end && isDigit(text.charCodeAt(i + 1))) {
+        if (start < 0) start = i;
+        continue;
+      }
+      width = 1;
+    } else if (code === PERIOD) {
+      width = 1;
+      while (i + width < end && text.charCodeAt(i + width) === PERIOD) width++;
+      if (width === 1) {
+        if (start < 0) start = i;
+        continue;
+      }
+    } else if (code === DASH && i + 1 < end && text.charCodeAt(i + 1) === DASH) width = 2;
+    else if (code < 128 && SPLIT_CHAR[code] === 1) width = 1;
+    else {
+      if (isAsciiSpace(code)) {
+        if (start >= 0) tokens.push(text.slice(start, i));
+        start = -1;
+      } else if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0) tokens.push(text.slice(start, i));
+    tokens.push(text.slice(i, i + width));
+    i += width - 1;
+    start = -1;
+    // The colon or comma the match consumed begins the next token.
+    if ((code === COMMA || code === COLON) && i + 1 < end) {
+      const next = text.charCodeAt(i + 1);
+      if (next === COMMA || next === COLON) start = ++i;
+    }
+  }
+  if (start >= 0) tokens.push(text.slice(start, end));
 }
 
 /** The tokens of a plain sentence, or undefined when the sentence is not plain. */
@@ -90,10 +146,10 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   let start = end;
   while (start > 0 && isCloser(text.charCodeAt(start - 1))) start--;
   const finalPeriod = start >= 2 && text.charCodeAt(start - 1) === PERIOD && text.charCodeAt(start - 2) !== PERIOD;
-  const body = finalPeriod ? text.slice(0, start - 1) : text;
+  const bodyEnd = finalPeriod ? start - 1 : text.length;
   const tokens: string[] = [];
   if (!quoted) {
-    splitWords(body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF, ' $& '), tokens);
+    scanUnquoted(text, bodyEnd, tokens);
     if (finalPeriod) {
       tokens.push('.');
       // What follows it is closing brackets, each split off, and whitespace.
@@ -103,7 +159,7 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   }
   // The passes in order: the final period spaced, with the closers after it kept as they are and
   // the whitespace after them dropped, as that pass does.
-  let spaced = body.replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');
+  let spaced = text.slice(0, bodyEnd).replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');
   if (finalPeriod) {
     let closed = start;
     while (closed < text.length && isCloser(text.charCodeAt(closed))) closed++;
