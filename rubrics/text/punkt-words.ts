@@ -72,21 +72,24 @@ export function punktWords(line: string): string[] {
   const words: string[] = [];
   let p = 0;
   while (p < line.length) {
-    const code = line.charCodeAt(p);
-    if (isSpaceCode(code)) {
+    if (isSpaceCode(line.charCodeAt(p))) {
       p++;
       continue;
     }
-    let end = multiCharEnd(line, p);
-    if (end < 0) {
-      if (code < 128 && NOT_WORD_START[code] === 1) end = p + 1;
-      else {
-        end = p + 1;
-        while (!endsWord(line, end)) end++;
-      }
-    }
+    const end = punktWordEnd(line, p);
     words.push(line.slice(p, end));
     p = end;
   }
   return words;
+}
+
+/** Where the match of `PUNKT_WORD_RE` that starts at `p` (not whitespace) in `line` ends. */
+export function punktWordEnd(line: string, p: number): number {
+  const end = multiCharEnd(line, p);
+  if (end >= 0) return end;
+  const code = line.charCodeAt(p);
+  if (code < 128 && NOT_WORD_START[code] === 1) return p + 1;
+  let q = p + 1;
+  while (!endsWord(line, q)) q++;
+  return q;
 }

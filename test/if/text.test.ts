@@ -4,7 +4,7 @@ import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
 import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
-import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
+import { contextHasSentbreak, contextHasSentbreakByTokens, leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
 import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
 import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
@@ -44,6 +44,22 @@ describe('Punkt internals', () => {
       PUNKT_WORD_RE.lastIndex = 0;
       expect([line, punktWords(line)]).toEqual([line, line.match(PUNKT_WORD_RE) ?? []]);
     }
+  });
+  it('decides a period context by its leading tokens exactly as by all of its tokens', () => {
+    const heads = ['e', 'etc', 'Dr', 'U', 'i', 'no', 'vs', 'Jan', '1', '12', 'a1', '1a', 'co-op', 'x.y', '', '-'];
+    const rests = ['.', '?', '!', ' ', '\n', '\u00a0', ')', '"', "'", '(', '*', ':', '[', 'T', 'the', 'The', 'In', 'A', '1', ',', '-', '.', '?', '!', "'s", '**', '\u3000'];
+    const tails = generated(rests, 6000, 6);
+    let fast = 0;
+    for (const head of heads) {
+      for (const tail of tails) {
+        for (const mark of ['.', '?']) {
+          const context = `${head}${mark}${tail}`;
+          expect([context, contextHasSentbreak(context)]).toEqual([context, contextHasSentbreakByTokens(context)]);
+          if (/^([A-Za-z]+|[0-9]+)\.[\s)"'(*:[]/u.test(context)) fast++;
+        }
+      }
+    }
+    expect(fast).toBeGreaterThan(20000);
   });
   it('leading sentences are the first sentences of the whole split', () => {
     const text = 'Dr. Smith arrived. "He left." Then (quietly.) it ended! Did it? Yes.';
