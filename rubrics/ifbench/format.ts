@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { firstChar } from '../text/chars';
 import { sentTokenize } from '../text/punkt';
 import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
-import { wordTokens } from '../text/words';
+import { findWordToken } from '../text/words';
 
 export const parentheses = defineConstraint({
   id: 'format:parentheses',
@@ -255,25 +256,37 @@ export const noBulletsBullets = defineConstraint({
   ],
 });
 
+/**
+ * The reference's test of one token: a token whose first character is a letter fails when that
+ * letter is lowercase and the token is that letter alone, or the rest is all one case. By code
+ * point, as Python indexes; an ASCII first letter is decided without the Unicode tests (an
+ * uppercase one never fails), since every token is tested.
+ */
+function notCapitalized(word: string): boolean {
+  const code = word.charCodeAt(0);
+  if (code < 0x80) {
+    if (code >= 0x41 && code <= 0x5a) return false;
+    if (!(code >= 0x61 && code <= 0x7a)) return false;
+    return word.length === 1 || isOneCase(word.slice(1));
+  }
+  const head = firstChar(word);
+  if (head === '' || !pyIsAlpha(head)) return false;
+  if (word.length === head.length) return pyIsLower(head);
+  const tail = word.slice(head.length);
+  if (pyIsUpper(head) && pyIsLower(tail)) return false;
+  return pyIsLower(head) && isOneCase(tail);
+}
+
+const isOneCase = (s: string): boolean => pyIsUpper(s) || pyIsLower(s);
+
 export const titleCase = defineConstraint({
   id: 'format:title_case',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
     // Token by token: most responses fail at an early word, and the rest is not tokenized.
-    for (const word of wordTokens(response)) {
-      const chars = Array.from(word);
-      const head = chars[0];
-      if (head === undefined || !pyIsAlpha(head)) continue;
-      const tail = chars.slice(1).join('');
-      if (chars.length === 1) {
-        if (pyIsLower(head)) return fail(`"${word}" is not capitalized`);
-        continue;
-      }
-      if (pyIsUpper(head) && pyIsLower(tail)) continue;
-      if (pyIsLower(head) && (pyIsUpper(tail) || pyIsLower(tail))) return fail(`"${word}" is not capitalized`);
-    }
-    return PASS;
+    const word = findWordToken(response, notCapitalized);
+    return word === undefined ? PASS : fail(`"${word}" is not capitalized`);
   },
   examples: [
     { response: 'The Quick Brown Fox Jumps Over The Lazy Dog', pass: true },

@@ -219,11 +219,19 @@ export const wordTokenize = memo((text): readonly string[] => {
   return tokens;
 });
 
-/** The tokens of `wordTokenize(text)` one by one, for checkers that stop at the first bad one. */
-export function* wordTokens(text: string): Generator<string> {
+/**
+ * The first token of `wordTokenize(text)` that passes `test`, for checkers that stop at the first
+ * bad one: the sentences after it are not tokenized.
+ */
+export function findWordToken(text: string, test: (token: string) => boolean): string | undefined {
   const known = wordTokenize.cached(text);
-  if (known) yield* known;
-  else for (const sentence of sentences(text)) yield* treebankTokenize(sentence);
+  if (known) return known.find(test);
+  for (const sentence of sentences(text)) {
+    // A loop over the sentence's array: a generator's `yield*` per token cost a tenth of the scan.
+    const tokens = treebankTokenize(sentence);
+    for (let i = 0; i < tokens.length; i++) if (test(tokens[i] as string)) return tokens[i];
+  }
+  return undefined;
 }
 
 /**

@@ -1,6 +1,9 @@
 import type { Constraint } from '../../rubrics/constraint';
 import { evaluate, looseVariants } from '../../rubrics/evaluate';
 import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
+import { pyIsAlpha, pyIsLower, pyIsUpper } from '../../rubrics/text/py';
+import { wordTokenize } from '../../rubrics/text/words';
+import { generated } from './helpers';
 
 const cases = CONSTRAINTS.flatMap((c: Constraint) => c.examples.map((example, i) => ({ id: c.id, i, example, constraint: c })));
 
@@ -78,5 +81,38 @@ describe('loose mode', () => {
     const c = constraintById('detectable_format:number_bullet_lists') as Constraint;
     expect(evaluate(c, '  \n ', { num_bullets: 0 }, 'strict')).toEqual({ pass: false, reason: 'the response is empty' });
     expect(evaluate(c, '  \n ', { num_bullets: 0 }, 'loose').pass).toBe(false);
+  });
+});
+
+/**
+ * Checkers with a fast path, against the reference's code written out plainly, on generated
+ * responses full of the cases the fast paths single out: ASCII and not, cased and uncased
+ * letters, astral characters, punctuation and Python's whitespace.
+ */
+describe('checker fast paths agree with the reference code', () => {
+  const verdictOf = (id: string, response: string, kwargs: object = {}) => {
+    const c = constraintById(id) as Constraint;
+    return c.check(response, c.kwargs.parse(kwargs));
+  };
+  const pieces = ['a', 'b', 'A', 'Z', 'é', 'É', 'ǅ', 'ß', 'σ', 'Σ', '\u{1D400}', '\u{1D41A}', '1', '_', 'ª', '\u0345', 'İ', 'K', 'ﬁ', '.', ',', "'", '"', '-', '!', '?', ' ', ' ', '\n', '\u00a0', '\u3000', '\t', '*', '(', ')', 'the', 'The', 'it', 'and'];
+  const responses = generated(pieces, 4000, 16);
+
+  it('format:title_case', () => {
+    const reference = (response: string): boolean => {
+      for (const word of wordTokenize(response)) {
+        const chars = Array.from(word);
+        const head = chars[0];
+        if (head === undefined || !pyIsAlpha(head)) continue;
+        const tail = chars.slice(1).join('');
+        if (chars.length === 1) {
+          if (pyIsLower(head)) return false;
+          continue;
+        }
+        if (pyIsUpper(head) && pyIsLower(tail)) continue;
+        if (pyIsLower(head) && (pyIsUpper(tail) || pyIsLower(tail))) return false;
+      }
+      return true;
+    };
+    for (const response of responses) expect([response, verdictOf('format:title_case', response).pass]).toEqual([response, reference(response)]);
   });
 });

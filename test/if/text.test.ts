@@ -12,7 +12,7 @@ import { looseVariants } from '../../rubrics/evaluate';
 import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
 import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
 import { memo, withMemo } from '../../rubrics/text/memo';
-import { sharedDir } from './helpers';
+import { generated, sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
   it.each([
@@ -26,16 +26,6 @@ describe('Punkt sentence tokenizer (NLTK English model)', () => {
     expect(sentTokenize(text)).toEqual(expected);
   });
 });
-
-/** Deterministic strings over `alphabet` (a linear congruential generator, never Math.random). */
-function generated(alphabet: readonly string[], count: number, maxLength: number): string[] {
-  let seed = 12345;
-  const next = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return Math.floor((seed / 2147483648) * n);
-  };
-  return Array.from({ length: count }, () => Array.from({ length: next(maxLength + 1) }, () => alphabet[next(alphabet.length)]).join(''));
-}
 
 describe('Punkt internals', () => {
   it("the word scanner finds exactly the NLTK regex's matches", () => {
