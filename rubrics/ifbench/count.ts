@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
-import { countWords, wordRuns, wordTokenize } from '../text/words';
+import { capitalizedWordRuns, countWords, wordTokenize } from '../text/words';
 
 export const wordCountRange = defineConstraint({
   id: 'count:word_count_range',
@@ -59,7 +59,7 @@ export const conjunctions = defineConstraint({
   ],
 });
 
-const PERSON_NAMES = new Set(
+export const PERSON_NAMES: ReadonlySet<string> = new Set(
   (
     'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
     'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
@@ -73,9 +73,9 @@ export const personNames = defineConstraint({
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
     // The names are all word characters, so `\bName\b` matches exactly when a maximal run of
-    // word characters equals the name.
+    // word characters equals the name; each is a capital and lowercase letters, ASCII.
     const found = new Set<string>();
-    for (const run of wordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
+    for (const run of capitalizedWordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
     const n = found.size;
     return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
   },

@@ -1,7 +1,8 @@
 import type { Constraint } from '../../rubrics/constraint';
 import { evaluate, looseVariants } from '../../rubrics/evaluate';
 import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
-import { pyIsAlpha, pyIsLower, pyIsUpper } from '../../rubrics/text/py';
+import { PERSON_NAMES } from '../../rubrics/ifbench/count';
+import { PY_B, pyIsAlpha, pyIsLower, pyIsUpper } from '../../rubrics/text/py';
 import { wordTokenize } from '../../rubrics/text/words';
 import { generated } from './helpers';
 
@@ -114,5 +115,18 @@ describe('checker fast paths agree with the reference code', () => {
       return true;
     };
     for (const response of responses) expect([response, verdictOf('format:title_case', response).pass]).toEqual([response, reference(response)]);
+  });
+
+  it('count:person_names', () => {
+    const names = [...PERSON_NAMES];
+    const patterns = names.map((name) => new RegExp(`${PY_B}${name}${PY_B}`, 'u'));
+    const namePieces = ['Emma', 'Liam', 'Noah', 'Ava', 'Mia', 'EMMA', 'emma', 'Em', 'ma', 'Emmanuel', 'Ma', 'son'];
+    for (const response of [...responses, ...generated([...pieces, ...namePieces, ...namePieces], 4000, 8)]) {
+      const n = patterns.filter((re) => re.test(response)).length;
+      for (const N of [1, 2, 3]) {
+        const reason = `mentions ${n} different name${n === 1 ? '' : 's'} from the list, expected at least ${N}`;
+        expect([response, N, verdictOf('count:person_names', response, { N })]).toEqual([response, N, { pass: n >= N, reason: n >= N ? '' : reason }]);
+      }
+    }
   });
 });

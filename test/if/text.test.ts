@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopwordSet } from '../../rubrics/data';
 import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
 import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
@@ -168,6 +169,15 @@ describe('word tokenizers', () => {
     expect(wordTokenize("I can't go, \"she said\". Gonna (maybe).")).toEqual([
       'I', 'ca', "n't", 'go', ',', '``', 'she', 'said', "''", '.', 'Gon', 'na', '(', 'maybe', ')', '.',
     ]);
+  });
+  it('counts \\w+ runs and stop words among them as the regex and a lowercased lookup do', () => {
+    const stop = stopwordSet();
+    const pieces = ['the', 'THE', 'Is', 'a', 'I', 's', 'o', 'n', 'ourselves', 'at', ' ', '-', "'", '\n', '_', '1', 'é', 'É', '\u212a', 'K', 'İ', 'ſ', 'σ', '\u{1D400}', '\u{1F600}', '\ud800', '\udc00', '\u0301', '٣', 'x'];
+    for (const text of generated(pieces, 20000, 10)) {
+      const runs = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+      const stopRuns = runs.filter((r) => stop.has(r.toLowerCase())).length;
+      expect([text, countWords(text), countStopwords(text)]).toEqual([text, runs.length, stopRuns]);
+    }
   });
   it('counts \\w+ runs as the references count words', () => {
     expect(countWords("don't e-mail me")).toBe(5);
