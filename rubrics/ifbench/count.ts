@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { capitalizedWordRuns, countWords, wordTokenize } from '../text/words';
 
 export const wordCountRange = defineConstraint({
@@ -17,18 +18,58 @@ export const wordCountRange = defineConstraint({
   ],
 });
 
+/** The table `count:unique_word_count` counts in, reused: the checkers are synchronous. */
+const distinctWords = new DistinctSpans();
+
+/**
+ * The number of distinct words of `text.split()`, each stripped of `string.punctuation + ' '`
+ * (an all-punctuation word strips to "", which counts too). One pass finds each word, strips it
+ * and hashes what is left: a word's hash is the one it had at its last character that is not
+ * punctuation.
+ */
+function countDistinctStrippedWords(text: string): number {
+  const unique = distinctWords;
+  // A word takes at least two units, itself and the whitespace after it.
+  unique.reset(text, (text.length >> 1) + 1);
+  let inWord = false;
+  let from = -1;
+  let to = -1;
+  let hash = HASH_BASIS;
+  let hashTo = HASH_BASIS;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isSpaceCode(code)) {
+      if (inWord) unique.add(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
+      inWord = false;
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      from = -1;
+    }
+    if (isPunctOrSpace(code)) {
+      if (from >= 0) hash = hashStep(hash, code);
+      continue;
+    }
+    if (from < 0) {
+      from = i;
+      hash = HASH_BASIS;
+    }
+    hash = hashStep(hash, code);
+    to = i + 1;
+    hashTo = hash;
+  }
+  if (inWord) unique.add(from < 0 ? text.length : from, from < 0 ? text.length : to, from < 0 ? HASH_BASIS : hashTo);
+  return unique.size;
+}
+
 export const uniqueWordCount = defineConstraint({
   id: 'count:unique_word_count',
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const unique = new Set<string>();
-    const text = response.toLowerCase();
-    scanWords(text, (start, end) => {
-      const [from, to] = punctuationStripped(text, start, end);
-      unique.add(text.slice(from, to));
-    });
-    return verdict(unique.size >= N, `found ${plural(unique.size, 'unique word')}, expected at least ${N}`);
+    const n = countDistinctStrippedWords(response.toLowerCase());
+    return verdict(n >= N, `found ${plural(n, 'unique word')}, expected at least ${N}`);
   },
   examples: [
     { response: 'Alpha beta, gamma delta!', kwargs: { N: 4 }, pass: true },

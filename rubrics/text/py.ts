@@ -172,7 +172,8 @@ export function punctuationStripped(s: string, start: number, end: number): [num
   return [i, j];
 }
 
-function isPunctOrSpace(code: number): boolean {
+/** Whether a UTF-16 unit is in `string.punctuation + ' '`. */
+export function isPunctOrSpace(code: number): boolean {
   return code < 128 && (PUNCT_CODES[code] === 1 || code === 0x20);
 }
 

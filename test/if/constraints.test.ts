@@ -2,7 +2,7 @@ import type { Constraint } from '../../rubrics/constraint';
 import { evaluate, looseVariants } from '../../rubrics/evaluate';
 import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
 import { PERSON_NAMES } from '../../rubrics/ifbench/count';
-import { PY_B, pyIsAlpha, pyIsLower, pyIsUpper } from '../../rubrics/text/py';
+import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { wordTokenize } from '../../rubrics/text/words';
 import { generated } from './helpers';
 
@@ -117,6 +117,15 @@ describe('checker fast paths agree with the reference code', () => {
     for (const response of responses) expect([response, verdictOf('format:title_case', response).pass]).toEqual([response, reference(response)]);
   });
 
+  it('count:unique_word_count', () => {
+    for (const response of [...responses, ...generated(['the', 'The', 'THE', '"the"', 'a', '!', '!!', ' ', '\n', '\u3000', '.', 'é', '\u{1F600}', "'", 'b', 'ab', 'ba'], 4000, 12)]) {
+      const n = new Set(pySplit(response.toLowerCase()).map((w) => pyStrip(w, PUNCT_AND_SPACE))).size;
+      for (const N of [n, n + 1]) {
+        const reason = `found ${n} unique word${n === 1 ? '' : 's'}, expected at least ${N}`;
+        expect([response, verdictOf('count:unique_word_count', response, { N })]).toEqual([response, { pass: n >= N, reason: n >= N ? '' : reason }]);
+      }
+    }
+  });
   it('count:person_names', () => {
     const names = [...PERSON_NAMES];
     const patterns = names.map((name) => new RegExp(`${PY_B}${name}${PY_B}`, 'u'));

@@ -1,0 +1,65 @@
+/**
+ * Distinct substrings of one text, each given as a span of it, counted without building them:
+ * checkers that count distinct words spent most of their time slicing each word and hashing it
+ * into a Set. An open-addressing table of spans, compared by UTF-16 unit, so two spans are one
+ * entry exactly when their strings are equal. The caller hashes each span (FNV-1a over its
+ * units, `HASH_BASIS` then `hashStep` per unit) as it scans the text, in the same pass that finds
+ * the span.
+ */
+export const HASH_BASIS = 0x811c9dc5 | 0;
+
+export function hashStep(hash: number, unit: number): number {
+  return Math.imul(hash ^ unit, 0x01000193);
+}
+
+export class DistinctSpans {
+  private text = '';
+  private starts = new Int32Array(0);
+  private ends = new Int32Array(0);
+  private hashes = new Int32Array(0);
+  /** A slot is in use when its stamp is the current `reset`'s: the table is never cleared. */
+  private stamps = new Int32Array(0);
+  private stamp = 0;
+  private mask = 0;
+  size = 0;
+
+  /** Empties the table for spans of `text`, at most `maxSpans` of them. */
+  reset(text: string, maxSpans: number): void {
+    let capacity = 16;
+    // At most half full, so that probes stay short.
+    while (capacity < 2 * maxSpans) capacity <<= 1;
+    if (this.stamps.length < capacity) {
+      this.starts = new Int32Array(capacity);
+      this.ends = new Int32Array(capacity);
+      this.hashes = new Int32Array(capacity);
+      this.stamps = new Int32Array(capacity);
+      this.stamp = 0;
+    }
+    this.text = text;
+    this.mask = capacity - 1;
+    this.stamp++;
+    this.size = 0;
+  }
+
+  /** Adds `text.slice(start, end)`, whose hash is `hash`; true when it was not in the table. */
+  add(start: number, end: number, hash: number): boolean {
+    for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
+      if (this.stamps[slot] !== this.stamp) {
+        this.stamps[slot] = this.stamp;
+        this.starts[slot] = start;
+        this.ends[slot] = end;
+        this.hashes[slot] = hash;
+        this.size++;
+        return true;
+      }
+      if (this.hashes[slot] === hash && this.equal(this.starts[slot] as number, this.ends[slot] as number, start, end)) return false;
+    }
+  }
+
+  private equal(start1: number, end1: number, start2: number, end2: number): boolean {
+    if (end1 - start1 !== end2 - start2) return false;
+    const text = this.text;
+    for (let i = 0; i < end1 - start1; i++) if (text.charCodeAt(start1 + i) !== text.charCodeAt(start2 + i)) return false;
+    return true;
+  }
+}
