@@ -127,6 +127,59 @@ function scanUnquoted(text: string, end: number, tokens: string[]): void {
   if (start >= 0) tokens.push(text.slice(start, end));
 }
 
+const APOSTROPHE = 0x27;
+const isAsciiLetter = (code: number): boolean => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isAsciiWord = (code: number): boolean => isAsciiLetter(code) || isDigit(code) || code === 0x5f;
+/** The letters OPENING_APOSTROPHE's lookahead refuses after an apostrophe, in either case. */
+const CLITIC_INITIAL = new Set([...'mtsdnMTSDN'].map((c) => c.charCodeAt(0)));
+
+/**
+ * Whether every apostrophe of a sentence (one without double quotes) is inside a word: between
+ * two ASCII letters, the one after it followed by a word character or itself one OPENING_APOSTROPHE
+ * leaves alone ("it's", "don't", "o'clock", "you're"), in a word that a space or the end of the
+ * sentence ends. Then no pass puts a space right after an apostrophe, so neither OPENING_APOSTROPHE nor APOSTROPHE_BEFORE_SPACE splits anything, and the
+ * passes give the tokens of the sentence without quotes, less the clitics the last two passes
+ * split off the tokens that end in one.
+ */
+function apostrophesInWords(sentence: string): boolean {
+  for (let p = sentence.indexOf("'"); p >= 0; p = sentence.indexOf("'", p + 1)) {
+    if (!isAsciiLetter(sentence.charCodeAt(p - 1)) || !isAsciiLetter(sentence.charCodeAt(p + 1))) return false;
+    if (!(isAsciiWord(sentence.charCodeAt(p + 2)) || CLITIC_INITIAL.has(sentence.charCodeAt(p + 1)))) return false;
+    // The clitic passes split only before " ": a word that other whitespace ends is left to them.
+    let q = p + 2;
+    while (q < sentence.length && !isAsciiSpace(sentence.charCodeAt(q))) q++;
+    if (q < sentence.length && sentence.charCodeAt(q) !== 0x20) return false;
+  }
+  return true;
+}
+
+const CLOSING_CLITICS = new Set(["'ll", "'LL", "'re", "'RE", "'ve", "'VE", "n't", "N'T"]);
+
+/**
+ * CLOSING_APOSTROPHE then CLOSING_CLITIC on tokens whose apostrophes are all inside words: each
+ * matches only before a space, so at the end of a token, after a character that is not an
+ * apostrophe; "'s", "'m" or "'d" is split off first, then "'ll", "n't" and the like from what is
+ * left ("you'll's" → "you", "'ll", "'s").
+ */
+function splitClitics(tokens: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const token of tokens) {
+    let rest = token;
+    let last: string | undefined;
+    const n = rest.length;
+    if (n >= 3 && rest.charCodeAt(n - 2) === APOSTROPHE && 'sSmMdD'.includes(rest[n - 1] as string) && rest.charCodeAt(n - 3) !== APOSTROPHE) {
+      last = rest.slice(n - 2);
+      rest = rest.slice(0, n - 2);
+    }
+    const m = rest.length;
+    if (m >= 4 && rest.charCodeAt(m - 4) !== APOSTROPHE && CLOSING_CLITICS.has(rest.slice(m - 3))) {
+      out.push(rest.slice(0, m - 3), rest.slice(m - 3));
+    } else out.push(rest);
+    if (last !== undefined) out.push(last);
+  }
+  return out;
+}
+
 /** The tokens of a plain sentence, or undefined when the sentence is not plain. */
 export function plainTreebankTokens(sentence: string): string[] | undefined {
   if (NOT_PLAIN.test(sentence)) return undefined;
@@ -137,9 +190,11 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   if (quoted ? sentence.includes("''") || CONTRACTIONS.test(sentence) : DOUBLED.test(sentence) && APOSTROPHE_FREE_CONTRACTIONS.test(sentence)) {
     return undefined;
   }
+  // Apostrophes inside words only change the tokens that end in a clitic.
+  const clitics = quoted && !quotes && apostrophesInWords(sentence);
   let text = sentence;
   if (quotes) text = (text.startsWith('"') ? ` \`\` ${text.slice(1)}` : text).replace(OPENING_QUOTE, '$1 `` ');
-  if (quoted) text = text.replace(OPENING_APOSTROPHE, '$1 $2');
+  if (quoted && !clitics) text = text.replace(OPENING_APOSTROPHE, '$1 $2');
   // The final period: past trailing whitespace, then back over closers and spaces.
   let end = text.length;
   while (end > 0 && isAsciiSpace(text.charCodeAt(end - 1))) end--;
@@ -148,14 +203,14 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   const finalPeriod = start >= 2 && text.charCodeAt(start - 1) === PERIOD && text.charCodeAt(start - 2) !== PERIOD;
   const bodyEnd = finalPeriod ? start - 1 : text.length;
   const tokens: string[] = [];
-  if (!quoted) {
+  if (!quoted || clitics) {
     scanUnquoted(text, bodyEnd, tokens);
     if (finalPeriod) {
       tokens.push('.');
       // What follows it is closing brackets, each split off, and whitespace.
       for (let i = start; i < end; i++) if (text.charCodeAt(i) !== 0x20) tokens.push(text[i] as string);
     }
-    return tokens;
+    return clitics ? splitClitics(tokens) : tokens;
   }
   // The passes in order: the final period spaced, with the closers after it kept as they are and
   // the whitespace after them dropped, as that pass does.

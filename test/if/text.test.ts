@@ -87,6 +87,12 @@ describe('Treebank plain-sentence scanner', () => {
     expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(14000);
     for (const sentence of sentences) agrees(sentence);
   });
+  it('gives the regex passes\' tokens on generated sentences with apostrophes inside words', () => {
+    const alphabet = ['it', "'s", "'S", "'m", "'d", "'D", "'ll", "'LL", "'re", "'RE", "'ve", "n't", "N'T", "'", 'o', 'x', 'T', 'n', 'e', '1', '_', ' ', ' ', ' ', '\n', '\t', '.', '.', ',', ':', '?', ';', '*', '-', '--', ')', '(', '>', '...'];
+    const sentences = generated(alphabet, 40000, 10);
+    for (const sentence of sentences) agrees(sentence);
+    for (const sentence of ["It's mine, isn't it?", "You'll see: we're done.", "Y'all's dogs' toys", "o'clock'd x'n't", "you'll's it's.\nok", "it's\tfine", "it's-x it's--x (it's)"]) agrees(sentence);
+  });
   it('gives the regex passes\' tokens on every sentence of the conformance sets', () => {
     const sentences = conformanceSentences();
     // Most sentences of model responses are plain: the scanner is the path they take.
