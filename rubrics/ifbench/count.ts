@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { codeAt, isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { capitalizedWordRuns, countWords, wordTokenize } from '../text/words';
 
@@ -36,8 +36,8 @@ function countDistinctStrippedWords(text: string): number {
   let to = -1;
   let hash = HASH_BASIS;
   let hashTo = HASH_BASIS;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = codeAt(text, i);
     if (isSpaceCode(code)) {
       if (inWord) unique.add(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
       inWord = false;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { firstChar } from '../text/chars';
 import { sentTokenize } from '../text/punkt';
-import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { codeAt, isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { findWordToken } from '../text/words';
 
 export const parentheses = defineConstraint({
@@ -10,17 +10,17 @@ export const parentheses = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const open: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-    let stack: string[] = [];
+    // The open brackets as UTF-16 units; each closing one's opener is the unit one or two before.
+    let stack: number[] = [];
     let maxDepth = 0;
     // Brackets are ASCII: scanning UTF-16 units finds the same ones as scanning code points.
-    for (let i = 0; i < response.length; i++) {
-      const ch = response[i] as string;
-      if (ch === '(' || ch === '[' || ch === '{') {
-        stack.push(ch);
+    for (let i = 0, length = response.length; i < length; i++) {
+      const code = codeAt(response, i);
+      if (code === 0x28 || code === 0x5b || code === 0x7b) {
+        stack.push(code);
         maxDepth = Math.max(maxDepth, stack.length);
-      } else if (ch === ')' || ch === ']' || ch === '}') {
-        if (stack.length > 0 && stack[stack.length - 1] === open[ch]) {
+      } else if (code === 0x29 || code === 0x5d || code === 0x7d) {
+        if (stack.length > 0 && stack[stack.length - 1] === (code === 0x29 ? 0x28 : code - 2)) {
           stack.pop();
           if (maxDepth >= 5 && stack.length < maxDepth) return PASS;
         } else {
@@ -45,8 +45,8 @@ export const quotes = defineConstraint({
     // The open quotes as UTF-16 units: only '"' and "'" are pushed, so only they can close.
     const stack: number[] = [];
     let reached = 0;
-    for (let i = 0; i < response.length; i++) {
-      const code = response.charCodeAt(i);
+    for (let i = 0, length = response.length; i < length; i++) {
+      const code = codeAt(response, i);
       if (code !== 0x22 && code !== 0x27) continue;
       if (stack.length > 0 && code === stack[stack.length - 1]) {
         stack.pop();
@@ -128,7 +128,7 @@ export function withoutBlankLinesAsReference(lines: readonly string[]): string[]
     queue.at.push(i);
     return queue;
   };
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0, length = lines.length; i < length; i++) {
     if (pyStrip(lines[i] as string) !== '') continue;
     const queue = seen(i);
     removed[queue.at[queue.head++] as number] = 1;
@@ -263,7 +263,7 @@ export const noBulletsBullets = defineConstraint({
  * uppercase one never fails), since every token is tested.
  */
 function notCapitalized(word: string): boolean {
-  const code = word.charCodeAt(0);
+  const code = codeAt(word, 0);
   if (code < 0x80) {
     if (code >= 0x41 && code <= 0x5a) return false;
     if (!(code >= 0x61 && code <= 0x7a)) return false;

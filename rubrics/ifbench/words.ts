@@ -3,7 +3,7 @@ import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '..
 import { firstChar, isPalindrome } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
-import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { codeAt, codePointAt, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
@@ -56,7 +56,7 @@ const isConsonant = (code: number): boolean => code < 128 && CONSONANT[code] ===
 
 /** Whether `text.slice(start, end)` has two consonants in a row. */
 function hasCluster(text: string, start: number, end: number): boolean {
-  for (let i = start; i + 1 < end; i++) if (isConsonant(text.charCodeAt(i)) && isConsonant(text.charCodeAt(i + 1))) return true;
+  for (let i = start; i + 1 < end; i++) if (isConsonant(codeAt(text, i)) && isConsonant(codeAt(text, i + 1))) return true;
   return false;
 }
 
@@ -209,7 +209,7 @@ export const noConsecutive = defineConstraint({
     let previousHead = -1;
     let pair: [string, string] | undefined;
     scanWords(text, (start, end) => {
-      const head = text.codePointAt(start) as number;
+      const head = codePointAt(text, start) as number;
       if (head === previousHead) {
         pair = [text.slice(previous[0], previous[1]), text.slice(start, end)];
         return true;

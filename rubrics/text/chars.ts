@@ -1,3 +1,5 @@
+import { codeAt, codePointAt } from './py';
+
 /**
  * Code-point helpers for checkers that look at one end of a word or sentence: Python indexes
  * strings by code point, and `Array.from(s)` of a whole sentence to read one character was a
@@ -7,14 +9,14 @@
 /** `s[0]` in Python: the first code point, or "" for "". */
 export function firstChar(s: string): string {
   if (s.length === 0) return '';
-  return (s.codePointAt(0) as number) > 0xffff ? s.slice(0, 2) : (s[0] as string);
+  return (codePointAt(s, 0) as number) > 0xffff ? s.slice(0, 2) : (s[0] as string);
 }
 
 /** The UTF-16 length of the code point that ends at `end` (exclusive): 2 for a surrogate pair. */
 function widthBefore(s: string, end: number): number {
   if (end >= 2) {
-    const low = s.charCodeAt(end - 1);
-    const high = s.charCodeAt(end - 2);
+    const low = codeAt(s, end - 1);
+    const high = codeAt(s, end - 2);
     if (low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff) return 2;
   }
   return 1;
@@ -37,9 +39,9 @@ export function isPalindrome(s: string): boolean {
   let i = 0;
   let j = s.length;
   while (i < j) {
-    const leftWidth = (s.codePointAt(i) as number) > 0xffff ? 2 : 1;
+    const leftWidth = (codePointAt(s, i) as number) > 0xffff ? 2 : 1;
     const rightWidth = widthBefore(s, j);
-    if (s.codePointAt(i) !== s.codePointAt(j - rightWidth)) return false;
+    if (codePointAt(s, i) !== codePointAt(s, j - rightWidth)) return false;
     i += leftWidth;
     j -= rightWidth;
   }

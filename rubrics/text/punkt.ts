@@ -1,6 +1,6 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
-import { isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+import { codeAt, isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 import { punktWordEnd, punktWords } from './punkt-words';
 
 /**
@@ -64,18 +64,18 @@ function loadParams(): Params {
 
 /** The ASCII-only cases of the tests below, which are most tokens, without a regex. */
 function startsUpper(tok: string): boolean {
-  const code = tok.charCodeAt(0);
+  const code = codeAt(tok, 0);
   return code < 0x80 ? code >= 0x41 && code <= 0x5a : UPPER_RE.test(tok);
 }
 
 function startsLower(tok: string): boolean {
-  const code = tok.charCodeAt(0);
+  const code = codeAt(tok, 0);
   return code < 0x80 ? code >= 0x61 && code <= 0x7a : LOWER_RE.test(tok);
 }
 
 /** NUMERIC_RE needs "-", ".", "," or a digit first. */
 function isNumeric(lower: string): boolean {
-  const code = lower.charCodeAt(0);
+  const code = codeAt(lower, 0);
   if (code < 0x80 && !(code >= 0x30 && code <= 0x39) && code !== 0x2d && code !== 0x2e && code !== 0x2c) return false;
   return NUMERIC_RE.test(lower);
 }
@@ -112,7 +112,7 @@ class Token {
   get isEllipsis(): boolean {
     const tok = this.tok;
     if (tok.length < 2) return false;
-    for (let i = 0; i < tok.length; i++) if (tok.charCodeAt(i) !== 0x2e) return false;
+    for (let i = 0, length = tok.length; i < length; i++) if (codeAt(tok, i) !== 0x2e) return false;
     return true;
   }
 }
@@ -195,7 +195,7 @@ function secondPass(t1: Token, t2: Token, p: Params): void {
 function hasSentbreak(tokens: readonly Token[]): boolean {
   const p = loadParams();
   tokens.forEach((t) => firstPass(t, p));
-  for (let i = 0; i < tokens.length; i++) {
+  for (let i = 0, length = tokens.length; i < length; i++) {
     const t1 = tokens[i] as Token;
     const t2 = tokens[i + 1];
     if (t2) secondPass(t1, t2, p);
@@ -221,23 +221,23 @@ const isAsciiDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
  * tokens alone: tokenizing the whole context, line by line, was a third of the splitter's time.
  */
 function leadingTokens(context: string): Token[] | undefined {
-  const first = context.charCodeAt(0);
+  const first = codeAt(context, 0);
   const inWord = isAsciiLetter(first) ? isAsciiLetter : isAsciiDigit(first) ? isAsciiDigit : undefined;
   if (!inWord) return undefined;
   let period = 1;
-  while (period < context.length && inWord(context.charCodeAt(period))) period++;
-  if (context.charCodeAt(period) !== PERIOD) return undefined;
+  while (period < context.length && inWord(codeAt(context, period))) period++;
+  if (codeAt(context, period) !== PERIOD) return undefined;
   const head = new Token(context.slice(0, period + 1));
-  const after = context.charCodeAt(period + 1);
+  const after = codeAt(context, period + 1);
   if (NON_WORD_AFTER.has(after)) {
     return after !== QUESTION && after !== BANG && period + 2 === context.length ? [head, new Token(context[period + 1] as string)] : undefined;
   }
   if (!isSpaceCode(after)) return undefined;
   let next = period + 2;
-  while (next < context.length && isSpaceCode(context.charCodeAt(next))) next++;
+  while (next < context.length && isSpaceCode(codeAt(context, next))) next++;
   if (next >= context.length) return undefined;
-  for (let i = next; i < context.length; i++) {
-    const code = context.charCodeAt(i);
+  for (let i = next, length = context.length; i < length; i++) {
+    const code = codeAt(context, i);
     if (code === PERIOD || code === QUESTION || code === BANG || isSpaceCode(code)) return undefined;
   }
   return [head, new Token(context.slice(next, punktWordEnd(context, next)))];
@@ -262,7 +262,7 @@ const containsSentbreak = memo(contextHasSentbreak, 'part');
 /** `text.slice(from, to).rfind` of any ASCII whitespace, relative to `from`; 0 when there is none. */
 function lastAsciiWhitespace(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) {
-    const code = text.charCodeAt(i);
+    const code = codeAt(text, i);
     if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return i - from;
   }
   return 0;
@@ -296,15 +296,15 @@ function nextPeriod(text: string, from: number): PeriodMatch | undefined {
   SENTENCE_END.lastIndex = from;
   for (let found = SENTENCE_END.exec(text); found; found = SENTENCE_END.exec(text)) {
     const i = found.index;
-    const next = text.charCodeAt(i + 1);
+    const next = codeAt(text, i + 1);
     if (NON_WORD_AFTER.has(next)) return { index: i, after: 1, nextToken: 0 };
     if (i + 1 >= text.length || !isSpaceCode(next)) continue;
     let tokenStart = i + 2;
-    while (tokenStart < text.length && isSpaceCode(text.charCodeAt(tokenStart))) tokenStart++;
+    while (tokenStart < text.length && isSpaceCode(codeAt(text, tokenStart))) tokenStart++;
     // `\s+(\S+)` needs a token after the whitespace.
     if (tokenStart >= text.length) continue;
     let tokenEnd = tokenStart + 1;
-    while (tokenEnd < text.length && !isSpaceCode(text.charCodeAt(tokenEnd))) tokenEnd++;
+    while (tokenEnd < text.length && !isSpaceCode(codeAt(text, tokenEnd))) tokenEnd++;
     return { index: i, after: tokenEnd - i - 1, nextToken: tokenEnd - tokenStart };
   }
   return undefined;
@@ -359,7 +359,7 @@ function* realigned(text: string): Generator<[number, number]> {
     if (current) {
       const start = current[0] + shift;
       // REALIGN_RE needs a closing quote or bracket first.
-      const m = CLOSERS.has(text.charCodeAt(next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
+      const m = CLOSERS.has(codeAt(text, next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
       if (m) {
         yield [start, next[0] + pyRstrip(m[0]).length];
         shift = m[0].length;

@@ -1,3 +1,5 @@
+import { codeAt } from './py';
+
 /**
  * Distinct substrings of one text, each given as a span of it, counted without building them:
  * checkers that count distinct words spent most of their time slicing each word and hashing it
@@ -59,7 +61,7 @@ export class DistinctSpans {
   private equal(start1: number, end1: number, start2: number, end2: number): boolean {
     if (end1 - start1 !== end2 - start2) return false;
     const text = this.text;
-    for (let i = 0; i < end1 - start1; i++) if (text.charCodeAt(start1 + i) !== text.charCodeAt(start2 + i)) return false;
+    for (let i = 0; i < end1 - start1; i++) if (codeAt(text, start1 + i) !== codeAt(text, start2 + i)) return false;
     return true;
   }
 }

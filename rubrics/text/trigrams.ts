@@ -1,4 +1,5 @@
 import { memo } from './memo';
+import { codePointAt } from './py';
 
 /**
  * The distinct character trigrams of a text — code points, as Python's `s[i:i+3]` — for
@@ -22,8 +23,8 @@ export class Trigrams {
     let a = 0;
     let b = 0;
     let seen = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = (text.codePointAt(i) as number) + 1;
+    for (let i = 0, length = text.length; i < length; i++) {
+      const c = (codePointAt(text, i) as number) + 1;
       if (c > 0x10000) i++;
       if (++seen >= 3) {
         const slot = this.find(a, b, c);
@@ -82,8 +83,8 @@ export function sharedCounts(text: string, reference: Trigrams): { distinct: num
   let a = 0;
   let b = 0;
   let seen = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = (text.codePointAt(i) as number) + 1;
+  for (let i = 0, length = text.length; i < length; i++) {
+    const c = (codePointAt(text, i) as number) + 1;
     if (c > 0x10000) i++;
     if (++seen >= 3) {
       let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;

@@ -2,7 +2,7 @@ import { stopwordSet } from '../data';
 import { countByLines } from './lines';
 import { memo } from './memo';
 import { sentences, sentTokenize } from './punkt';
-import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
+import { codeAt, codePointAt, isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
 import { plainTreebankTokens } from './treebank-plain';
 
 /**
@@ -52,8 +52,8 @@ const OTHER_BITS = new Map([...CHAR_BITS].filter(([c]) => c.charCodeAt(0) >= 128
 
 function charBits(sentence: string): number {
   let bits = 0;
-  for (let i = 0; i < sentence.length; i++) {
-    const code = sentence.charCodeAt(i);
+  for (let i = 0, length = sentence.length; i < length; i++) {
+    const code = codeAt(sentence, i);
     bits |= code < 128 ? (ASCII_BITS[code] as number) : (OTHER_BITS.get(code) ?? 0);
   }
   if (bits & QUOTE) bits |= BACKTICK | APOSTROPHE;
@@ -85,7 +85,7 @@ function finalPeriod(closers: string, gap: string, needs: number): Pass {
     needs,
     run(text) {
       let end = text.length;
-      while (end > 0 && isSpaceCode(text.charCodeAt(end - 1))) end--;
+      while (end > 0 && isSpaceCode(codeAt(text, end - 1))) end--;
       let start = end;
       while (start > 0 && closing.has(text[start - 1] as string)) start--;
       // The period, and a character before it that is not a period.
@@ -120,9 +120,9 @@ function colonsAndCommas(): Pass {
       let out = '';
       let copied = 0;
       for (let i = 0; i + 1 < text.length; i++) {
-        const code = text.charCodeAt(i);
+        const code = codeAt(text, i);
         if (code !== 0x3a && code !== 0x2c) continue;
-        const next = text.codePointAt(i + 1) as number;
+        const next = codePointAt(text, i + 1) as number;
         const width = next > 0xffff ? 2 : 1;
         const isDigit = next < 0x80 ? next >= 0x30 && next <= 0x39 : DIGIT.test(String.fromCodePoint(next));
         if (isDigit) continue;
@@ -229,7 +229,7 @@ export function findWordToken(text: string, test: (token: string) => boolean): s
   for (const sentence of sentences(text)) {
     // A loop over the sentence's array: a generator's `yield*` per token cost a tenth of the scan.
     const tokens = treebankTokenize(sentence);
-    for (let i = 0; i < tokens.length; i++) if (test(tokens[i] as string)) return tokens[i];
+    for (let i = 0, length = tokens.length; i < length; i++) if (test(tokens[i] as string)) return tokens[i];
   }
   return undefined;
 }
@@ -291,21 +291,21 @@ for (let code = 0; code < 0x80; code++) isWordCodePoint(code);
 
 /** Python's `\w` for the character at `i` (of two units when it is a surrogate pair). */
 function isWordAt(text: string, i: number): boolean {
-  const known = bmpWord[text.charCodeAt(i)] as number;
+  const known = bmpWord[codeAt(text, i)] as number;
   if (known === IS_WORD || known === IS_NOT_WORD) return known === IS_WORD;
-  return isWordCodePoint(text.codePointAt(i) as number);
+  return isWordCodePoint(codePointAt(text, i) as number);
 }
 
 /** The UTF-16 length of the character at `i`. */
-const widthAt = (text: string, i: number): number => ((text.codePointAt(i) as number) > 0xffff ? 2 : 1);
+const widthAt = (text: string, i: number): number => ((codePointAt(text, i) as number) > 0xffff ? 2 : 1);
 
 /** Python's `\w` for the character that ends at `end` (exclusive), if any. */
 function isWordBefore(text: string, end: number): boolean {
   if (end === 0) return false;
-  const low = text.charCodeAt(end - 1);
+  const low = codeAt(text, end - 1);
   if (low >= 0xdc00 && low <= 0xdfff && end >= 2) {
-    const high = text.charCodeAt(end - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return isWordCodePoint(text.codePointAt(end - 2) as number);
+    const high = codeAt(text, end - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return isWordCodePoint(codePointAt(text, end - 2) as number);
   }
   return isWordAt(text, end - 1);
 }
@@ -320,10 +320,10 @@ const isAsciiLower = (code: number): boolean => code >= 0x61 && code <= 0x7a;
  */
 export function capitalizedWordRuns(text: string): string[] {
   const runs: string[] = [];
-  for (let i = 0; i < text.length; i++) {
-    if (!isAsciiUpper(text.charCodeAt(i)) || isWordBefore(text, i)) continue;
+  for (let i = 0, length = text.length; i < length; i++) {
+    if (!isAsciiUpper(codeAt(text, i)) || isWordBefore(text, i)) continue;
     let end = i + 1;
-    while (end < text.length && isAsciiLower(text.charCodeAt(end))) end++;
+    while (end < text.length && isAsciiLower(codeAt(text, end))) end++;
     if (end > i + 1 && !(end < text.length && isWordAt(text, end))) runs.push(text.slice(i, end));
     i = end - 1;
   }
@@ -335,11 +335,11 @@ export function capitalizedWordRuns(text: string): string[] {
  * branching on each character's class where it is ASCII: words and gaps alternate every few
  * characters, and a branch on them mispredicts about as often.
  */
-function countRuns(text: string): number {
+export function countRuns(text: string): number {
   let n = 0;
   let previous = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = codeAt(text, i);
     let word = (bmpWord[code] as number) & 1;
     if (code >= 0x80) {
       word = isWordAt(text, i) ? 1 : 0;
@@ -386,8 +386,8 @@ function stopwordTrie(): StopwordTrie {
   let nodes = 2;
   for (const word of words) {
     let node = ROOT;
-    for (let i = 0; i < word.length; i++) {
-      const at = node * SYMBOLS + (TRIE_SYMBOL[word.charCodeAt(i)] as number);
+    for (let i = 0, length = word.length; i < length; i++) {
+      const at = node * SYMBOLS + (TRIE_SYMBOL[codeAt(word, i)] as number);
       if (next[at] === DEAD) next[at] = nodes++;
       node = next[at] as number;
     }
@@ -406,8 +406,8 @@ function countStopwordRuns(text: string): number {
   const { next, final } = stopwordTrie();
   let n = 0;
   let node = ROOT;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = codeAt(text, i);
     if (code < 0x80) {
       const symbol = TRIE_SYMBOL[code] as number;
       if (symbol < 0) {
@@ -423,7 +423,7 @@ function countStopwordRuns(text: string): number {
       continue;
     }
     let start = i;
-    while (start > 0 && (TRIE_SYMBOL[text.charCodeAt(start - 1)] ?? -1) >= 0) start--;
+    while (start > 0 && (TRIE_SYMBOL[codeAt(text, start - 1)] ?? -1) >= 0) start--;
     let end = i;
     while (end < text.length && isWordAt(text, end)) end += widthAt(text, end);
     if (stopwordSet().has(text.slice(start, end).toLowerCase())) n++;
