@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { firstChar, isPalindrome } from '../text/chars';
+import { codePointLength, firstChar, isPalindromeSpan } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
 import { codeAt, codePointAt, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
@@ -80,10 +80,18 @@ export const consonants = defineConstraint({
   ],
 });
 
-/** Palindromes of 5+ characters among the words; words never cross a newline, so counted by lines. */
-const palindromeCount = countByLines(
-  (text) => pySplit(removePunctuation(text).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w)).length,
-);
+/**
+ * Palindromes of 5+ characters among the words, each read in place; words never cross a newline,
+ * so counted by lines.
+ */
+const palindromeCount = countByLines((text) => {
+  const lower = removePunctuation(text).toLowerCase();
+  let n = 0;
+  scanWords(lower, (start, end) => {
+    if (end - start >= 5 && isPalindromeSpan(lower, start, end) && codePointLength(lower, start, end) >= 5) n++;
+  });
+  return n;
+});
 
 export const palindrome = defineConstraint({
   id: 'words:palindrome',

@@ -34,16 +34,23 @@ export function secondToLastChar(s: string): string {
   return end === 0 ? '' : s.slice(end - widthBefore(s, end), end);
 }
 
-/** `s == s[::-1]`, by code point, without building the reversed string. */
-export function isPalindrome(s: string): boolean {
-  let i = 0;
-  let j = s.length;
+/** `w == w[::-1]` for `w = s.slice(start, end)`, by code point, without building either. */
+export function isPalindromeSpan(s: string, start: number, end: number): boolean {
+  let i = start;
+  let j = end;
   while (i < j) {
-    const leftWidth = (codePointAt(s, i) as number) > 0xffff ? 2 : 1;
+    const left = codePointAt(s, i) as number;
     const rightWidth = widthBefore(s, j);
-    if (codePointAt(s, i) !== codePointAt(s, j - rightWidth)) return false;
-    i += leftWidth;
+    if (left !== codePointAt(s, j - rightWidth)) return false;
+    i += left > 0xffff ? 2 : 1;
     j -= rightWidth;
   }
   return true;
+}
+
+/** Python's `len(s.slice(start, end))`: its code points. */
+export function codePointLength(s: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++, n++) if ((codePointAt(s, i) as number) > 0xffff) i++;
+  return n;
 }

@@ -2,7 +2,7 @@ import type { Constraint } from '../../rubrics/constraint';
 import { evaluate, looseVariants } from '../../rubrics/evaluate';
 import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
 import { PERSON_NAMES } from '../../rubrics/ifbench/count';
-import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
+import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip, removePunctuation } from '../../rubrics/text/py';
 import { wordTokenize } from '../../rubrics/text/words';
 import { generated } from './helpers';
 
@@ -117,6 +117,15 @@ describe('checker fast paths agree with the reference code', () => {
     for (const response of responses) expect([response, verdictOf('format:title_case', response).pass]).toEqual([response, reference(response)]);
   });
 
+  it('words:palindrome', () => {
+    const words = ['level', 'Level', 'Racecar', 'abcba', 'abba', 'ab\u{1F600}ba', '\u{1F600}a\u{1F600}a\u{1F600}', 'ab,ba', 'a.b.c.b.a', 'éabaé', 'abcde', 'aaaa', 'aaaaa', '\u{1F600}\u{1F600}\u{1F600}', 'xyzzyx'];
+    for (const response of generated([...words, ' ', '\n', '\u3000', ' ', '!', 'x', 'é', '\u{1F600}'], 3000, 24)) {
+      const lowered = removePunctuation(response).toLowerCase();
+      const n = pySplit(lowered).filter((w) => Array.from(w).length >= 5 && Array.from(w).reverse().join('') === w).length;
+      const reason = `found ${n} palindrome${n === 1 ? '' : 's'} of 5+ letters, expected at least 10`;
+      expect([response, verdictOf('words:palindrome', response)]).toEqual([response, { pass: n >= 10, reason: n >= 10 ? '' : reason }]);
+    }
+  });
   it('count:unique_word_count', () => {
     for (const response of [...responses, ...generated(['the', 'The', 'THE', '"the"', 'a', '!', '!!', ' ', '\n', '\u3000', '.', 'é', '\u{1F600}', "'", 'b', 'ab', 'ba'], 4000, 12)]) {
       const n = new Set(pySplit(response.toLowerCase()).map((w) => pyStrip(w, PUNCT_AND_SPACE))).size;
