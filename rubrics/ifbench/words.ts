@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, type Verdict, verdict } from '../constraint';
 import { codePointLength, firstChar, isPalindromeSpan } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
@@ -15,17 +15,25 @@ export const alphabet = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const words = pySplit(pyStrip(removePunctuation(response), PUNCT_AND_SPACE));
-    if (words.length === 0) return fail('the response has no words');
-    let letter = firstChar(words[0] as string).toLowerCase();
-    if (!ALPHABET.includes(letter) || letter.length !== 1) return fail(`the first word does not start with a letter a-z`);
-    for (const raw of words.slice(1)) {
+    // Word by word, stopping at the first out of sequence: most responses fail early.
+    const text = pyStrip(removePunctuation(response), PUNCT_AND_SPACE);
+    let letter = '';
+    let failure: Verdict | undefined;
+    scanWords(text, (start, end) => {
+      const raw = text.slice(start, end);
+      if (letter === '') {
+        letter = firstChar(raw).toLowerCase();
+        if (!ALPHABET.includes(letter) || letter.length !== 1) failure = fail(`the first word does not start with a letter a-z`);
+        return failure !== undefined;
+      }
       const word = pyStrip(raw, PUNCT_AND_SPACE).toLowerCase();
-      if (word === '') continue;
+      if (word === '') return false;
       letter = ALPHABET[(ALPHABET.indexOf(letter) + 1) % 26] as string;
-      if (firstChar(word) !== letter) return fail(`"${raw}" should start with "${letter}"`);
-    }
-    return PASS;
+      if (firstChar(word) !== letter) failure = fail(`"${raw}" should start with "${letter}"`);
+      return failure !== undefined;
+    });
+    if (letter === '') return fail('the response has no words');
+    return failure ?? PASS;
   },
   examples: [
     { response: 'Apples bake crisply, delighting everyone.', pass: true },

@@ -117,6 +117,27 @@ describe('checker fast paths agree with the reference code', () => {
     for (const response of responses) expect([response, verdictOf('format:title_case', response).pass]).toEqual([response, reference(response)]);
   });
 
+  it('words:alphabet', () => {
+    const reference = (response: string) => {
+      const alphabet = 'abcdefghijklmnopqrstuvwxyz';
+      const words = pySplit(pyStrip(removePunctuation(response), PUNCT_AND_SPACE));
+      if (words.length === 0) return { pass: false, reason: 'the response has no words' };
+      let letter = (Array.from(words[0] as string)[0] as string).toLowerCase();
+      if (!alphabet.includes(letter) || letter.length !== 1) return { pass: false, reason: 'the first word does not start with a letter a-z' };
+      for (const raw of words.slice(1)) {
+        const word = pyStrip(raw, PUNCT_AND_SPACE).toLowerCase();
+        if (word === '') continue;
+        letter = alphabet[(alphabet.indexOf(letter) + 1) % 26] as string;
+        if (Array.from(word)[0] !== letter) return { pass: false, reason: `"${raw}" should start with "${letter}"` };
+      }
+      return { pass: true, reason: '' };
+    };
+    const words = ['apple', 'Bear', 'cat', 'dog', 'Eel', 'z', 'Zoo', 'İb', '\u{1D400}', '.', '!a', 'b-c', 'x', 'y', 'Ab'];
+    for (const response of generated([...words, ' ', ' ', '\n', '\u3000', '!'], 6000, 8)) {
+      expect([response, verdictOf('words:alphabet', response)]).toEqual([response, reference(response)]);
+    }
+    expect(verdictOf('words:alphabet', 'Apples bake crisply, delighting everyone. Zebras')).toEqual(reference('Apples bake crisply, delighting everyone. Zebras'));
+  });
   it('words:palindrome', () => {
     const words = ['level', 'Level', 'Racecar', 'abcba', 'abba', 'ab\u{1F600}ba', '\u{1F600}a\u{1F600}a\u{1F600}', 'ab,ba', 'a.b.c.b.a', 'éabaé', 'abcde', 'aaaa', 'aaaaa', '\u{1F600}\u{1F600}\u{1F600}', 'xyzzyx'];
     for (const response of generated([...words, ' ', '\n', '\u3000', ' ', '!', 'x', 'é', '\u{1F600}'], 3000, 24)) {
