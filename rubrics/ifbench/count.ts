@@ -39,7 +39,7 @@ function countDistinctStrippedWords(text: string): number {
   for (let i = 0, length = text.length; i < length; i++) {
     const code = codeAt(text, i);
     if (isSpaceCode(code)) {
-      if (inWord) unique.add(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
+      if (inWord) unique.entry(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
       inWord = false;
       continue;
     }
@@ -59,7 +59,7 @@ function countDistinctStrippedWords(text: string): number {
     to = i + 1;
     hashTo = hash;
   }
-  if (inWord) unique.add(from < 0 ? text.length : from, from < 0 ? text.length : to, from < 0 ? HASH_BASIS : hashTo);
+  if (inWord) unique.entry(from < 0 ? text.length : from, from < 0 ? text.length : to, from < 0 ? HASH_BASIS : hashTo);
   return unique.size;
 }
 

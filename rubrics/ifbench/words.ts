@@ -3,7 +3,8 @@ import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, type Verdict, verd
 import { codePointLength, firstChar, isPalindromeSpan } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
-import { codeAt, codePointAt, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { codeAt, codePointAt, isSpaceCode, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
@@ -147,14 +148,55 @@ export const startVerb = defineConstraint({
   ],
 });
 
+/** The table and counts `words:repeats` counts in, reused: the checkers are synchronous. */
+const repeatedWords = new DistinctSpans();
+let wordCounts = new Int32Array(0);
+
+/**
+ * The words of `text.split()`, distinct, in order of first use, with how often each is used
+ * (`wordCounts`, by entry): one pass finds, hashes and counts them, without building them.
+ */
+function countWordsOf(text: string): DistinctSpans {
+  const maxWords = (text.length >> 1) + 1;
+  repeatedWords.reset(text, maxWords);
+  if (wordCounts.length < maxWords) wordCounts = new Int32Array(2 * maxWords);
+  let start = -1;
+  let hash = HASH_BASIS;
+  const count = (end: number): void => {
+    const added = repeatedWords.size;
+    const entry = repeatedWords.entry(start, end, hash);
+    // A new entry's count is stale, from an earlier text.
+    wordCounts[entry] = entry === added ? 1 : (wordCounts[entry] as number) + 1;
+  };
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = codeAt(text, i);
+    if (isSpaceCode(code)) {
+      if (start >= 0) count(i);
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      hash = HASH_BASIS;
+    }
+    hash = hashStep(hash, code);
+  }
+  if (start >= 0) count(text.length);
+  return repeatedWords;
+}
+
 export const repeats = defineConstraint({
   id: 'words:repeats',
   source: 'ifbench',
   kwargs: z.strictObject({ small_n: kw.count() }),
   check(response, { small_n }) {
-    const counts = new Map<string, number>();
-    for (const w of pySplit(removePunctuation(response.toLowerCase()))) counts.set(w, (counts.get(w) ?? 0) + 1);
-    for (const [word, n] of counts) if (n > small_n) return fail(`"${word}" is repeated ${n} times, expected at most ${small_n}`);
+    const text = removePunctuation(response.toLowerCase());
+    const words = countWordsOf(text);
+    // The first word, in order of first use, that is repeated too often.
+    for (let entry = 0; entry < words.size; entry++) {
+      const n = wordCounts[entry] as number;
+      if (n > small_n) return fail(`"${words.spanText(entry)}" is repeated ${n} times, expected at most ${small_n}`);
+    }
     return PASS;
   },
   examples: [

@@ -16,13 +16,15 @@ export function hashStep(hash: number, unit: number): number {
 
 export class DistinctSpans {
   private text = '';
-  private starts = new Int32Array(0);
-  private ends = new Int32Array(0);
-  private hashes = new Int32Array(0);
-  /** A slot is in use when its stamp is the current `reset`'s: the table is never cleared. */
+  /** Per slot: the entry it holds, when its stamp is the current `reset`'s (never cleared). */
+  private entries = new Int32Array(0);
   private stamps = new Int32Array(0);
+  private hashes = new Int32Array(0);
   private stamp = 0;
   private mask = 0;
+  /** Per entry, in the order they were added: the span. */
+  private starts = new Int32Array(0);
+  private ends = new Int32Array(0);
   size = 0;
 
   /** Empties the table for spans of `text`, at most `maxSpans` of them. */
@@ -31,10 +33,11 @@ export class DistinctSpans {
     // At most half full, so that probes stay short.
     while (capacity < 2 * maxSpans) capacity <<= 1;
     if (this.stamps.length < capacity) {
+      this.entries = new Int32Array(capacity);
+      this.stamps = new Int32Array(capacity);
+      this.hashes = new Int32Array(capacity);
       this.starts = new Int32Array(capacity);
       this.ends = new Int32Array(capacity);
-      this.hashes = new Int32Array(capacity);
-      this.stamps = new Int32Array(capacity);
       this.stamp = 0;
     }
     this.text = text;
@@ -43,19 +46,29 @@ export class DistinctSpans {
     this.size = 0;
   }
 
-  /** Adds `text.slice(start, end)`, whose hash is `hash`; true when it was not in the table. */
-  add(start: number, end: number, hash: number): boolean {
+  /**
+   * The entry of `text.slice(start, end)`, whose hash is `hash`: the number of distinct spans
+   * added before it, so a new one's is `size - 1` once it is added.
+   */
+  entry(start: number, end: number, hash: number): number {
     for (let slot = hash & this.mask; ; slot = (slot + 1) & this.mask) {
       if (this.stamps[slot] !== this.stamp) {
+        const entry = this.size++;
         this.stamps[slot] = this.stamp;
-        this.starts[slot] = start;
-        this.ends[slot] = end;
         this.hashes[slot] = hash;
-        this.size++;
-        return true;
+        this.entries[slot] = entry;
+        this.starts[entry] = start;
+        this.ends[entry] = end;
+        return entry;
       }
-      if (this.hashes[slot] === hash && this.equal(this.starts[slot] as number, this.ends[slot] as number, start, end)) return false;
+      const entry = this.entries[slot] as number;
+      if (this.hashes[slot] === hash && this.equal(this.starts[entry] as number, this.ends[entry] as number, start, end)) return entry;
     }
+  }
+
+  /** The text of an entry. */
+  spanText(entry: number): string {
+    return this.text.slice(this.starts[entry], this.ends[entry]);
   }
 
   private equal(start1: number, end1: number, start2: number, end2: number): boolean {

@@ -138,6 +138,17 @@ describe('checker fast paths agree with the reference code', () => {
     }
     expect(verdictOf('words:alphabet', 'Apples bake crisply, delighting everyone. Zebras')).toEqual(reference('Apples bake crisply, delighting everyone. Zebras'));
   });
+  it('words:repeats', () => {
+    const reference = (response: string, smallN: number) => {
+      const counts = new Map<string, number>();
+      for (const w of pySplit(removePunctuation(response.toLowerCase()))) counts.set(w, (counts.get(w) ?? 0) + 1);
+      for (const [word, n] of counts) if (n > smallN) return { pass: false, reason: `"${word}" is repeated ${n} times, expected at most ${smallN}` };
+      return { pass: true, reason: '' };
+    };
+    for (const response of generated(['the', 'The', 'THE', 'a', 'A', 'é', 'É', '\u{1F600}', 'ab', 'ba', '.', '!', ' ', ' ', ' ', '\n', '\u3000', '\u00a0', 'İ', 'i̇'], 6000, 14)) {
+      for (const smallN of [0, 1, 2, 2.5]) expect([response, smallN, verdictOf('words:repeats', response, { small_n: smallN })]).toEqual([response, smallN, reference(response, smallN)]);
+    }
+  });
   it('words:palindrome', () => {
     const words = ['level', 'Level', 'Racecar', 'abcba', 'abba', 'ab\u{1F600}ba', '\u{1F600}a\u{1F600}a\u{1F600}', 'ab,ba', 'a.b.c.b.a', 'éabaé', 'abcde', 'aaaa', 'aaaaa', '\u{1F600}\u{1F600}\u{1F600}', 'xyzzyx'];
     for (const response of generated([...words, ' ', '\n', '\u3000', ' ', '!', 'x', 'é', '\u{1F600}'], 3000, 24)) {
