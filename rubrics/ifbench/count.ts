@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { codeAt, isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { capitalizedWordRuns, countWords, wordTokenize } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 export const wordCountRange = defineConstraint({
   id: 'count:word_count_range',
@@ -37,7 +40,7 @@ function countDistinctStrippedWords(text: string): number {
   let hash = HASH_BASIS;
   let hashTo = HASH_BASIS;
   for (let i = 0, length = text.length; i < length; i++) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     if (isSpaceCode(code)) {
       if (inWord) unique.entry(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
       inWord = false;

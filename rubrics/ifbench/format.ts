@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { firstChar } from '../text/chars';
 import { sentTokenize } from '../text/punkt';
-import { codeAt, isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
 import { findWordToken } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 export const parentheses = defineConstraint({
   id: 'format:parentheses',
@@ -15,7 +18,7 @@ export const parentheses = defineConstraint({
     let maxDepth = 0;
     // Brackets are ASCII: scanning UTF-16 units finds the same ones as scanning code points.
     for (let i = 0, length = response.length; i < length; i++) {
-      const code = codeAt(response, i);
+      const code = charCodeAt.call(response, i);
       if (code === 0x28 || code === 0x5b || code === 0x7b) {
         stack.push(code);
         maxDepth = Math.max(maxDepth, stack.length);
@@ -46,7 +49,7 @@ export const quotes = defineConstraint({
     const stack: number[] = [];
     let reached = 0;
     for (let i = 0, length = response.length; i < length; i++) {
-      const code = codeAt(response, i);
+      const code = charCodeAt.call(response, i);
       if (code !== 0x22 && code !== 0x27) continue;
       if (stack.length > 0 && code === stack[stack.length - 1]) {
         stack.pop();
@@ -263,7 +266,7 @@ export const noBulletsBullets = defineConstraint({
  * uppercase one never fails), since every token is tested.
  */
 function notCapitalized(word: string): boolean {
-  const code = codeAt(word, 0);
+  const code = charCodeAt.call(word, 0);
   if (code < 0x80) {
     if (code >= 0x41 && code <= 0x5a) return false;
     if (!(code >= 0x61 && code <= 0x7a)) return false;

@@ -3,11 +3,15 @@ import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, type Verdict, verd
 import { codePointLength, firstChar, isPalindromeSpan } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
-import { codeAt, codePointAt, isSpaceCode, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { isSpaceCode, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
 import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -65,7 +69,7 @@ const isConsonant = (code: number): boolean => code < 128 && CONSONANT[code] ===
 
 /** Whether `text.slice(start, end)` has two consonants in a row. */
 function hasCluster(text: string, start: number, end: number): boolean {
-  for (let i = start; i + 1 < end; i++) if (isConsonant(codeAt(text, i)) && isConsonant(codeAt(text, i + 1))) return true;
+  for (let i = start; i + 1 < end; i++) if (isConsonant(charCodeAt.call(text, i)) && isConsonant(charCodeAt.call(text, i + 1))) return true;
   return false;
 }
 
@@ -169,7 +173,7 @@ function countWordsOf(text: string): DistinctSpans {
     wordCounts[entry] = entry === added ? 1 : (wordCounts[entry] as number) + 1;
   };
   for (let i = 0, length = text.length; i < length; i++) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     if (isSpaceCode(code)) {
       if (start >= 0) count(i);
       start = -1;
@@ -267,7 +271,7 @@ export const noConsecutive = defineConstraint({
     let previousHead = -1;
     let pair: [string, string] | undefined;
     scanWords(text, (start, end) => {
-      const head = codePointAt(text, start) as number;
+      const head = codePointAt.call(text, start) as number;
       if (head === previousHead) {
         pair = [text.slice(previous[0], previous[1]), text.slice(start, end)];
         return true;

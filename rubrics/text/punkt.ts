@@ -1,7 +1,10 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
-import { codeAt, isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
+import { isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
 import { punktWordEnd, punktWords } from './punkt-words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * NLTK's Punkt sentence tokenizer (`nltk.sent_tokenize`, English), run with the trained English
@@ -64,18 +67,18 @@ function loadParams(): Params {
 
 /** The ASCII-only cases of the tests below, which are most tokens, without a regex. */
 function startsUpper(tok: string): boolean {
-  const code = codeAt(tok, 0);
+  const code = charCodeAt.call(tok, 0);
   return code < 0x80 ? code >= 0x41 && code <= 0x5a : UPPER_RE.test(tok);
 }
 
 function startsLower(tok: string): boolean {
-  const code = codeAt(tok, 0);
+  const code = charCodeAt.call(tok, 0);
   return code < 0x80 ? code >= 0x61 && code <= 0x7a : LOWER_RE.test(tok);
 }
 
 /** NUMERIC_RE needs "-", ".", "," or a digit first. */
 function isNumeric(lower: string): boolean {
-  const code = codeAt(lower, 0);
+  const code = charCodeAt.call(lower, 0);
   if (code < 0x80 && !(code >= 0x30 && code <= 0x39) && code !== 0x2d && code !== 0x2e && code !== 0x2c) return false;
   return NUMERIC_RE.test(lower);
 }
@@ -112,7 +115,7 @@ class Token {
   get isEllipsis(): boolean {
     const tok = this.tok;
     if (tok.length < 2) return false;
-    for (let i = 0, length = tok.length; i < length; i++) if (codeAt(tok, i) !== 0x2e) return false;
+    for (let i = 0, length = tok.length; i < length; i++) if (charCodeAt.call(tok, i) !== 0x2e) return false;
     return true;
   }
 }
@@ -221,23 +224,23 @@ const isAsciiDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
  * tokens alone: tokenizing the whole context, line by line, was a third of the splitter's time.
  */
 function leadingTokens(context: string): Token[] | undefined {
-  const first = codeAt(context, 0);
+  const first = charCodeAt.call(context, 0);
   const inWord = isAsciiLetter(first) ? isAsciiLetter : isAsciiDigit(first) ? isAsciiDigit : undefined;
   if (!inWord) return undefined;
   let period = 1;
-  while (period < context.length && inWord(codeAt(context, period))) period++;
-  if (codeAt(context, period) !== PERIOD) return undefined;
+  while (period < context.length && inWord(charCodeAt.call(context, period))) period++;
+  if (charCodeAt.call(context, period) !== PERIOD) return undefined;
   const head = new Token(context.slice(0, period + 1));
-  const after = codeAt(context, period + 1);
+  const after = charCodeAt.call(context, period + 1);
   if (NON_WORD_AFTER.has(after)) {
     return after !== QUESTION && after !== BANG && period + 2 === context.length ? [head, new Token(context[period + 1] as string)] : undefined;
   }
   if (!isSpaceCode(after)) return undefined;
   let next = period + 2;
-  while (next < context.length && isSpaceCode(codeAt(context, next))) next++;
+  while (next < context.length && isSpaceCode(charCodeAt.call(context, next))) next++;
   if (next >= context.length) return undefined;
   for (let i = next, length = context.length; i < length; i++) {
-    const code = codeAt(context, i);
+    const code = charCodeAt.call(context, i);
     if (code === PERIOD || code === QUESTION || code === BANG || isSpaceCode(code)) return undefined;
   }
   return [head, new Token(context.slice(next, punktWordEnd(context, next)))];
@@ -262,7 +265,7 @@ const containsSentbreak = memo(contextHasSentbreak, 'part');
 /** `text.slice(from, to).rfind` of any ASCII whitespace, relative to `from`; 0 when there is none. */
 function lastAsciiWhitespace(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return i - from;
   }
   return 0;
@@ -296,15 +299,15 @@ function nextPeriod(text: string, from: number): PeriodMatch | undefined {
   SENTENCE_END.lastIndex = from;
   for (let found = SENTENCE_END.exec(text); found; found = SENTENCE_END.exec(text)) {
     const i = found.index;
-    const next = codeAt(text, i + 1);
+    const next = charCodeAt.call(text, i + 1);
     if (NON_WORD_AFTER.has(next)) return { index: i, after: 1, nextToken: 0 };
     if (i + 1 >= text.length || !isSpaceCode(next)) continue;
     let tokenStart = i + 2;
-    while (tokenStart < text.length && isSpaceCode(codeAt(text, tokenStart))) tokenStart++;
+    while (tokenStart < text.length && isSpaceCode(charCodeAt.call(text, tokenStart))) tokenStart++;
     // `\s+(\S+)` needs a token after the whitespace.
     if (tokenStart >= text.length) continue;
     let tokenEnd = tokenStart + 1;
-    while (tokenEnd < text.length && !isSpaceCode(codeAt(text, tokenEnd))) tokenEnd++;
+    while (tokenEnd < text.length && !isSpaceCode(charCodeAt.call(text, tokenEnd))) tokenEnd++;
     return { index: i, after: tokenEnd - i - 1, nextToken: tokenEnd - tokenStart };
   }
   return undefined;
@@ -359,7 +362,7 @@ function* realigned(text: string): Generator<[number, number]> {
     if (current) {
       const start = current[0] + shift;
       // REALIGN_RE needs a closing quote or bracket first.
-      const m = CLOSERS.has(codeAt(text, next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
+      const m = CLOSERS.has(charCodeAt.call(text, next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
       if (m) {
         yield [start, next[0] + pyRstrip(m[0]).length];
         shift = m[0].length;

@@ -21,25 +21,18 @@ const PUNCT_CODES = new Uint8Array(128);
 for (const ch of PUNCTUATION) PUNCT_CODES[ch.charCodeAt(0)] = 1;
 const PUNCT_RUN = /[!-/:-@[-`{-~]+/g;
 
-const CHAR_CODE_AT = String.prototype.charCodeAt;
-const CODE_POINT_AT = String.prototype.codePointAt;
-
 /**
- * `codeAt(s, i)`, for the loops over every character of a text. The checkers' loops meet
- * strings of every representation V8 has (flat or sliced, one or two bytes a unit, …); past a
- * few of them, V8 compiled `codeAt(s, i)` and `s.length` in such a loop into a generic lookup
- * per character, several times slower (ratio:stop_words ran at a quarter of its speed once the
- * other checkers had run). Through `call`, the builtin is known and takes any string; the loops
- * read the length once.
+ * `String.prototype.charCodeAt` and `codePointAt`, for the loops over every character of a text to
+ * call as `charCodeAt.call(s, i)`. The checkers' loops meet strings of every representation V8
+ * has (flat or sliced, one or two bytes a unit, …); past a few of them, V8 compiled `s.charCodeAt(i)`
+ * and `s.length` in such a loop into a generic lookup per character, several times slower
+ * (ratio:stop_words ran at a quarter of its speed once the other checkers had run). Called through
+ * `call` on the known builtin, the read takes any string; a helper function wrapping it was not
+ * always inlined, a call per character. The builtins are module constants in each file that reads
+ * them: V8 folds those into the loop, and not an export. The loops also read the length once.
  */
-export function codeAt(s: string, i: number): number {
-  return CHAR_CODE_AT.call(s, i);
-}
-
-/** `codePointAt(s, i)`, as `codeAt` is `codeAt(s, i)`. */
-export function codePointAt(s: string, i: number): number | undefined {
-  return CODE_POINT_AT.call(s, i);
-}
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
 
 /** `str.isspace()` for one UTF-16 unit (every Python whitespace character is in the BMP). */
 export function isSpaceCode(code: number): boolean {
@@ -71,7 +64,7 @@ export function pySplit(s: string): string[] {
   const parts: string[] = [];
   let start = -1;
   for (let i = 0, length = s.length; i < length; i++) {
-    if (isSpaceCode(codeAt(s, i))) {
+    if (isSpaceCode(charCodeAt.call(s, i))) {
       if (start >= 0) parts.push(s.slice(start, i));
       start = -1;
     } else if (start < 0) start = i;
@@ -88,7 +81,7 @@ export function pySplit(s: string): string[] {
 export function scanWords(s: string, visit: (start: number, end: number) => boolean | void): void {
   let start = -1;
   for (let i = 0, length = s.length; i < length; i++) {
-    if (isSpaceCode(codeAt(s, i))) {
+    if (isSpaceCode(charCodeAt.call(s, i))) {
       if (start >= 0 && visit(start, i) === true) return;
       start = -1;
     } else if (start < 0) start = i;
@@ -105,7 +98,7 @@ export function countWordsWithoutPunctuation(s: string): number {
   let inChunk = false;
   let counted = false;
   for (let i = 0, length = s.length; i < length; i++) {
-    const code = codeAt(s, i);
+    const code = charCodeAt.call(s, i);
     if (isSpaceCode(code)) {
       inChunk = false;
       continue;
@@ -132,14 +125,14 @@ export function pyStrip(s: string, chars?: string): string {
 export function pyLstrip(s: string, chars?: string): string {
   const strip = stripSet(chars);
   let i = 0;
-  while (i < s.length && strip.has(codeAt(s, i))) i++;
+  while (i < s.length && strip.has(charCodeAt.call(s, i))) i++;
   return i === 0 ? s : s.slice(i);
 }
 
 export function pyRstrip(s: string, chars?: string): string {
   const strip = stripSet(chars);
   let j = s.length;
-  while (j > 0 && strip.has(codeAt(s, j - 1))) j--;
+  while (j > 0 && strip.has(charCodeAt.call(s, j - 1))) j--;
   return j === s.length ? s : s.slice(0, j);
 }
 
@@ -154,7 +147,7 @@ function charSet(chars: string): StripSet {
   const ascii = new Uint8Array(128);
   const other = new Set<number>();
   for (let i = 0, length = chars.length; i < length; i++) {
-    const code = codeAt(chars, i);
+    const code = charCodeAt.call(chars, i);
     if (code < 128) ascii[code] = 1;
     else other.add(code);
   }
@@ -187,8 +180,8 @@ export function stripPunctuation(s: string): string {
 export function punctuationStripped(s: string, start: number, end: number): [number, number] {
   let i = start;
   let j = end;
-  while (i < j && isPunctOrSpace(codeAt(s, i))) i++;
-  while (j > i && isPunctOrSpace(codeAt(s, j - 1))) j--;
+  while (i < j && isPunctOrSpace(charCodeAt.call(s, i))) i++;
+  while (j > i && isPunctOrSpace(charCodeAt.call(s, j - 1))) j--;
   return [i, j];
 }
 
@@ -237,11 +230,11 @@ function caseOf(codePoint: number): number {
 function allCased(s: string, wanted: number, forbidden: number): boolean {
   let cased = false;
   for (let i = 0, length = s.length; i < length; i++) {
-    const code = codeAt(s, i);
+    const code = charCodeAt.call(s, i);
     let flags: number;
     if (code < 0x80) flags = code >= 0x61 && code <= 0x7a ? IS_LOWER : code >= 0x41 && code <= 0x5a ? IS_UPPER : 0;
     else {
-      const codePoint = codePointAt(s, i) as number;
+      const codePoint = codePointAt.call(s, i) as number;
       if (codePoint > 0xffff) i++;
       flags = caseOf(codePoint);
     }

@@ -1,4 +1,5 @@
-import { codeAt } from './py';
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * Distinct substrings of one text, each given as a span of it, counted without building them:
@@ -74,7 +75,7 @@ export class DistinctSpans {
   private equal(start1: number, end1: number, start2: number, end2: number): boolean {
     if (end1 - start1 !== end2 - start2) return false;
     const text = this.text;
-    for (let i = 0; i < end1 - start1; i++) if (codeAt(text, start1 + i) !== codeAt(text, start2 + i)) return false;
+    for (let i = 0; i < end1 - start1; i++) if (charCodeAt.call(text, start1 + i) !== charCodeAt.call(text, start2 + i)) return false;
     return true;
   }
 }

@@ -1,4 +1,5 @@
-import { codeAt } from './py';
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * English syllable count for `words:odd_even_syllables`. The reference uses syllapy, a word list
@@ -11,7 +12,7 @@ const VOWELS = new Set('aeiouy');
 const isVowel = (code: number): boolean => code === 0x61 || code === 0x65 || code === 0x69 || code === 0x6f || code === 0x75 || code === 0x79;
 
 export function countSyllables(raw: string): number {
-  for (let i = 0, length = raw.length; i < length; i++) if (codeAt(raw, i) >= 0x80) return countSyllablesOf(raw.toLowerCase().replace(/[^a-z]/g, ''));
+  for (let i = 0, length = raw.length; i < length; i++) if (charCodeAt.call(raw, i) >= 0x80) return countSyllablesOf(raw.toLowerCase().replace(/[^a-z]/g, ''));
   // ASCII: the same count over the letters, lowercased in place, without building the word.
   let n = 0;
   let letters = 0;
@@ -20,7 +21,7 @@ export function countSyllables(raw: string): number {
   let second = 0;
   let third = 0;
   for (let i = 0, length = raw.length; i < length; i++) {
-    let code = codeAt(raw, i);
+    let code = charCodeAt.call(raw, i);
     if (code >= 0x41 && code <= 0x5a) code += 0x20;
     if (code < 0x61 || code > 0x7a) continue;
     const vowel = isVowel(code);

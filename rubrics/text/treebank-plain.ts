@@ -1,4 +1,7 @@
-import { codeAt, PY_B, PY_WORD } from './py';
+import { PY_B, PY_WORD } from './py';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * The Treebank word tokenizer (rubrics/text/words.ts) for a "plain" sentence: ASCII only, with no
@@ -90,22 +93,22 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 function scanUnquoted(text: string, end: number, tokens: string[]): void {
   let start = -1;
   for (let i = 0; i < end; i++) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     let width: number;
     if (code === COMMA || code === COLON) {
-      if (i + 1 < end && isDigit(codeAt(text, i + 1))) {
+      if (i + 1 < end && isDigit(charCodeAt.call(text, i + 1))) {
         if (start < 0) start = i;
         continue;
       }
       width = 1;
     } else if (code === PERIOD) {
       width = 1;
-      while (i + width < end && codeAt(text, i + width) === PERIOD) width++;
+      while (i + width < end && charCodeAt.call(text, i + width) === PERIOD) width++;
       if (width === 1) {
         if (start < 0) start = i;
         continue;
       }
-    } else if (code === DASH && i + 1 < end && codeAt(text, i + 1) === DASH) width = 2;
+    } else if (code === DASH && i + 1 < end && charCodeAt.call(text, i + 1) === DASH) width = 2;
     else if (code < 128 && SPLIT_CHAR[code] === 1) width = 1;
     else {
       if (isAsciiSpace(code)) {
@@ -120,7 +123,7 @@ function scanUnquoted(text: string, end: number, tokens: string[]): void {
     start = -1;
     // The colon or comma the match consumed begins the next token.
     if ((code === COMMA || code === COLON) && i + 1 < end) {
-      const next = codeAt(text, i + 1);
+      const next = charCodeAt.call(text, i + 1);
       if (next === COMMA || next === COLON) start = ++i;
     }
   }
@@ -143,12 +146,12 @@ const CLITIC_INITIAL = new Set([...'mtsdnMTSDN'].map((c) => c.charCodeAt(0)));
  */
 function apostrophesInWords(sentence: string): boolean {
   for (let p = sentence.indexOf("'"); p >= 0; p = sentence.indexOf("'", p + 1)) {
-    if (!isAsciiLetter(codeAt(sentence, p - 1)) || !isAsciiLetter(codeAt(sentence, p + 1))) return false;
-    if (!(isAsciiWord(codeAt(sentence, p + 2)) || CLITIC_INITIAL.has(codeAt(sentence, p + 1)))) return false;
+    if (!isAsciiLetter(charCodeAt.call(sentence, p - 1)) || !isAsciiLetter(charCodeAt.call(sentence, p + 1))) return false;
+    if (!(isAsciiWord(charCodeAt.call(sentence, p + 2)) || CLITIC_INITIAL.has(charCodeAt.call(sentence, p + 1)))) return false;
     // The clitic passes split only before " ": a word that other whitespace ends is left to them.
     let q = p + 2;
-    while (q < sentence.length && !isAsciiSpace(codeAt(sentence, q))) q++;
-    if (q < sentence.length && codeAt(sentence, q) !== 0x20) return false;
+    while (q < sentence.length && !isAsciiSpace(charCodeAt.call(sentence, q))) q++;
+    if (q < sentence.length && charCodeAt.call(sentence, q) !== 0x20) return false;
   }
   return true;
 }
@@ -167,12 +170,12 @@ function splitClitics(tokens: readonly string[]): string[] {
     let rest = token;
     let last: string | undefined;
     const n = rest.length;
-    if (n >= 3 && codeAt(rest, n - 2) === APOSTROPHE && 'sSmMdD'.includes(rest[n - 1] as string) && codeAt(rest, n - 3) !== APOSTROPHE) {
+    if (n >= 3 && charCodeAt.call(rest, n - 2) === APOSTROPHE && 'sSmMdD'.includes(rest[n - 1] as string) && charCodeAt.call(rest, n - 3) !== APOSTROPHE) {
       last = rest.slice(n - 2);
       rest = rest.slice(0, n - 2);
     }
     const m = rest.length;
-    if (m >= 4 && codeAt(rest, m - 4) !== APOSTROPHE && CLOSING_CLITICS.has(rest.slice(m - 3))) {
+    if (m >= 4 && charCodeAt.call(rest, m - 4) !== APOSTROPHE && CLOSING_CLITICS.has(rest.slice(m - 3))) {
       out.push(rest.slice(0, m - 3), rest.slice(m - 3));
     } else out.push(rest);
     if (last !== undefined) out.push(last);
@@ -197,10 +200,10 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   if (quoted && !clitics) text = text.replace(OPENING_APOSTROPHE, '$1 $2');
   // The final period: past trailing whitespace, then back over closers and spaces.
   let end = text.length;
-  while (end > 0 && isAsciiSpace(codeAt(text, end - 1))) end--;
+  while (end > 0 && isAsciiSpace(charCodeAt.call(text, end - 1))) end--;
   let start = end;
-  while (start > 0 && isCloser(codeAt(text, start - 1))) start--;
-  const finalPeriod = start >= 2 && codeAt(text, start - 1) === PERIOD && codeAt(text, start - 2) !== PERIOD;
+  while (start > 0 && isCloser(charCodeAt.call(text, start - 1))) start--;
+  const finalPeriod = start >= 2 && charCodeAt.call(text, start - 1) === PERIOD && charCodeAt.call(text, start - 2) !== PERIOD;
   const bodyEnd = finalPeriod ? start - 1 : text.length;
   const tokens: string[] = [];
   if (!quoted || clitics) {
@@ -208,7 +211,7 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
     if (finalPeriod) {
       tokens.push('.');
       // What follows it is closing brackets, each split off, and whitespace.
-      for (let i = start; i < end; i++) if (codeAt(text, i) !== 0x20) tokens.push(text[i] as string);
+      for (let i = start; i < end; i++) if (charCodeAt.call(text, i) !== 0x20) tokens.push(text[i] as string);
     }
     return clitics ? splitClitics(tokens) : tokens;
   }
@@ -217,7 +220,7 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   let spaced = text.slice(0, bodyEnd).replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');
   if (finalPeriod) {
     let closed = start;
-    while (closed < text.length && isCloser(codeAt(text, closed))) closed++;
+    while (closed < text.length && isCloser(charCodeAt.call(text, closed))) closed++;
     spaced = `${spaced} . ${text.slice(start, closed)} `;
   }
   spaced = ` ${spaced.replace(APOSTROPHE_BEFORE_SPACE, "$1 ' ").replace(SPLIT_OFF_LATE, ' $& ')} `;

@@ -1,13 +1,15 @@
-import { codeAt, codePointAt } from './py';
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
 
 /**
  * The code point at `i`, plus one (as the tables store them). The UTF-16 unit unless it starts a
  * surrogate pair: a code-point read of every unit was slower.
  */
 function codePointPlusOne(text: string, i: number): number {
-  const unit = codeAt(text, i);
+  const unit = charCodeAt.call(text, i);
   if (unit < 0xd800 || unit > 0xdbff) return unit + 1;
-  return (codePointAt(text, i) as number) + 1;
+  return (codePointAt.call(text, i) as number) + 1;
 }
 
 /**

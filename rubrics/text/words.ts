@@ -2,8 +2,12 @@ import { stopwordSet } from '../data';
 import { countByLines } from './lines';
 import { memo } from './memo';
 import { sentences, sentTokenize } from './punkt';
-import { codeAt, codePointAt, isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
+import { isSpaceCode, PY_B, PY_SPACE, PY_WORD, pySplit } from './py';
 import { plainTreebankTokens } from './treebank-plain';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
 
 /**
  * Word tokenizers of the references: NLTK's `word_tokenize` (Punkt sentences, then the improved
@@ -53,7 +57,7 @@ const OTHER_BITS = new Map([...CHAR_BITS].filter(([c]) => c.charCodeAt(0) >= 128
 function charBits(sentence: string): number {
   let bits = 0;
   for (let i = 0, length = sentence.length; i < length; i++) {
-    const code = codeAt(sentence, i);
+    const code = charCodeAt.call(sentence, i);
     bits |= code < 128 ? (ASCII_BITS[code] as number) : (OTHER_BITS.get(code) ?? 0);
   }
   if (bits & QUOTE) bits |= BACKTICK | APOSTROPHE;
@@ -85,7 +89,7 @@ function finalPeriod(closers: string, gap: string, needs: number): Pass {
     needs,
     run(text) {
       let end = text.length;
-      while (end > 0 && isSpaceCode(codeAt(text, end - 1))) end--;
+      while (end > 0 && isSpaceCode(charCodeAt.call(text, end - 1))) end--;
       let start = end;
       while (start > 0 && closing.has(text[start - 1] as string)) start--;
       // The period, and a character before it that is not a period.
@@ -120,9 +124,9 @@ function colonsAndCommas(): Pass {
       let out = '';
       let copied = 0;
       for (let i = 0; i + 1 < text.length; i++) {
-        const code = codeAt(text, i);
+        const code = charCodeAt.call(text, i);
         if (code !== 0x3a && code !== 0x2c) continue;
-        const next = codePointAt(text, i + 1) as number;
+        const next = codePointAt.call(text, i + 1) as number;
         const width = next > 0xffff ? 2 : 1;
         const isDigit = next < 0x80 ? next >= 0x30 && next <= 0x39 : DIGIT.test(String.fromCodePoint(next));
         if (isDigit) continue;
@@ -291,21 +295,21 @@ for (let code = 0; code < 0x80; code++) isWordCodePoint(code);
 
 /** Python's `\w` for the character at `i` (of two units when it is a surrogate pair). */
 function isWordAt(text: string, i: number): boolean {
-  const known = bmpWord[codeAt(text, i)] as number;
+  const known = bmpWord[charCodeAt.call(text, i)] as number;
   if (known === IS_WORD || known === IS_NOT_WORD) return known === IS_WORD;
-  return isWordCodePoint(codePointAt(text, i) as number);
+  return isWordCodePoint(codePointAt.call(text, i) as number);
 }
 
 /** The UTF-16 length of the character at `i`. */
-const widthAt = (text: string, i: number): number => ((codePointAt(text, i) as number) > 0xffff ? 2 : 1);
+const widthAt = (text: string, i: number): number => ((codePointAt.call(text, i) as number) > 0xffff ? 2 : 1);
 
 /** Python's `\w` for the character that ends at `end` (exclusive), if any. */
 function isWordBefore(text: string, end: number): boolean {
   if (end === 0) return false;
-  const low = codeAt(text, end - 1);
+  const low = charCodeAt.call(text, end - 1);
   if (low >= 0xdc00 && low <= 0xdfff && end >= 2) {
-    const high = codeAt(text, end - 2);
-    if (high >= 0xd800 && high <= 0xdbff) return isWordCodePoint(codePointAt(text, end - 2) as number);
+    const high = charCodeAt.call(text, end - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return isWordCodePoint(codePointAt.call(text, end - 2) as number);
   }
   return isWordAt(text, end - 1);
 }
@@ -321,9 +325,9 @@ const isAsciiLower = (code: number): boolean => code >= 0x61 && code <= 0x7a;
 export function capitalizedWordRuns(text: string): string[] {
   const runs: string[] = [];
   for (let i = 0, length = text.length; i < length; i++) {
-    if (!isAsciiUpper(codeAt(text, i)) || isWordBefore(text, i)) continue;
+    if (!isAsciiUpper(charCodeAt.call(text, i)) || isWordBefore(text, i)) continue;
     let end = i + 1;
-    while (end < text.length && isAsciiLower(codeAt(text, end))) end++;
+    while (end < text.length && isAsciiLower(charCodeAt.call(text, end))) end++;
     if (end > i + 1 && !(end < text.length && isWordAt(text, end))) runs.push(text.slice(i, end));
     i = end - 1;
   }
@@ -339,7 +343,7 @@ export function countRuns(text: string): number {
   let n = 0;
   let previous = 0;
   for (let i = 0, length = text.length; i < length; i++) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     let word = (bmpWord[code] as number) & 1;
     if (code >= 0x80) {
       word = isWordAt(text, i) ? 1 : 0;
@@ -387,7 +391,7 @@ function stopwordTrie(): StopwordTrie {
   for (const word of words) {
     let node = ROOT;
     for (let i = 0, length = word.length; i < length; i++) {
-      const at = node * SYMBOLS + (TRIE_SYMBOL[codeAt(word, i)] as number);
+      const at = node * SYMBOLS + (TRIE_SYMBOL[charCodeAt.call(word, i)] as number);
       if (next[at] === DEAD) next[at] = nodes++;
       node = next[at] as number;
     }
@@ -407,7 +411,7 @@ function countStopwordRuns(text: string): number {
   let n = 0;
   let node = ROOT;
   for (let i = 0, length = text.length; i < length; i++) {
-    const code = codeAt(text, i);
+    const code = charCodeAt.call(text, i);
     if (code < 0x80) {
       const symbol = TRIE_SYMBOL[code] as number;
       if (symbol < 0) {
@@ -423,7 +427,7 @@ function countStopwordRuns(text: string): number {
       continue;
     }
     let start = i;
-    while (start > 0 && (TRIE_SYMBOL[codeAt(text, start - 1)] ?? -1) >= 0) start--;
+    while (start > 0 && (TRIE_SYMBOL[charCodeAt.call(text, start - 1)] ?? -1) >= 0) start--;
     let end = i;
     while (end < text.length && isWordAt(text, end)) end += widthAt(text, end);
     if (stopwordSet().has(text.slice(start, end).toLowerCase())) n++;
