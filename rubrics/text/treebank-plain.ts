@@ -83,18 +83,38 @@ for (const ch of ';@#$%&?!*[](){}<>') SPLIT_CHAR[ch.charCodeAt(0)] = 1;
 
 const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
+const QUOTE = 0x22;
+
 /**
- * The tokens of `text.slice(0, end)` with no quote or apostrophe, as the spacing passes and a
- * split leave them, read off in one scan: a whitespace run ends a token; a colon or comma before
- * a non-digit (or at `end`) is a token, and a colon or comma right after it starts the next
- * token; a run of periods, a "--" pair and each SPLIT_CHAR are tokens. Building the spaced text
- * twice and splitting it was most of the tokenizer's time.
+ * Whether the double quote at `i` opens a quotation as the Treebank passes decide: at the start,
+ * or after a space or an opening bracket. The start is rewritten first, with a space after the
+ * "``", so a second quote right after it opens too.
+ */
+function opensQuote(text: string, i: number): boolean {
+  if (i === 0 || (i === 1 && charCodeAt.call(text, 0) === QUOTE)) return true;
+  const before = charCodeAt.call(text, i - 1);
+  return before === 0x20 || before === 0x28 || before === 0x5b || before === 0x7b || before === 0x3c;
+}
+
+/**
+ * The tokens of `text.slice(0, end)` with apostrophes only inside words (or none), as the spacing
+ * passes and a split leave them, less the clitics split off last, read off in one scan: a
+ * whitespace run ends a token; a colon or comma before a non-digit (or at `end`) is a token, and
+ * a colon or comma right after it starts the next token; a run of periods, a "--" pair and each
+ * SPLIT_CHAR are tokens; a double quote is one, "``" or "''". Building the spaced text over and
+ * over and splitting it was most of the tokenizer's time.
  */
 function scanUnquoted(text: string, end: number, tokens: string[]): void {
   let start = -1;
   for (let i = 0; i < end; i++) {
     const code = charCodeAt.call(text, i);
     let width: number;
+    if (code === QUOTE) {
+      if (start >= 0) tokens.push(text.slice(start, i));
+      tokens.push(opensQuote(text, i) ? '``' : "''");
+      start = -1;
+      continue;
+    }
     if (code === COMMA || code === COLON) {
       if (i + 1 < end && isDigit(charCodeAt.call(text, i + 1))) {
         if (start < 0) start = i;
@@ -183,6 +203,33 @@ function splitClitics(tokens: readonly string[]): string[] {
   return out;
 }
 
+/**
+ * The tokens of a plain sentence whose apostrophes, if any, are inside words, by one scan (their
+ * clitics not yet split off); undefined when a quotation opens among the closers after the final
+ * period, which then are not all closers to the passes.
+ */
+function scanPlain(sentence: string): string[] | undefined {
+  // The final period: past trailing whitespace, then back over closers and spaces.
+  let end = sentence.length;
+  while (end > 0 && isAsciiSpace(charCodeAt.call(sentence, end - 1))) end--;
+  let start = end;
+  while (start > 0 && isCloser(charCodeAt.call(sentence, start - 1))) start--;
+  const finalPeriod = start >= 2 && charCodeAt.call(sentence, start - 1) === PERIOD && charCodeAt.call(sentence, start - 2) !== PERIOD;
+  const tokens: string[] = [];
+  scanUnquoted(sentence, finalPeriod ? start - 1 : sentence.length, tokens);
+  if (!finalPeriod) return tokens;
+  tokens.push('.');
+  // What follows it is closing brackets and quotes, each split off, and whitespace.
+  for (let i = start; i < end; i++) {
+    const code = charCodeAt.call(sentence, i);
+    if (code === QUOTE) {
+      if (opensQuote(sentence, i)) return undefined;
+      tokens.push("''");
+    } else if (code !== 0x20) tokens.push(sentence[i] as string);
+  }
+  return tokens;
+}
+
 /** The tokens of a plain sentence, or undefined when the sentence is not plain. */
 export function plainTreebankTokens(sentence: string): string[] | undefined {
   if (NOT_PLAIN.test(sentence)) return undefined;
@@ -194,10 +241,15 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
     return undefined;
   }
   // Apostrophes inside words only change the tokens that end in a clitic.
-  const clitics = quoted && !quotes && apostrophesInWords(sentence);
+  const apostrophes = quoted && sentence.includes("'");
+  const clitics = apostrophes && apostrophesInWords(sentence);
+  if (!apostrophes || clitics) {
+    const tokens = scanPlain(sentence);
+    if (tokens) return clitics ? splitClitics(tokens) : tokens;
+  }
   let text = sentence;
   if (quotes) text = (text.startsWith('"') ? ` \`\` ${text.slice(1)}` : text).replace(OPENING_QUOTE, '$1 `` ');
-  if (quoted && !clitics) text = text.replace(OPENING_APOSTROPHE, '$1 $2');
+  text = text.replace(OPENING_APOSTROPHE, '$1 $2');
   // The final period: past trailing whitespace, then back over closers and spaces.
   let end = text.length;
   while (end > 0 && isAsciiSpace(charCodeAt.call(text, end - 1))) end--;
@@ -206,15 +258,6 @@ export function plainTreebankTokens(sentence: string): string[] | undefined {
   const finalPeriod = start >= 2 && charCodeAt.call(text, start - 1) === PERIOD && charCodeAt.call(text, start - 2) !== PERIOD;
   const bodyEnd = finalPeriod ? start - 1 : text.length;
   const tokens: string[] = [];
-  if (!quoted || clitics) {
-    scanUnquoted(text, bodyEnd, tokens);
-    if (finalPeriod) {
-      tokens.push('.');
-      // What follows it is closing brackets, each split off, and whitespace.
-      for (let i = start; i < end; i++) if (charCodeAt.call(text, i) !== 0x20) tokens.push(text[i] as string);
-    }
-    return clitics ? splitClitics(tokens) : tokens;
-  }
   // The passes in order: the final period spaced, with the closers after it kept as they are and
   // the whitespace after them dropped, as that pass does.
   let spaced = text.slice(0, bodyEnd).replace(COLON_COMMA, ' $1 $2').replace(SPLIT_OFF_EARLY, ' $& ');

@@ -93,6 +93,11 @@ describe('Treebank plain-sentence scanner', () => {
     for (const sentence of sentences) agrees(sentence);
     for (const sentence of ["It's mine, isn't it?", "You'll see: we're done.", "Y'all's dogs' toys", "o'clock'd x'n't", "you'll's it's.\nok", "it's\tfine", "it's-x it's--x (it's)"]) agrees(sentence);
   });
+  it('gives the regex passes\' tokens on generated sentences with double quotes', () => {
+    const alphabet = ['"', '"', '"', '(', '[', '{', '<', "'", 's', 'T', 'it', "'s", "n't", "'ll", 'e', '1', '.', '.', ' ', ' ', ' ', ',', ':', ')', ']', '>', '?', ';', '*', '--', '\n', '\t', '...'];
+    for (const sentence of generated(alphabet, 40000, 12)) agrees(sentence);
+    for (const sentence of ['"Go," she said.', 'He said "hi."', 'Say it. "', '""x', '".', '."', '(" x', '"it\'s" ok', 'x "y" z.\n']) agrees(sentence);
+  });
   it('gives the regex passes\' tokens on every sentence of the conformance sets', () => {
     const sentences = conformanceSentences();
     // Most sentences of model responses are plain: the scanner is the path they take.
