@@ -85,6 +85,12 @@ const isDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
 
 const QUOTE = 0x22;
 
+/** ASCII characters that are only ever part of a token: none of the ones the scan splits at. */
+const WORD_PART = 1;
+const SCAN_CLASS = new Uint8Array(128).fill(WORD_PART);
+for (const ch of ',:.-"\x1c\x1d\x1e\x1f \t\n\v\f\r') SCAN_CLASS[ch.charCodeAt(0)] = 0;
+for (let code = 0; code < 128; code++) if (SPLIT_CHAR[code] === 1) SCAN_CLASS[code] = 0;
+
 /**
  * Whether the double quote at `i` opens a quotation as the Treebank passes decide: at the start,
  * or after a space or an opening bracket. The start is rewritten first, with a space after the
@@ -108,6 +114,11 @@ function scanUnquoted(text: string, end: number, tokens: string[]): void {
   let start = -1;
   for (let i = 0; i < end; i++) {
     const code = charCodeAt.call(text, i);
+    // Most characters are letters or digits, decided by one lookup.
+    if (code >= 128 || SCAN_CLASS[code] === WORD_PART) {
+      if (start < 0) start = i;
+      continue;
+    }
     let width: number;
     if (code === QUOTE) {
       if (start >= 0) tokens.push(text.slice(start, i));
