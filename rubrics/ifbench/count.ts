@@ -153,12 +153,24 @@ const PRONOUNS = new Set(
   ).split(' '),
 );
 
+/** The first letters of the pronouns and their longest length: most tokens are ruled out by them. */
+const PRONOUN_INITIAL = new Uint8Array(128);
+for (const p of PRONOUNS) PRONOUN_INITIAL[p.charCodeAt(0)] = 1;
+const LONGEST_PRONOUN = Math.max(...[...PRONOUNS].map((p) => p.length));
+
+/** `PRONOUNS.has(token)`, hashing only tokens that could be one: the set is all ASCII. */
+function isPronoun(token: string): boolean {
+  if (token.length > LONGEST_PRONOUN) return false;
+  const initial = charCodeAt.call(token, 0);
+  return initial < 128 && PRONOUN_INITIAL[initial] === 1 && PRONOUNS.has(token);
+}
+
 export const pronouns = defineConstraint({
   id: 'count:pronouns',
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const n = wordTokenize(response.replace(/\//g, ' ').toLowerCase()).filter((w) => PRONOUNS.has(w)).length;
+    const n = wordTokenize(response.replace(/\//g, ' ').toLowerCase()).filter(isPronoun).length;
     return verdict(n >= N, `found ${plural(n, 'pronoun')}, expected at least ${N}`);
   },
   examples: [
