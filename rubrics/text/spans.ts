@@ -33,7 +33,9 @@ export class DistinctSpans {
     let capacity = 16;
     // At most half full, so that probes stay short.
     while (capacity < 2 * maxSpans) capacity <<= 1;
-    if (this.stamps.length < capacity) {
+    // Fresh arrays also when the stamps would pass what an Int32Array holds, and repeat.
+    if (this.stamps.length < capacity || this.stamp === 0x7fffffff) {
+      capacity = Math.max(capacity, this.stamps.length);
       this.entries = new Int32Array(capacity);
       this.stamps = new Int32Array(capacity);
       this.hashes = new Int32Array(capacity);

@@ -12,6 +12,11 @@ function codePointPlusOne(text: string, i: number): number {
   return (codePointAt.call(text, i) as number) + 1;
 }
 
+/** The hash of the trigram (a, b, c), each code point stored + 1; a table takes its low bits. */
+function trigramHash(a: number, b: number, c: number): number {
+  return Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d);
+}
+
 /**
  * The distinct character trigrams of a text — code points, as Python's `s[i:i+3]` — for
  * `ratio:overlap`. An open-addressing hash table of code-point triples in one Int32Array: a
@@ -38,7 +43,7 @@ export class Trigrams {
       const c = codePointPlusOne(text, i);
       if (c > 0x10000) i++;
       if (++seen >= 3) {
-        const slot = this.find(a, b, c);
+        const slot = this.find(a, b, c, trigramHash(a, b, c));
         if (this.slots[3 * slot] === 0) {
           this.slots[3 * slot] = a;
           this.slots[3 * slot + 1] = b;
@@ -50,15 +55,18 @@ export class Trigrams {
     }
   }
 
-  /** Whether the text has the trigram of code points (a, b, c), each stored + 1 as in `slots`. */
-  hasStored(a: number, b: number, c: number): boolean {
-    return this.slots[3 * this.find(a, b, c)] !== 0;
+  /**
+   * Whether the text has the trigram of code points (a, b, c), each stored + 1 as in `slots`;
+   * `hash` is its `trigramHash`.
+   */
+  hasStored(a: number, b: number, c: number, hash: number): boolean {
+    return this.slots[3 * this.find(a, b, c, hash)] !== 0;
   }
 
   /** The slot holding (a, b, c), or the empty slot where it would go. */
-  private find(a: number, b: number, c: number): number {
+  private find(a: number, b: number, c: number, hash: number): number {
     const slots = this.slots;
-    let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & this.mask;
+    let slot = hash & this.mask;
     for (;;) {
       const at = 3 * slot;
       if (slots[at] === 0 || (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c)) return slot;
@@ -81,9 +89,10 @@ const scratch = { slots: new Int32Array(0), stamps: new Int32Array(0), call: 0 }
 export function sharedCounts(text: string, reference: Trigrams): { distinct: number; shared: number } {
   let capacity = 16;
   while (capacity < 2 * text.length) capacity <<= 1;
-  if (scratch.stamps.length < capacity) {
-    scratch.slots = new Int32Array(3 * capacity);
-    scratch.stamps = new Int32Array(capacity);
+  // A fresh table also when the stamps would pass what an Int32Array holds, and repeat.
+  if (scratch.stamps.length < capacity || scratch.call === 0x7fffffff) {
+    scratch.slots = new Int32Array(3 * Math.max(capacity, scratch.stamps.length));
+    scratch.stamps = new Int32Array(Math.max(capacity, scratch.stamps.length));
     scratch.call = 0;
   }
   const call = ++scratch.call;
@@ -98,7 +107,8 @@ export function sharedCounts(text: string, reference: Trigrams): { distinct: num
     const c = codePointPlusOne(text, i);
     if (c > 0x10000) i++;
     if (++seen >= 3) {
-      let slot = (Math.imul(a, 0x9e3779b1) ^ Math.imul(b, 0x85ebca77) ^ Math.imul(c, 0xc2b2ae3d)) & mask;
+      const hash = trigramHash(a, b, c);
+      let slot = hash & mask;
       for (;;) {
         const at = 3 * slot;
         if (stamps[slot] !== call) {
@@ -107,7 +117,7 @@ export function sharedCounts(text: string, reference: Trigrams): { distinct: num
           slots[at + 1] = b;
           slots[at + 2] = c;
           distinct++;
-          if (reference.hasStored(a, b, c)) shared++;
+          if (reference.hasStored(a, b, c, hash)) shared++;
           break;
         }
         if (slots[at] === a && slots[at + 1] === b && slots[at + 2] === c) break;
