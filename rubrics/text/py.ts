@@ -255,15 +255,23 @@ export function pyIsLower(s: string): boolean {
 }
 
 const ALPHA = /^\p{L}+$/u;
-const ALNUM = /^[\p{L}\p{N}]+$/u;
 const DIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490]+$/u;
 
 export function pyIsAlpha(s: string): boolean {
   return ALPHA.test(s);
 }
 
-export function pyIsAlnum(s: string): boolean {
-  return ALNUM.test(s);
+const ALNUM_CHAR = /[\p{L}\p{N}]/u;
+
+/** `any(c.isalnum() for c in s)`: ASCII letters and digits decided without the regex. */
+export function pyHasAlnumChar(s: string): boolean {
+  for (let i = 0, length = s.length; i < length; i++) {
+    const code = charCodeAt.call(s, i);
+    if (code < 0x80) {
+      if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return true;
+    } else return ALNUM_CHAR.test(s.slice(i));
+  }
+  return false;
 }
 
 /** `s.isdigit()`: decimal digits plus the superscript and circled digits Python also accepts. */

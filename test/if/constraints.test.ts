@@ -149,6 +149,17 @@ describe('checker fast paths agree with the reference code', () => {
       for (const smallN of [0, 1, 2, 2.5]) expect([response, smallN, verdictOf('words:repeats', response, { small_n: smallN })]).toEqual([response, smallN, reference(response, smallN)]);
     }
   });
+  it('words:vowel', () => {
+    for (const response of generated(['a', 'E', 'i', 'O', 'u', 'x', 'é', 'İ', '\u{1F600}', ' ', 'ya', '\n'], 4000, 10)) {
+      const paragraphs = pyStrip(response).split('\n');
+      const used = new Set([...(paragraphs[0] as string).toLowerCase()].filter((c) => 'aeiou'.includes(c)));
+      const expected =
+        paragraphs.length !== 1
+          ? { pass: false, reason: `found ${paragraphs.length} lines, expected a single paragraph` }
+          : { pass: used.size <= 3, reason: used.size <= 3 ? '' : `uses ${used.size} different vowels (${[...used].sort().join(', ')}), expected at most 3` };
+      expect([response, verdictOf('words:vowel', response)]).toEqual([response, expected]);
+    }
+  });
   it('words:palindrome', () => {
     const words = ['level', 'Level', 'Racecar', 'abcba', 'abba', 'ab\u{1F600}ba', '\u{1F600}a\u{1F600}a\u{1F600}', 'ab,ba', 'a.b.c.b.a', 'éabaé', 'abcde', 'aaaa', 'aaaaa', '\u{1F600}\u{1F600}\u{1F600}', 'xyzzyx'];
     for (const response of generated([...words, ' ', '\n', '\u3000', ' ', '!', 'x', 'é', '\u{1F600}'], 3000, 24)) {

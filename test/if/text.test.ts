@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { stopwordSet } from '../../rubrics/data';
 import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
-import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
+import { pyHasAlnumChar, pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
 import { contextHasSentbreak, contextHasSentbreakByTokens, leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
@@ -200,6 +200,11 @@ describe('Python string semantics', () => {
   it('split/strip use Python whitespace (no U+200B, but U+3000)', () => {
     expect(pySplit('  a\u3000b\u200bc \n')).toEqual(['a', 'b\u200bc']);
     expect(pyStrip('..x..', '.')).toBe('x');
+  });
+  it('finds an alphanumeric character as any(c.isalnum() for c in s) does', () => {
+    for (const s of generated(['a', 'Z', '5', '.', ' ', '_', "'", 'é', '٣', '\u{1D400}', '\u{1F600}', '\u0301', '\ud800', '-'], 4000, 6)) {
+      expect([s, pyHasAlnumChar(s)]).toEqual([s, Array.from(s).some((c) => /^[\p{L}\p{N}]+$/u.test(c))]);
+    }
   });
   it('isupper/islower need a cased character', () => {
     expect(pyIsUpper('OK 123')).toBe(true);
