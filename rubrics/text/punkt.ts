@@ -109,7 +109,8 @@ class Token {
   }
 
   get isInitial(): boolean {
-    return INITIAL_RE.test(this.tok);
+    // One character and a period: two UTF-16 units, or three for an astral letter.
+    return this.tok.length <= 3 && INITIAL_RE.test(this.tok);
   }
 
   get isEllipsis(): boolean {
