@@ -339,7 +339,7 @@ export function capitalizedWordRuns(text: string): string[] {
  * branching on each character's class where it is ASCII: words and gaps alternate every few
  * characters, and a branch on them mispredicts about as often.
  */
-export function countRuns(text: string): number {
+function countRuns(text: string): number {
   let n = 0;
   let previous = 0;
   for (let i = 0, length = text.length; i < length; i++) {
