@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
-import { countWords, wordRuns, wordTokenize } from '../text/words';
+import { isPunctOrSpace, isSpaceCode, PUNCT_AND_SPACE, punctuationStripped, pyIsDigit, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
+import { capitalizedWordRuns, countWords, wordTokenize } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 export const wordCountRange = defineConstraint({
   id: 'count:word_count_range',
@@ -17,18 +21,58 @@ export const wordCountRange = defineConstraint({
   ],
 });
 
+/** The table `count:unique_word_count` counts in, reused: the checkers are synchronous. */
+const distinctWords = new DistinctSpans();
+
+/**
+ * The number of distinct words of `text.split()`, each stripped of `string.punctuation + ' '`
+ * (an all-punctuation word strips to "", which counts too). One pass finds each word, strips it
+ * and hashes what is left: a word's hash is the one it had at its last character that is not
+ * punctuation.
+ */
+function countDistinctStrippedWords(text: string): number {
+  const unique = distinctWords;
+  // A word takes at least two units, itself and the whitespace after it.
+  unique.reset(text, (text.length >> 1) + 1);
+  let inWord = false;
+  let from = -1;
+  let to = -1;
+  let hash = HASH_BASIS;
+  let hashTo = HASH_BASIS;
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = charCodeAt.call(text, i);
+    if (isSpaceCode(code)) {
+      if (inWord) unique.entry(from < 0 ? i : from, from < 0 ? i : to, from < 0 ? HASH_BASIS : hashTo);
+      inWord = false;
+      continue;
+    }
+    if (!inWord) {
+      inWord = true;
+      from = -1;
+    }
+    if (isPunctOrSpace(code)) {
+      if (from >= 0) hash = hashStep(hash, code);
+      continue;
+    }
+    if (from < 0) {
+      from = i;
+      hash = HASH_BASIS;
+    }
+    hash = hashStep(hash, code);
+    to = i + 1;
+    hashTo = hash;
+  }
+  if (inWord) unique.entry(from < 0 ? text.length : from, from < 0 ? text.length : to, from < 0 ? HASH_BASIS : hashTo);
+  return unique.size;
+}
+
 export const uniqueWordCount = defineConstraint({
   id: 'count:unique_word_count',
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const unique = new Set<string>();
-    const text = response.toLowerCase();
-    scanWords(text, (start, end) => {
-      const [from, to] = punctuationStripped(text, start, end);
-      unique.add(text.slice(from, to));
-    });
-    return verdict(unique.size >= N, `found ${plural(unique.size, 'unique word')}, expected at least ${N}`);
+    const n = countDistinctStrippedWords(response.toLowerCase());
+    return verdict(n >= N, `found ${plural(n, 'unique word')}, expected at least ${N}`);
   },
   examples: [
     { response: 'Alpha beta, gamma delta!', kwargs: { N: 4 }, pass: true },
@@ -59,7 +103,7 @@ export const conjunctions = defineConstraint({
   ],
 });
 
-const PERSON_NAMES = new Set(
+export const PERSON_NAMES: ReadonlySet<string> = new Set(
   (
     'Emma Liam Sophia Jackson Olivia Noah Ava Lucas Isabella Mason Mia Ethan Charlotte Alexander Amelia Benjamin Harper ' +
     'Leo Zoe Daniel Chloe Samuel Lily Matthew Grace Owen Abigail Gabriel Ella Jacob Scarlett Nathan Victoria Elijah Layla ' +
@@ -73,9 +117,9 @@ export const personNames = defineConstraint({
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
     // The names are all word characters, so `\bName\b` matches exactly when a maximal run of
-    // word characters equals the name.
+    // word characters equals the name; each is a capital and lowercase letters, ASCII.
     const found = new Set<string>();
-    for (const run of wordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
+    for (const run of capitalizedWordRuns(response)) if (PERSON_NAMES.has(run)) found.add(run);
     const n = found.size;
     return verdict(n >= N, `mentions ${plural(n, 'different name')} from the list, expected at least ${N}`);
   },
@@ -109,12 +153,24 @@ const PRONOUNS = new Set(
   ).split(' '),
 );
 
+/** The first letters of the pronouns and their longest length: most tokens are ruled out by them. */
+const PRONOUN_INITIAL = new Uint8Array(128);
+for (const p of PRONOUNS) PRONOUN_INITIAL[p.charCodeAt(0)] = 1;
+const LONGEST_PRONOUN = Math.max(...[...PRONOUNS].map((p) => p.length));
+
+/** `PRONOUNS.has(token)`, hashing only tokens that could be one: the set is all ASCII. */
+function isPronoun(token: string): boolean {
+  if (token.length > LONGEST_PRONOUN) return false;
+  const initial = charCodeAt.call(token, 0);
+  return initial < 128 && PRONOUN_INITIAL[initial] === 1 && PRONOUNS.has(token);
+}
+
 export const pronouns = defineConstraint({
   id: 'count:pronouns',
   source: 'ifbench',
   kwargs: z.strictObject({ N: kw.count() }),
   check(response, { N }) {
-    const n = wordTokenize(response.replace(/\//g, ' ').toLowerCase()).filter((w) => PRONOUNS.has(w)).length;
+    const n = wordTokenize(response.replace(/\//g, ' ').toLowerCase()).filter(isPronoun).length;
     return verdict(n >= N, `found ${plural(n, 'pronoun')}, expected at least ${N}`);
   },
   examples: [

@@ -1,25 +1,29 @@
 import { z } from 'zod';
 import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
+import { firstChar } from '../text/chars';
 import { sentTokenize } from '../text/punkt';
 import { isSpace, PUNCT_AND_SPACE, PUNCTUATION, pyIsAlpha, pyIsLower, pyIsUpper, pyLstrip, pySplit, pyStrip, removePunctuation } from '../text/py';
-import { wordTokens } from '../text/words';
+import { findWordToken } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 export const parentheses = defineConstraint({
   id: 'format:parentheses',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const open: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
-    let stack: string[] = [];
+    // The open brackets as UTF-16 units; each closing one's opener is the unit one or two before.
+    let stack: number[] = [];
     let maxDepth = 0;
     // Brackets are ASCII: scanning UTF-16 units finds the same ones as scanning code points.
-    for (let i = 0; i < response.length; i++) {
-      const ch = response[i] as string;
-      if (ch === '(' || ch === '[' || ch === '{') {
-        stack.push(ch);
+    for (let i = 0, length = response.length; i < length; i++) {
+      const code = charCodeAt.call(response, i);
+      if (code === 0x28 || code === 0x5b || code === 0x7b) {
+        stack.push(code);
         maxDepth = Math.max(maxDepth, stack.length);
-      } else if (ch === ')' || ch === ']' || ch === '}') {
-        if (stack.length > 0 && stack[stack.length - 1] === open[ch]) {
+      } else if (code === 0x29 || code === 0x5d || code === 0x7d) {
+        if (stack.length > 0 && stack[stack.length - 1] === (code === 0x29 ? 0x28 : code - 2)) {
           stack.pop();
           if (maxDepth >= 5 && stack.length < maxDepth) return PASS;
         } else {
@@ -44,8 +48,8 @@ export const quotes = defineConstraint({
     // The open quotes as UTF-16 units: only '"' and "'" are pushed, so only they can close.
     const stack: number[] = [];
     let reached = 0;
-    for (let i = 0; i < response.length; i++) {
-      const code = response.charCodeAt(i);
+    for (let i = 0, length = response.length; i < length; i++) {
+      const code = charCodeAt.call(response, i);
       if (code !== 0x22 && code !== 0x27) continue;
       if (stack.length > 0 && code === stack[stack.length - 1]) {
         stack.pop();
@@ -127,7 +131,7 @@ export function withoutBlankLinesAsReference(lines: readonly string[]): string[]
     queue.at.push(i);
     return queue;
   };
-  for (let i = 0; i < lines.length; i++) {
+  for (let i = 0, length = lines.length; i < length; i++) {
     if (pyStrip(lines[i] as string) !== '') continue;
     const queue = seen(i);
     removed[queue.at[queue.head++] as number] = 1;
@@ -255,25 +259,37 @@ export const noBulletsBullets = defineConstraint({
   ],
 });
 
+/**
+ * The reference's test of one token: a token whose first character is a letter fails when that
+ * letter is lowercase and the token is that letter alone, or the rest is all one case. By code
+ * point, as Python indexes; an ASCII first letter is decided without the Unicode tests (an
+ * uppercase one never fails), since every token is tested.
+ */
+function notCapitalized(word: string): boolean {
+  const code = charCodeAt.call(word, 0);
+  if (code < 0x80) {
+    if (code >= 0x41 && code <= 0x5a) return false;
+    if (!(code >= 0x61 && code <= 0x7a)) return false;
+    return word.length === 1 || isOneCase(word.slice(1));
+  }
+  const head = firstChar(word);
+  if (head === '' || !pyIsAlpha(head)) return false;
+  if (word.length === head.length) return pyIsLower(head);
+  const tail = word.slice(head.length);
+  if (pyIsUpper(head) && pyIsLower(tail)) return false;
+  return pyIsLower(head) && isOneCase(tail);
+}
+
+const isOneCase = (s: string): boolean => pyIsUpper(s) || pyIsLower(s);
+
 export const titleCase = defineConstraint({
   id: 'format:title_case',
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
     // Token by token: most responses fail at an early word, and the rest is not tokenized.
-    for (const word of wordTokens(response)) {
-      const chars = Array.from(word);
-      const head = chars[0];
-      if (head === undefined || !pyIsAlpha(head)) continue;
-      const tail = chars.slice(1).join('');
-      if (chars.length === 1) {
-        if (pyIsLower(head)) return fail(`"${word}" is not capitalized`);
-        continue;
-      }
-      if (pyIsUpper(head) && pyIsLower(tail)) continue;
-      if (pyIsLower(head) && (pyIsUpper(tail) || pyIsLower(tail))) return fail(`"${word}" is not capitalized`);
-    }
-    return PASS;
+    const word = findWordToken(response, notCapitalized);
+    return word === undefined ? PASS : fail(`"${word}" is not capitalized`);
   },
   examples: [
     { response: 'The Quick Brown Fox Jumps Over The Lazy Dog', pass: true },

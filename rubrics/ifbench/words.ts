@@ -1,12 +1,17 @@
 import { z } from 'zod';
-import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, verdict } from '../constraint';
-import { firstChar, isPalindrome } from '../text/chars';
+import { defineConstraint, fail, kw, NO_KWARGS, PASS, plural, type Verdict, verdict } from '../constraint';
+import { codePointLength, firstChar, isPalindromeSpan } from '../text/chars';
 import { countByLines } from '../text/lines';
 import { firstSentence, leadingSentences } from '../text/punkt';
-import { PUNCT_AND_SPACE, PUNCTUATION, pyIsAlnum, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { isSpaceCode, PUNCT_AND_SPACE, PUNCTUATION, pyHasAlnumChar, pyLen, pySplit, pyStrip, removePunctuation, scanWords } from '../text/py';
+import { DistinctSpans, HASH_BASIS, hashStep } from '../text/spans';
 import { countSyllables } from '../text/syllables';
 import { startsWithVerb } from '../text/verbs';
 import { tokensAtEnds, treebankTokenize, wordTokenize } from '../text/words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz';
 
@@ -15,23 +20,43 @@ export const alphabet = defineConstraint({
   source: 'ifbench',
   kwargs: NO_KWARGS,
   check(response) {
-    const words = pySplit(pyStrip(removePunctuation(response), PUNCT_AND_SPACE));
-    if (words.length === 0) return fail('the response has no words');
-    let letter = firstChar(words[0] as string).toLowerCase();
-    if (!ALPHABET.includes(letter) || letter.length !== 1) return fail(`the first word does not start with a letter a-z`);
-    for (const raw of words.slice(1)) {
+    // Word by word, stopping at the first out of sequence: most responses fail early.
+    const text = pyStrip(removePunctuation(response), PUNCT_AND_SPACE);
+    let letter = '';
+    let failure: Verdict | undefined;
+    scanWords(text, (start, end) => {
+      const raw = text.slice(start, end);
+      if (letter === '') {
+        letter = firstChar(raw).toLowerCase();
+        if (!ALPHABET.includes(letter) || letter.length !== 1) failure = fail(`the first word does not start with a letter a-z`);
+        return failure !== undefined;
+      }
       const word = pyStrip(raw, PUNCT_AND_SPACE).toLowerCase();
-      if (word === '') continue;
+      if (word === '') return false;
       letter = ALPHABET[(ALPHABET.indexOf(letter) + 1) % 26] as string;
-      if (firstChar(word) !== letter) return fail(`"${raw}" should start with "${letter}"`);
-    }
-    return PASS;
+      if (firstChar(word) !== letter) failure = fail(`"${raw}" should start with "${letter}"`);
+      return failure !== undefined;
+    });
+    if (letter === '') return fail('the response has no words');
+    return failure ?? PASS;
   },
   examples: [
     { response: 'Apples bake crisply, delighting everyone.', pass: true },
     { response: 'Apples are tasty.', pass: false },
   ],
 });
+
+const VOWELS = 'aeiou';
+
+/** The vowels a-e-i-o-u that `text` uses, in alphabetical order; no vowel is in a surrogate pair. */
+function usedVowels(text: string): string[] {
+  let used = 0;
+  for (let i = 0, length = text.length; i < length; i++) {
+    const vowel = VOWELS.indexOf(String.fromCharCode(charCodeAt.call(text, i)));
+    if (vowel >= 0) used |= 1 << vowel;
+  }
+  return [...VOWELS].filter((_, i) => used & (1 << i));
+}
 
 export const vowel = defineConstraint({
   id: 'words:vowel',
@@ -40,8 +65,8 @@ export const vowel = defineConstraint({
   check(response) {
     const paragraphs = pyStrip(response).split('\n');
     if (paragraphs.length !== 1) return fail(`found ${paragraphs.length} lines, expected a single paragraph`);
-    const used = new Set([...(paragraphs[0] as string).toLowerCase()].filter((c) => 'aeiou'.includes(c)));
-    return verdict(used.size <= 3, `uses ${used.size} different vowels (${[...used].sort().join(', ')}), expected at most 3`);
+    const used = usedVowels((paragraphs[0] as string).toLowerCase());
+    return verdict(used.length <= 3, `uses ${used.length} different vowels (${used.join(', ')}), expected at most 3`);
   },
   examples: [
     { response: 'A cat can tap a map.', pass: true },
@@ -56,7 +81,7 @@ const isConsonant = (code: number): boolean => code < 128 && CONSONANT[code] ===
 
 /** Whether `text.slice(start, end)` has two consonants in a row. */
 function hasCluster(text: string, start: number, end: number): boolean {
-  for (let i = start; i + 1 < end; i++) if (isConsonant(text.charCodeAt(i)) && isConsonant(text.charCodeAt(i + 1))) return true;
+  for (let i = start; i + 1 < end; i++) if (isConsonant(charCodeAt.call(text, i)) && isConsonant(charCodeAt.call(text, i + 1))) return true;
   return false;
 }
 
@@ -80,10 +105,18 @@ export const consonants = defineConstraint({
   ],
 });
 
-/** Palindromes of 5+ characters among the words; words never cross a newline, so counted by lines. */
-const palindromeCount = countByLines(
-  (text) => pySplit(removePunctuation(text).toLowerCase()).filter((w) => w.length >= 5 && pyLen(w) >= 5 && isPalindrome(w)).length,
-);
+/**
+ * Palindromes of 5+ characters among the words, each read in place; words never cross a newline,
+ * so counted by lines.
+ */
+const palindromeCount = countByLines((text) => {
+  const lower = removePunctuation(text).toLowerCase();
+  let n = 0;
+  scanWords(lower, (start, end) => {
+    if (end - start >= 5 && isPalindromeSpan(lower, start, end) && codePointLength(lower, start, end) >= 5) n++;
+  });
+  return n;
+});
 
 export const palindrome = defineConstraint({
   id: 'words:palindrome',
@@ -131,14 +164,55 @@ export const startVerb = defineConstraint({
   ],
 });
 
+/** The table and counts `words:repeats` counts in, reused: the checkers are synchronous. */
+const repeatedWords = new DistinctSpans();
+let wordCounts = new Int32Array(0);
+
+/**
+ * The words of `text.split()`, distinct, in order of first use, with how often each is used
+ * (`wordCounts`, by entry): one pass finds, hashes and counts them, without building them.
+ */
+function countWordsOf(text: string): DistinctSpans {
+  const maxWords = (text.length >> 1) + 1;
+  repeatedWords.reset(text, maxWords);
+  if (wordCounts.length < maxWords) wordCounts = new Int32Array(2 * maxWords);
+  let start = -1;
+  let hash = HASH_BASIS;
+  const count = (end: number): void => {
+    const added = repeatedWords.size;
+    const entry = repeatedWords.entry(start, end, hash);
+    // A new entry's count is stale, from an earlier text.
+    wordCounts[entry] = entry === added ? 1 : (wordCounts[entry] as number) + 1;
+  };
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = charCodeAt.call(text, i);
+    if (isSpaceCode(code)) {
+      if (start >= 0) count(i);
+      start = -1;
+      continue;
+    }
+    if (start < 0) {
+      start = i;
+      hash = HASH_BASIS;
+    }
+    hash = hashStep(hash, code);
+  }
+  if (start >= 0) count(text.length);
+  return repeatedWords;
+}
+
 export const repeats = defineConstraint({
   id: 'words:repeats',
   source: 'ifbench',
   kwargs: z.strictObject({ small_n: kw.count() }),
   check(response, { small_n }) {
-    const counts = new Map<string, number>();
-    for (const w of pySplit(removePunctuation(response.toLowerCase()))) counts.set(w, (counts.get(w) ?? 0) + 1);
-    for (const [word, n] of counts) if (n > small_n) return fail(`"${word}" is repeated ${n} times, expected at most ${small_n}`);
+    const text = removePunctuation(response.toLowerCase());
+    const words = countWordsOf(text);
+    // The first word, in order of first use, that is repeated too often.
+    for (let entry = 0; entry < words.size; entry++) {
+      const n = wordCounts[entry] as number;
+      if (n > small_n) return fail(`"${words.spanText(entry)}" is repeated ${n} times, expected at most ${small_n}`);
+    }
     return PASS;
   },
   examples: [
@@ -209,7 +283,7 @@ export const noConsecutive = defineConstraint({
     let previousHead = -1;
     let pair: [string, string] | undefined;
     scanWords(text, (start, end) => {
-      const head = text.codePointAt(start) as number;
+      const head = codePointAt.call(text, start) as number;
       if (head === previousHead) {
         pair = [text.slice(previous[0], previous[1]), text.slice(start, end)];
         return true;
@@ -228,7 +302,7 @@ export const noConsecutive = defineConstraint({
 
 /** Tokens with at least one letter or digit: NLTK tokens less the punctuation ones. */
 function wordTokensWithoutPunctuation(text: string): string[] {
-  return wordTokenize(text).filter((t) => Array.from(t).some((c) => pyIsAlnum(c)));
+  return wordTokenize(text).filter(pyHasAlnumChar);
 }
 
 export const keywordsSpecificPosition = defineConstraint({

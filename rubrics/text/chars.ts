@@ -4,17 +4,21 @@
  * large part of those checkers' time.
  */
 
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
+
 /** `s[0]` in Python: the first code point, or "" for "". */
 export function firstChar(s: string): string {
   if (s.length === 0) return '';
-  return (s.codePointAt(0) as number) > 0xffff ? s.slice(0, 2) : (s[0] as string);
+  return (codePointAt.call(s, 0) as number) > 0xffff ? s.slice(0, 2) : (s[0] as string);
 }
 
 /** The UTF-16 length of the code point that ends at `end` (exclusive): 2 for a surrogate pair. */
 function widthBefore(s: string, end: number): number {
   if (end >= 2) {
-    const low = s.charCodeAt(end - 1);
-    const high = s.charCodeAt(end - 2);
+    const low = charCodeAt.call(s, end - 1);
+    const high = charCodeAt.call(s, end - 2);
     if (low >= 0xdc00 && low <= 0xdfff && high >= 0xd800 && high <= 0xdbff) return 2;
   }
   return 1;
@@ -32,16 +36,23 @@ export function secondToLastChar(s: string): string {
   return end === 0 ? '' : s.slice(end - widthBefore(s, end), end);
 }
 
-/** `s == s[::-1]`, by code point, without building the reversed string. */
-export function isPalindrome(s: string): boolean {
-  let i = 0;
-  let j = s.length;
+/** `w == w[::-1]` for `w = s.slice(start, end)`, by code point, without building either. */
+export function isPalindromeSpan(s: string, start: number, end: number): boolean {
+  let i = start;
+  let j = end;
   while (i < j) {
-    const leftWidth = (s.codePointAt(i) as number) > 0xffff ? 2 : 1;
+    const left = codePointAt.call(s, i) as number;
     const rightWidth = widthBefore(s, j);
-    if (s.codePointAt(i) !== s.codePointAt(j - rightWidth)) return false;
-    i += leftWidth;
+    if (left !== codePointAt.call(s, j - rightWidth)) return false;
+    i += left > 0xffff ? 2 : 1;
     j -= rightWidth;
   }
   return true;
+}
+
+/** Python's `len(s.slice(start, end))`: its code points. */
+export function codePointLength(s: string, start: number, end: number): number {
+  let n = 0;
+  for (let i = start; i < end; i++, n++) if ((codePointAt.call(s, i) as number) > 0xffff) i++;
+  return n;
 }

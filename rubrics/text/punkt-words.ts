@@ -1,5 +1,8 @@
 import { isSpaceCode, PY_SPACE } from './py';
 
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
+
 /**
  * Punkt's word tokenizer (`PunktLanguageVars.word_tokenize`) for one line. NLTK runs the regex
  * below; Punkt tokenizes the few words around every period, and running the regex was a third of
@@ -35,33 +38,33 @@ const isNonWord = (code: number): boolean => code < 128 && NON_WORD_CHARS[code] 
 
 /** Where MULTI_CHAR matched at `p` ends ("--", "...", ". . ."), or -1 when it does not match. */
 function multiCharEnd(s: string, p: number): number {
-  const code = s.charCodeAt(p);
-  if (code === DASH && s.charCodeAt(p + 1) === DASH) {
+  const code = charCodeAt.call(s, p);
+  if (code === DASH && charCodeAt.call(s, p + 1) === DASH) {
     let q = p + 2;
-    while (s.charCodeAt(q) === DASH) q++;
+    while (charCodeAt.call(s, q) === DASH) q++;
     return q;
   }
   if (code !== PERIOD) return -1;
-  if (s.charCodeAt(p + 1) === PERIOD) {
+  if (charCodeAt.call(s, p + 1) === PERIOD) {
     let q = p + 2;
-    while (s.charCodeAt(q) === PERIOD) q++;
+    while (charCodeAt.call(s, q) === PERIOD) q++;
     return q;
   }
   // `(?:\.\s){2,}\.`: greedy repetitions, giving one back when no period follows them.
   let reps = 0;
-  while (s.charCodeAt(p + 2 * reps) === PERIOD && p + 2 * reps + 1 < s.length && isSpaceCode(s.charCodeAt(p + 2 * reps + 1))) reps++;
-  if (reps >= 2 && s.charCodeAt(p + 2 * reps) === PERIOD) return p + 2 * reps + 1;
+  while (charCodeAt.call(s, p + 2 * reps) === PERIOD && p + 2 * reps + 1 < s.length && isSpaceCode(charCodeAt.call(s, p + 2 * reps + 1))) reps++;
+  if (reps >= 2 && charCodeAt.call(s, p + 2 * reps) === PERIOD) return p + 2 * reps + 1;
   return reps >= 3 ? p + 2 * reps - 1 : -1;
 }
 
 /** The lookahead that ends a word at `q`. */
 function endsWord(s: string, q: number): boolean {
   if (q >= s.length) return true;
-  const code = s.charCodeAt(q);
+  const code = charCodeAt.call(s, q);
   if (isSpaceCode(code) || isNonWord(code) || multiCharEnd(s, q) >= 0) return true;
   if (code !== COMMA) return false;
   const next = q + 1;
-  return next >= s.length || isSpaceCode(s.charCodeAt(next)) || isNonWord(s.charCodeAt(next)) || multiCharEnd(s, next) >= 0;
+  return next >= s.length || isSpaceCode(charCodeAt.call(s, next)) || isNonWord(charCodeAt.call(s, next)) || multiCharEnd(s, next) >= 0;
 }
 
 /**
@@ -72,21 +75,24 @@ export function punktWords(line: string): string[] {
   const words: string[] = [];
   let p = 0;
   while (p < line.length) {
-    const code = line.charCodeAt(p);
-    if (isSpaceCode(code)) {
+    if (isSpaceCode(charCodeAt.call(line, p))) {
       p++;
       continue;
     }
-    let end = multiCharEnd(line, p);
-    if (end < 0) {
-      if (code < 128 && NOT_WORD_START[code] === 1) end = p + 1;
-      else {
-        end = p + 1;
-        while (!endsWord(line, end)) end++;
-      }
-    }
+    const end = punktWordEnd(line, p);
     words.push(line.slice(p, end));
     p = end;
   }
   return words;
+}
+
+/** Where the match of `PUNKT_WORD_RE` that starts at `p` (not whitespace) in `line` ends. */
+export function punktWordEnd(line: string, p: number): number {
+  const end = multiCharEnd(line, p);
+  if (end >= 0) return end;
+  const code = charCodeAt.call(line, p);
+  if (code < 128 && NOT_WORD_START[code] === 1) return p + 1;
+  let q = p + 1;
+  while (!endsWord(line, q)) q++;
+  return q;
 }

@@ -1,7 +1,10 @@
 import { punktParameters } from '../data';
 import { memo } from './memo';
 import { isSpaceCode, PY_SPACE, PY_WORD, pyRstrip, pyStrip } from './py';
-import { punktWords } from './punkt-words';
+import { punktWordEnd, punktWords } from './punkt-words';
+
+// Characters are read as `charCodeAt.call(s, i)`: see rubrics/text/py.ts.
+const charCodeAt = String.prototype.charCodeAt;
 
 /**
  * NLTK's Punkt sentence tokenizer (`nltk.sent_tokenize`, English), run with the trained English
@@ -20,6 +23,9 @@ const NON_WORD = `[)";}\\]*:@'({\\[!?]`;
 export const PERIOD_CONTEXT_RE = new RegExp(`[.?!](?=(${NON_WORD}|${S}+(${NS}+)))`, 'gu');
 /** Python's MULTILINE `$` is before "\n" only; JavaScript's would also stop before "\r". */
 const REALIGN_RE = new RegExp(`^["')\\]}]+?(?:${S}+|(?=--)|(?=\\n|(?![\\s\\S])))`, 'u');
+
+/** The NON_WORD characters, by UTF-16 unit. */
+const NON_WORD_AFTER = new Set([...')";}]*:@\'({[!?'].map((c) => c.charCodeAt(0)));
 
 const CLOSERS = new Set([...'"\')]}'].map((c) => c.charCodeAt(0)));
 
@@ -61,18 +67,18 @@ function loadParams(): Params {
 
 /** The ASCII-only cases of the tests below, which are most tokens, without a regex. */
 function startsUpper(tok: string): boolean {
-  const code = tok.charCodeAt(0);
+  const code = charCodeAt.call(tok, 0);
   return code < 0x80 ? code >= 0x41 && code <= 0x5a : UPPER_RE.test(tok);
 }
 
 function startsLower(tok: string): boolean {
-  const code = tok.charCodeAt(0);
+  const code = charCodeAt.call(tok, 0);
   return code < 0x80 ? code >= 0x61 && code <= 0x7a : LOWER_RE.test(tok);
 }
 
 /** NUMERIC_RE needs "-", ".", "," or a digit first. */
 function isNumeric(lower: string): boolean {
-  const code = lower.charCodeAt(0);
+  const code = charCodeAt.call(lower, 0);
   if (code < 0x80 && !(code >= 0x30 && code <= 0x39) && code !== 0x2d && code !== 0x2e && code !== 0x2c) return false;
   return NUMERIC_RE.test(lower);
 }
@@ -103,13 +109,14 @@ class Token {
   }
 
   get isInitial(): boolean {
-    return INITIAL_RE.test(this.tok);
+    // One character and a period: two UTF-16 units, or three for an astral letter.
+    return this.tok.length <= 3 && INITIAL_RE.test(this.tok);
   }
 
   get isEllipsis(): boolean {
     const tok = this.tok;
     if (tok.length < 2) return false;
-    for (let i = 0; i < tok.length; i++) if (tok.charCodeAt(i) !== 0x2e) return false;
+    for (let i = 0, length = tok.length; i < length; i++) if (charCodeAt.call(tok, i) !== 0x2e) return false;
     return true;
   }
 }
@@ -188,27 +195,78 @@ function secondPass(t1: Token, t2: Token, p: Params): void {
   }
 }
 
-/**
- * True when the context has a sentence break that is not its last token. Memoized: the loose
- * variants of a response share almost all of their period contexts.
- */
-const containsSentbreak = memo((context: string): boolean => {
+/** True when the context's tokens have a sentence break that is not the last token. */
+function hasSentbreak(tokens: readonly Token[]): boolean {
   const p = loadParams();
-  const tokens = tokenizeWords(context);
   tokens.forEach((t) => firstPass(t, p));
-  for (let i = 0; i < tokens.length; i++) {
+  for (let i = 0, length = tokens.length; i < length; i++) {
     const t1 = tokens[i] as Token;
     const t2 = tokens[i + 1];
     if (t2) secondPass(t1, t2, p);
     if (t1.sentbreak) return i < tokens.length - 1;
   }
   return false;
-}, 'part');
+}
+
+const PERIOD = 0x2e;
+const QUESTION = 0x3f;
+const BANG = 0x21;
+
+const isAsciiLetter = (code: number): boolean => (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
+const isAsciiDigit = (code: number): boolean => code >= 0x30 && code <= 0x39;
+
+/**
+ * The tokens that decide `hasSentbreak` for the commonest contexts, or undefined for any other:
+ * "word." or "12." (ASCII letters, or ASCII digits), then one NON_WORD character other than "?"
+ * and "!", or whitespace and a token with no ".", "?" or "!". Punkt's word tokenizer makes
+ * "word." one token there, and what follows it is the NON_WORD character alone, or the tokens of
+ * the last token, none of which can be a sentence break (only ".", "?", "!" and tokens ending in
+ * a period can). So whether there is a break that is not the last token depends on the first two
+ * tokens alone: tokenizing the whole context, line by line, was a third of the splitter's time.
+ */
+function leadingTokens(context: string): Token[] | undefined {
+  const first = charCodeAt.call(context, 0);
+  const inWord = isAsciiLetter(first) ? isAsciiLetter : isAsciiDigit(first) ? isAsciiDigit : undefined;
+  if (!inWord) return undefined;
+  let period = 1;
+  while (period < context.length && inWord(charCodeAt.call(context, period))) period++;
+  if (charCodeAt.call(context, period) !== PERIOD) return undefined;
+  const head = new Token(context.slice(0, period + 1));
+  const after = charCodeAt.call(context, period + 1);
+  if (NON_WORD_AFTER.has(after)) {
+    return after !== QUESTION && after !== BANG && period + 2 === context.length ? [head, new Token(context[period + 1] as string)] : undefined;
+  }
+  if (!isSpaceCode(after)) return undefined;
+  let next = period + 2;
+  while (next < context.length && isSpaceCode(charCodeAt.call(context, next))) next++;
+  if (next >= context.length) return undefined;
+  for (let i = next, length = context.length; i < length; i++) {
+    const code = charCodeAt.call(context, i);
+    if (code === PERIOD || code === QUESTION || code === BANG || isSpaceCode(code)) return undefined;
+  }
+  return [head, new Token(context.slice(next, punktWordEnd(context, next)))];
+}
+
+/** `hasSentbreak` over the context's tokens as Punkt's word tokenizer gives them: the specification. */
+export function contextHasSentbreakByTokens(context: string): boolean {
+  return hasSentbreak(tokenizeWords(context));
+}
+
+/** `contextHasSentbreakByTokens`, by the leading tokens where they decide it. */
+export function contextHasSentbreak(context: string): boolean {
+  return hasSentbreak(leadingTokens(context) ?? tokenizeWords(context));
+}
+
+/**
+ * True when the context has a sentence break that is not its last token. Memoized: the loose
+ * variants of a response share almost all of their period contexts.
+ */
+const containsSentbreak = memo(contextHasSentbreak, 'part');
 
 /** `text.slice(from, to).rfind` of any ASCII whitespace, relative to `from`; 0 when there is none. */
 function lastAsciiWhitespace(text: string, from: number, to: number): number {
   for (let i = to - 1; i >= from; i--) {
-    const code = text.charCodeAt(i);
+    const code = charCodeAt.call(text, i);
     if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) return i - from;
   }
   return 0;
@@ -232,7 +290,6 @@ interface PeriodMatch {
 
 const SENTENCE_END = /[.?!]/g;
 
-const NON_WORD_AFTER = new Set([...')";}]*:@\'({[!?'].map((c) => c.charCodeAt(0)));
 
 /**
  * The next match of PERIOD_CONTEXT_RE at or after `from`, scanned by hand: the regex built two
@@ -243,15 +300,15 @@ function nextPeriod(text: string, from: number): PeriodMatch | undefined {
   SENTENCE_END.lastIndex = from;
   for (let found = SENTENCE_END.exec(text); found; found = SENTENCE_END.exec(text)) {
     const i = found.index;
-    const next = text.charCodeAt(i + 1);
+    const next = charCodeAt.call(text, i + 1);
     if (NON_WORD_AFTER.has(next)) return { index: i, after: 1, nextToken: 0 };
     if (i + 1 >= text.length || !isSpaceCode(next)) continue;
     let tokenStart = i + 2;
-    while (tokenStart < text.length && isSpaceCode(text.charCodeAt(tokenStart))) tokenStart++;
+    while (tokenStart < text.length && isSpaceCode(charCodeAt.call(text, tokenStart))) tokenStart++;
     // `\s+(\S+)` needs a token after the whitespace.
     if (tokenStart >= text.length) continue;
     let tokenEnd = tokenStart + 1;
-    while (tokenEnd < text.length && !isSpaceCode(text.charCodeAt(tokenEnd))) tokenEnd++;
+    while (tokenEnd < text.length && !isSpaceCode(charCodeAt.call(text, tokenEnd))) tokenEnd++;
     return { index: i, after: tokenEnd - i - 1, nextToken: tokenEnd - tokenStart };
   }
   return undefined;
@@ -306,7 +363,7 @@ function* realigned(text: string): Generator<[number, number]> {
     if (current) {
       const start = current[0] + shift;
       // REALIGN_RE needs a closing quote or bracket first.
-      const m = CLOSERS.has(text.charCodeAt(next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
+      const m = CLOSERS.has(charCodeAt.call(text, next[0])) && next[1] > next[0] ? REALIGN_RE.exec(text.slice(next[0], next[1])) : null;
       if (m) {
         yield [start, next[0] + pyRstrip(m[0]).length];
         shift = m[0].length;

@@ -21,6 +21,19 @@ const PUNCT_CODES = new Uint8Array(128);
 for (const ch of PUNCTUATION) PUNCT_CODES[ch.charCodeAt(0)] = 1;
 const PUNCT_RUN = /[!-/:-@[-`{-~]+/g;
 
+/**
+ * `String.prototype.charCodeAt` and `codePointAt`, for the loops over every character of a text to
+ * call as `charCodeAt.call(s, i)`. The checkers' loops meet strings of every representation V8
+ * has (flat or sliced, one or two bytes a unit, …); past a few of them, V8 compiled `s.charCodeAt(i)`
+ * and `s.length` in such a loop into a generic lookup per character, several times slower
+ * (ratio:stop_words ran at a quarter of its speed once the other checkers had run). Called through
+ * `call` on the known builtin, the read takes any string; a helper function wrapping it was not
+ * always inlined, a call per character. The builtins are module constants in each file that reads
+ * them: V8 folds those into the loop, and not an export. The loops also read the length once.
+ */
+const charCodeAt = String.prototype.charCodeAt;
+const codePointAt = String.prototype.codePointAt;
+
 /** `str.isspace()` for one UTF-16 unit (every Python whitespace character is in the BMP). */
 export function isSpaceCode(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d) || (code >= 0x1c && code <= 0x1f);
@@ -50,8 +63,8 @@ export function isSpace(ch: string): boolean {
 export function pySplit(s: string): string[] {
   const parts: string[] = [];
   let start = -1;
-  for (let i = 0; i < s.length; i++) {
-    if (isSpaceCode(s.charCodeAt(i))) {
+  for (let i = 0, length = s.length; i < length; i++) {
+    if (isSpaceCode(charCodeAt.call(s, i))) {
       if (start >= 0) parts.push(s.slice(start, i));
       start = -1;
     } else if (start < 0) start = i;
@@ -67,8 +80,8 @@ export function pySplit(s: string): string[] {
  */
 export function scanWords(s: string, visit: (start: number, end: number) => boolean | void): void {
   let start = -1;
-  for (let i = 0; i < s.length; i++) {
-    if (isSpaceCode(s.charCodeAt(i))) {
+  for (let i = 0, length = s.length; i < length; i++) {
+    if (isSpaceCode(charCodeAt.call(s, i))) {
       if (start >= 0 && visit(start, i) === true) return;
       start = -1;
     } else if (start < 0) start = i;
@@ -84,8 +97,8 @@ export function countWordsWithoutPunctuation(s: string): number {
   let words = 0;
   let inChunk = false;
   let counted = false;
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i);
+  for (let i = 0, length = s.length; i < length; i++) {
+    const code = charCodeAt.call(s, i);
     if (isSpaceCode(code)) {
       inChunk = false;
       continue;
@@ -112,14 +125,14 @@ export function pyStrip(s: string, chars?: string): string {
 export function pyLstrip(s: string, chars?: string): string {
   const strip = stripSet(chars);
   let i = 0;
-  while (i < s.length && strip.has(s.charCodeAt(i))) i++;
+  while (i < s.length && strip.has(charCodeAt.call(s, i))) i++;
   return i === 0 ? s : s.slice(i);
 }
 
 export function pyRstrip(s: string, chars?: string): string {
   const strip = stripSet(chars);
   let j = s.length;
-  while (j > 0 && strip.has(s.charCodeAt(j - 1))) j--;
+  while (j > 0 && strip.has(charCodeAt.call(s, j - 1))) j--;
   return j === s.length ? s : s.slice(0, j);
 }
 
@@ -133,8 +146,8 @@ const WHITESPACE: StripSet = { has: isSpaceCode };
 function charSet(chars: string): StripSet {
   const ascii = new Uint8Array(128);
   const other = new Set<number>();
-  for (let i = 0; i < chars.length; i++) {
-    const code = chars.charCodeAt(i);
+  for (let i = 0, length = chars.length; i < length; i++) {
+    const code = charCodeAt.call(chars, i);
     if (code < 128) ascii[code] = 1;
     else other.add(code);
   }
@@ -167,12 +180,13 @@ export function stripPunctuation(s: string): string {
 export function punctuationStripped(s: string, start: number, end: number): [number, number] {
   let i = start;
   let j = end;
-  while (i < j && isPunctOrSpace(s.charCodeAt(i))) i++;
-  while (j > i && isPunctOrSpace(s.charCodeAt(j - 1))) j--;
+  while (i < j && isPunctOrSpace(charCodeAt.call(s, i))) i++;
+  while (j > i && isPunctOrSpace(charCodeAt.call(s, j - 1))) j--;
   return [i, j];
 }
 
-function isPunctOrSpace(code: number): boolean {
+/** Whether a UTF-16 unit is in `string.punctuation + ' '`. */
+export function isPunctOrSpace(code: number): boolean {
   return code < 128 && (PUNCT_CODES[code] === 1 || code === 0x20);
 }
 
@@ -215,12 +229,12 @@ function caseOf(codePoint: number): number {
 /** Whether `s` has a cased character and none of the `forbidden` case; `wanted` is the other. */
 function allCased(s: string, wanted: number, forbidden: number): boolean {
   let cased = false;
-  for (let i = 0; i < s.length; i++) {
-    const code = s.charCodeAt(i);
+  for (let i = 0, length = s.length; i < length; i++) {
+    const code = charCodeAt.call(s, i);
     let flags: number;
     if (code < 0x80) flags = code >= 0x61 && code <= 0x7a ? IS_LOWER : code >= 0x41 && code <= 0x5a ? IS_UPPER : 0;
     else {
-      const codePoint = s.codePointAt(i) as number;
+      const codePoint = codePointAt.call(s, i) as number;
       if (codePoint > 0xffff) i++;
       flags = caseOf(codePoint);
     }
@@ -241,15 +255,23 @@ export function pyIsLower(s: string): boolean {
 }
 
 const ALPHA = /^\p{L}+$/u;
-const ALNUM = /^[\p{L}\p{N}]+$/u;
 const DIGIT = /^[\p{Nd}\u00b2\u00b3\u00b9\u2070-\u2079\u2080-\u2089\u2460-\u2468\u2474-\u247c\u2488-\u2490]+$/u;
 
 export function pyIsAlpha(s: string): boolean {
   return ALPHA.test(s);
 }
 
-export function pyIsAlnum(s: string): boolean {
-  return ALNUM.test(s);
+const ALNUM_CHAR = /[\p{L}\p{N}]/u;
+
+/** `any(c.isalnum() for c in s)`: ASCII letters and digits decided without the regex. */
+export function pyHasAlnumChar(s: string): boolean {
+  for (let i = 0, length = s.length; i < length; i++) {
+    const code = charCodeAt.call(s, i);
+    if (code < 0x80) {
+      if ((code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)) return true;
+    } else return ALNUM_CHAR.test(s.slice(i));
+  }
+  return false;
 }
 
 /** `s.isdigit()`: decimal digits plus the superscript and circled digits Python also accepts. */

@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { stopwordSet } from '../../rubrics/data';
 import { parseCsv } from '../../rubrics/text/csv';
 import { detectLanguage } from '../../rubrics/text/language';
-import { pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
+import { pyHasAlnumChar, pyIsLower, pyIsUpper, pySplit, pyStrip } from '../../rubrics/text/py';
 import { pyRegExp } from '../../rubrics/text/pyre';
-import { leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
+import { contextHasSentbreak, contextHasSentbreakByTokens, leadingSentences, sentTokenize } from '../../rubrics/text/punkt';
 import { PUNKT_WORD_RE, punktWords } from '../../rubrics/text/punkt-words';
 import { plainTreebankTokens } from '../../rubrics/text/treebank-plain';
 import { countStopwords, countWords, treebankByPasses, wordTokenize } from '../../rubrics/text/words';
@@ -12,7 +13,7 @@ import { looseVariants } from '../../rubrics/evaluate';
 import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
 import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
 import { memo, withMemo } from '../../rubrics/text/memo';
-import { sharedDir } from './helpers';
+import { generated, sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
   it.each([
@@ -27,16 +28,6 @@ describe('Punkt sentence tokenizer (NLTK English model)', () => {
   });
 });
 
-/** Deterministic strings over `alphabet` (a linear congruential generator, never Math.random). */
-function generated(alphabet: readonly string[], count: number, maxLength: number): string[] {
-  let seed = 12345;
-  const next = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return Math.floor((seed / 2147483648) * n);
-  };
-  return Array.from({ length: count }, () => Array.from({ length: next(maxLength + 1) }, () => alphabet[next(alphabet.length)]).join(''));
-}
-
 describe('Punkt internals', () => {
   it("the word scanner finds exactly the NLTK regex's matches", () => {
     const alphabet = ['a', 'B', '.', '.', ' ', '-', ',', "'", '"', '?', '!', ')', '(', ';', ':', '@', '*', '`', '[', ']', '&', '\u3000', '\t', '\u{1F600}', '1'];
@@ -44,6 +35,22 @@ describe('Punkt internals', () => {
       PUNKT_WORD_RE.lastIndex = 0;
       expect([line, punktWords(line)]).toEqual([line, line.match(PUNKT_WORD_RE) ?? []]);
     }
+  });
+  it('decides a period context by its leading tokens exactly as by all of its tokens', () => {
+    const heads = ['e', 'etc', 'Dr', 'U', 'i', 'no', 'vs', 'Jan', '1', '12', 'a1', '1a', 'co-op', 'x.y', '', '-'];
+    const rests = ['.', '?', '!', ' ', '\n', '\u00a0', ')', '"', "'", '(', '*', ':', '[', 'T', 'the', 'The', 'In', 'A', '1', ',', '-', '.', '?', '!', "'s", '**', '\u3000'];
+    const tails = generated(rests, 6000, 6);
+    let fast = 0;
+    for (const head of heads) {
+      for (const tail of tails) {
+        for (const mark of ['.', '?']) {
+          const context = `${head}${mark}${tail}`;
+          expect([context, contextHasSentbreak(context)]).toEqual([context, contextHasSentbreakByTokens(context)]);
+          if (/^([A-Za-z]+|[0-9]+)\.[\s)"'(*:[]/u.test(context)) fast++;
+        }
+      }
+    }
+    expect(fast).toBeGreaterThan(20000);
   });
   it('leading sentences are the first sentences of the whole split', () => {
     const text = 'Dr. Smith arrived. "He left." Then (quietly.) it ended! Did it? Yes.';
@@ -79,6 +86,17 @@ describe('Treebank plain-sentence scanner', () => {
     const sentences = generated(alphabet, 20000, 12);
     expect(sentences.filter((s) => plainTreebankTokens(s) !== undefined).length).toBeGreaterThan(14000);
     for (const sentence of sentences) agrees(sentence);
+  });
+  it('gives the regex passes\' tokens on generated sentences with apostrophes inside words', () => {
+    const alphabet = ['it', "'s", "'S", "'m", "'d", "'D", "'ll", "'LL", "'re", "'RE", "'ve", "n't", "N'T", "'", 'o', 'x', 'T', 'n', 'e', '1', '_', ' ', ' ', ' ', '\n', '\t', '.', '.', ',', ':', '?', ';', '*', '-', '--', ')', '(', '>', '...'];
+    const sentences = generated(alphabet, 40000, 10);
+    for (const sentence of sentences) agrees(sentence);
+    for (const sentence of ["It's mine, isn't it?", "You'll see: we're done.", "Y'all's dogs' toys", "o'clock'd x'n't", "you'll's it's.\nok", "it's\tfine", "it's-x it's--x (it's)"]) agrees(sentence);
+  });
+  it('gives the regex passes\' tokens on generated sentences with double quotes', () => {
+    const alphabet = ['"', '"', '"', '(', '[', '{', '<', "'", 's', 'T', 'it', "'s", "n't", "'ll", 'e', '1', '.', '.', ' ', ' ', ' ', ',', ':', ')', ']', '>', '?', ';', '*', '--', '\n', '\t', '...'];
+    for (const sentence of generated(alphabet, 40000, 12)) agrees(sentence);
+    for (const sentence of ['"Go," she said.', 'He said "hi."', 'Say it. "', '""x', '".', '."', '(" x', '"it\'s" ok', 'x "y" z.\n']) agrees(sentence);
   });
   it('gives the regex passes\' tokens on every sentence of the conformance sets', () => {
     const sentences = conformanceSentences();
@@ -163,6 +181,15 @@ describe('word tokenizers', () => {
       'I', 'ca', "n't", 'go', ',', '``', 'she', 'said', "''", '.', 'Gon', 'na', '(', 'maybe', ')', '.',
     ]);
   });
+  it('counts \\w+ runs and stop words among them as the regex and a lowercased lookup do', () => {
+    const stop = stopwordSet();
+    const pieces = ['the', 'THE', 'Is', 'a', 'I', 's', 'o', 'n', 'ourselves', 'at', ' ', '-', "'", '\n', '_', '1', 'é', 'É', '\u212a', 'K', 'İ', 'ſ', 'σ', '\u{1D400}', '\u{1F600}', '\ud800', '\udc00', '\u0301', '٣', 'x'];
+    for (const text of generated(pieces, 20000, 10)) {
+      const runs = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+      const stopRuns = runs.filter((r) => stop.has(r.toLowerCase())).length;
+      expect([text, countWords(text), countStopwords(text)]).toEqual([text, runs.length, stopRuns]);
+    }
+  });
   it('counts \\w+ runs as the references count words', () => {
     expect(countWords("don't e-mail me")).toBe(5);
     expect(countWords('')).toBe(0);
@@ -173,6 +200,11 @@ describe('Python string semantics', () => {
   it('split/strip use Python whitespace (no U+200B, but U+3000)', () => {
     expect(pySplit('  a\u3000b\u200bc \n')).toEqual(['a', 'b\u200bc']);
     expect(pyStrip('..x..', '.')).toBe('x');
+  });
+  it('finds an alphanumeric character as any(c.isalnum() for c in s) does', () => {
+    for (const s of generated(['a', 'Z', '5', '.', ' ', '_', "'", 'é', '٣', '\u{1D400}', '\u{1F600}', '\u0301', '\ud800', '-'], 4000, 6)) {
+      expect([s, pyHasAlnumChar(s)]).toEqual([s, Array.from(s).some((c) => /^[\p{L}\p{N}]+$/u.test(c))]);
+    }
   });
   it('isupper/islower need a cased character', () => {
     expect(pyIsUpper('OK 123')).toBe(true);
