@@ -19,9 +19,11 @@ def _refuse(value):
 # One C encoder, made at import: a run child imports this module in its zygote, before the fork, so
 # encoding its replies writes to few inherited pages. `json.dumps` builds an encoder object per call
 # (separators given), which cost a fresh child ~80 page faults a reply, as much as compiling the
-# candidate. Compact separators; NaN and infinities allowed, as json.dumps allows them.
+# candidate. Compact separators; NaN and infinities allowed, as json.dumps allows them. No check for
+# cycles (json.dumps keeps a fresh dict of the containers it is inside; one shared across calls would
+# keep stale entries after a failed call): what goes out are the fresh trees values.py builds.
 _encode = getattr(json.encoder, 'c_make_encoder', None)
-_encode = _encode and _encode({}, _refuse, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
+_encode = _encode and _encode(None, _refuse, json.encoder.encode_basestring_ascii, None, ':', ',', False, False, True)
 
 
 def frame(obj):
