@@ -13,7 +13,7 @@ import resource
 import sys
 
 from .values import decode, encode, error_text, plain_json
-from .wire import close_fds_except, frame, read_frame, write_all
+from .wire import OPEN_FILES_TOP, frame, read_frame, write_all
 
 MAX_SHARED_CODE = 256 * 1024
 # Where a run child parks its five pipe ends while it moves them to 3, 4, 0, 1, 2: above any
@@ -29,7 +29,7 @@ def child_main(fds, config):
             os.dup2(fd, PARKED + i)
         for i, target in enumerate((3, 4, 0, 1, 2)):
             os.dup2(PARKED + i, target)
-        close_fds_except({0, 1, 2, 3, 4})
+        os.closerange(5, OPEN_FILES_TOP)
         job = read_frame(3, marshal.loads)
         if job is None:
             os._exit(0)

@@ -42,27 +42,30 @@ def marshal_frame(obj):
 
 
 def write_all(fd, data):
-    view = memoryview(data)
+    # Usually one write; Python retries a write a signal interrupted (PEP 475).
+    written = os.write(fd, data)
+    if written == len(data):
+        return
+    view = memoryview(data)[written:]
     while view:
-        try:
-            n = os.write(fd, view)
-        except InterruptedError:
-            continue
-        view = view[n:]
+        view = view[os.write(fd, view):]
 
 
 def read_exact(fd, n):
-    chunks = []
-    while n:
-        try:
-            chunk = os.read(fd, min(n, 1 << 20))
-        except InterruptedError:
-            continue
-        if not chunk:
+    """`n` bytes from `fd`, or None at end of file first. Usually one read (a run child's job comes
+    whole), which a fresh child pays for in fewer page faults than a loop of chunks."""
+    first = os.read(fd, n)
+    if len(first) == n:
+        return first
+    if not first:
+        return None
+    data = bytearray(first)
+    while len(data) < n:
+        more = os.read(fd, min(n - len(data), 1 << 20))
+        if not more:
             return None
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b''.join(chunks)
+        data += more
+    return bytes(data)
 
 
 # One decoder for every JSON frame the judge reads (Node's jobs, run children's replies), which are
