@@ -47,6 +47,7 @@ def zygote_main(sock, config):
     libc_prctl(PR_SET_DUMPABLE, 0)
     libc_prctl(PR_SET_CHILD_SUBREAPER, 1)
     install_exit_builtins()
+    require_pidfd()
     preload()
     import gc
     gc.collect()
@@ -83,6 +84,14 @@ def zygote_main(sock, config):
                     os.close(fd)
                 current, exited = pid, os.pidfd_open(pid)
                 sock.send(b'spawned %d' % pid)
+
+
+def require_pidfd():
+    """Fails the zygote's start, saying why, on a kernel without pidfd_open (Linux < 5.3)."""
+    try:
+        os.close(os.pidfd_open(os.getpid()))
+    except OSError as exc:
+        raise RuntimeError('the sandbox needs Linux >= 5.3 (pidfd_open: %s)' % exc) from None
 
 
 # Room for the descriptors of one request (a run child's five pipe ends), reserved before any fork.
