@@ -245,6 +245,36 @@ describe('code: values a candidate returns cannot stall the judge', () => {
     expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason: 'error', error: expect.stringMatching(/TooLarge: .*at most/) } } });
   });
 
+  // A test's own work beyond arithmetic: stopped by the size of its result, the judge's CPU clock
+  // (a loop in Python), or the judge's memory cap (a large allocation) — each an honest 0.
+  it.each([
+    ['math.factorial(f(2))', 'def f(x):\n    return 10 ** 9', 'import math\nassert math.factorial(f(2)) == 2', 'error', /TooLarge: factorial/],
+    ['math.comb(f(2), f(2) // 2)', 'def f(x):\n    return 10 ** 9', 'assert math.comb(f(2), f(2) // 2) > 0', 'error', /TooLarge: comb/],
+    ['math.prod([f(2)] * 50)', 'def f(x):\n    return 2 ** 100000', 'from math import prod\nassert prod([f(2)] * 50) > 0', 'error', /TooLarge: the product/],
+    ['sum(range(f(2))), a loop in C', 'def f(x):\n    return 10 ** 15', 'assert sum(range(f(2))) == 1', 'time', /test's own computation/],
+    ['a generator over range(f(2))', 'def f(x):\n    return 10 ** 15', 'assert all(i >= 0 for i in range(f(2))) and False', 'time', /test's own computation/],
+    ['a while loop bounded by f(2)', 'def f(x):\n    return 10 ** 15', 'n, i = f(2), 0\nwhile i < n:\n    i += 1', 'time', /test's own computation/],
+    ['every permutation of a returned list', 'def f(x):\n    return list(range(14))', 'import itertools\nassert sum(1 for _ in itertools.permutations(f(2))) == 2', 'time', /test's own computation/],
+    ["'a'.center(f(2))", 'def f(x):\n    return 10 ** 10', "assert 'a'.center(f(2)) == 'a'", 'error', /MemoryError/],
+    ['list(itertools.permutations(f(2)))', 'def f(x):\n    return list(range(14))', 'import itertools\nassert len(list(itertools.permutations(f(2)))) == 2', 'error', /MemoryError/],
+  ])('%s: an honest 0, not ABORTED', async (_name, body, test, reason, error) => {
+    // A short CPU limit per test: the judge's clock stops at it as the run child's does.
+    const outcome = await scoreAsync(code, fence(body), { mode: 'assert', fn_name: 'f', tests: [test], time_limit_ms: 300 }, { sandbox });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason, error: expect.stringMatching(error) } } });
+  });
+
+  it('the same tests pass with small values, and the judge is whole after its limits', async () => {
+    const body = 'def f(x):\n    return 6';
+    const tests = [
+      'assert math.factorial(f(2)) == 720 and math.comb(f(2), 2) == 15 and math.perm(f(2), 2) == 30',
+      'assert math.prod(range(1, f(2))) == 120 and sum(range(f(2))) == 15',
+      'assert len(list(itertools.permutations(range(f(2))))) == 720',
+      "assert 'a'.center(f(2)) == '  a   '",
+    ];
+    const outcome = await scoreAsync(code, fence(body), { mode: 'assert', fn_name: 'f', tests }, { sandbox });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
   it('still accepts big values within the bounds', async () => {
     const body = 'def f(x):\n    return [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}]';
     const test = 'assert f(2) == [10 ** 39000, (3,) * 50, [[[[1]]]], {2**64: 1}] and len(str(f(2)[0])) == 39001';

@@ -1,6 +1,7 @@
 """The judge's view of one run child: its pipes, its CPU budget, and how a run ends (Halt)."""
 
 import os
+import resource
 import select
 import signal
 import struct
@@ -49,6 +50,52 @@ class Budget:
             raise Halt('time', 'cpu limit')
         # Wall time never runs slower than one thread's CPU time, so this wait cannot overshoot much.
         return max(0.005, min(self.wall_end - now, self.cpu_limit - used))
+
+
+class JudgeClock:
+    """The judge's own CPU time on one test. A test runs in the judge, computing with what the
+    candidate returned; had it run in the candidate's process (as the references run it), that
+    work would count against the test's CPU limit, so here it does too: past it, Halt('time').
+    A signal is handled between bytecodes only, so one long call into C is not stopped: the
+    guards of bounded.py keep such calls small."""
+
+    def __init__(self):
+        self.running = False
+        signal.signal(signal.SIGPROF, self._expired)
+
+    def _expired(self, _signum, _frame):
+        # A signal that lands after stop() (it is handled at the next bytecode) is ignored.
+        if self.running:
+            self.running = False
+            raise Halt('time', "cpu limit, in the test's own computation")
+
+    def start(self, seconds):
+        self.running = True
+        signal.setitimer(signal.ITIMER_PROF, seconds)
+
+    def stop(self):
+        self.running = False
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+class MemoryCap:
+    """The judge's address space while it runs a job's tests: what it had plus HEADROOM. A test
+    that would build more from the candidate's values (`'a'.center(f(2))`, the list of every
+    permutation of a returned list) gets a MemoryError, charged to the candidate as the test's
+    error, instead of taking the slot's memory (whose cgroup leaves the judge ~256 MiB beside the
+    run child) and ending as ABORTED. Lifted after the tests: jobs themselves may be large."""
+
+    HEADROOM = 128 << 20
+
+    def __enter__(self):
+        with open('/proc/self/statm', 'rb') as statm:
+            in_use = int(statm.read().split()[0]) * os.sysconf('SC_PAGE_SIZE')
+        self.previous = resource.getrlimit(resource.RLIMIT_AS)
+        resource.setrlimit(resource.RLIMIT_AS, (in_use + self.HEADROOM, self.previous[1]))
+        return self
+
+    def __exit__(self, *_exc):
+        resource.setrlimit(resource.RLIMIT_AS, self.previous)
 
 
 class Child:

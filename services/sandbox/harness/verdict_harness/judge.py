@@ -14,9 +14,9 @@ import sys
 import time
 
 from .compare import outputs_match
-from .control import Budget, CandidateExit, Child, Fault, Halt, LabelError, describe_status, drain
+from .control import Budget, CandidateExit, Child, Fault, Halt, LabelError, MemoryCap, JudgeClock, describe_status, drain
 from .plans import single_call
-from .bounded import guard_tree, install as install_guards
+from .bounded import MODULES as GUARDED_MODULES, guard_tree, install as install_guards
 from .values import Oversize, clip, decode_bounded, encode, error_text, short_repr
 
 
@@ -88,6 +88,7 @@ class Judge:
         self.code_cache = {}
         self.tests_cache = {}
         self.last_value = None
+        self.clock = JudgeClock()
         hello = self.zygote_message(30.0)
         while hello and hello[0] == b'init':
             self.nested_init = hello[1][0]
@@ -266,7 +267,7 @@ class Judge:
     def can_stream(self, plans, namespace):
         if not all(plan is not None and isinstance(namespace.get(plan[0]), Remote) for plan in plans):
             return False
-        return 'math' not in namespace or namespace['math'] is sys.modules.get('math')
+        return 'math' not in namespace or namespace['math'] is GUARDED_MODULES['math']
 
     def stream_calls(self, plans, namespace, limits):
         """Sends every test's one call at once; the child answers each as it finishes, and each
@@ -375,13 +376,13 @@ class Judge:
         if 'label_error' in compiled:
             return compiled
         compiled, names, plans = compiled['code'], compiled['names'], compiled['plans']
-        namespace = {'__name__': '__verdict_tests__', '__builtins__': builtins}
+        namespace = {'__name__': '__verdict_tests__'}
+        install_guards(namespace)
         if job.get('setup'):
             try:
                 exec(compile(job['setup'], '<setup>', 'exec', dont_inherit=True), namespace)
             except BaseException as exc:
                 return {'label_error': {'field': 'setup', 'error': error_text(exc)}}
-        install_guards(namespace)
         # A test's names come from the label's setup, then the real builtins and standard library;
         # only the rest (and the entry point) from the candidate, so it cannot redefine `abs` or `math`.
         wanted = []
@@ -392,7 +393,7 @@ class Judge:
                 continue
             if name != fn_name and name in sys.stdlib_module_names:
                 try:
-                    namespace[name] = __import__(name)
+                    namespace[name] = GUARDED_MODULES.get(name) or __import__(name)
                     continue
                 except ImportError:
                     pass
@@ -419,35 +420,50 @@ class Judge:
                 if name in found:
                     namespace[name] = found[name]
             if self.can_stream(plans, namespace):
-                namespace = self.stream_calls(plans, namespace, limits)
-            for i, test in enumerate(compiled):
-                child.budget = Budget(child, limits['cpu_ms'], limits['wall_ms'])
-                self.last_value = None
-                try:
-                    exec(test, namespace)
-                except Halt:
-                    raise
-                except LabelError as exc:
-                    return {'label_error': {'field': 'tests[%d]' % i, 'error': str(exc)}}
-                except BaseException as exc:
-                    if isinstance(exc, AssertionError):
-                        reason, error = 'assertion_failed', 'AssertionError'
-                    elif isinstance(exc, CandidateExit):
-                        reason, error = 'exited', str(exc)
-                    else:
-                        reason, error = 'error', error_text(exc)
-                    result['failure'] = {'index': i, 'reason': reason, 'error': error, 'got': short_repr(self.last_value)}
-                    return result
-                if self.streamed is not None and self.streamed != i + 1:
-                    raise Fault('streamed test %d made %d calls' % (i, self.streamed - i))
-                result['passed'] += 1
-            return result
+                # Streamed tests need neither the judge's clock nor its memory cap: each is one
+                # call and comparisons, with no loop, and any arithmetic or math.* call guarded by size.
+                return self.run_tests(compiled, self.stream_calls(plans, namespace, limits), limits, result, None)
+            with MemoryCap():
+                return self.run_tests(compiled, namespace, limits, result, self.clock)
         except Halt as halt:
             index = result['passed']
             result['failure'] = {'index': index, 'reason': halt.kind, 'error': halt.detail}
             return result
         finally:
             self.finish()
+
+    def run_tests(self, compiled, namespace, limits, result, clock):
+        """Each test in turn until one fails; the job's result. The run child's CPU is counted by
+        its budget; the judge's own work on a test, when `clock` is given, by the clock."""
+        for i, test in enumerate(compiled):
+            self.child.budget = Budget(self.child, limits['cpu_ms'], limits['wall_ms'])
+            self.last_value = None
+            try:
+                if clock is None:
+                    exec(test, namespace)
+                else:
+                    clock.start(limits['cpu_ms'] / 1000.0)
+                    try:
+                        exec(test, namespace)
+                    finally:
+                        clock.stop()
+            except Halt:
+                raise
+            except LabelError as exc:
+                return {'label_error': {'field': 'tests[%d]' % i, 'error': str(exc)}}
+            except BaseException as exc:
+                if isinstance(exc, AssertionError):
+                    reason, error = 'assertion_failed', 'AssertionError'
+                elif isinstance(exc, CandidateExit):
+                    reason, error = 'exited', str(exc)
+                else:
+                    reason, error = 'error', error_text(exc)
+                result['failure'] = {'index': i, 'reason': reason, 'error': error, 'got': short_repr(self.last_value)}
+                return result
+            if self.streamed is not None and self.streamed != i + 1:
+                raise Fault('streamed test %d made %d calls' % (i, self.streamed - i))
+            result['passed'] += 1
+        return result
 
     def run_stdio(self, job):
         limits = job['limits']
