@@ -3,6 +3,7 @@ import type { ScoreResult } from '../core/sample';
 import type { EngineObserver } from './engine/engine';
 import type { SandboxObserver } from './observers';
 import type { OutboundObserver } from './outbound';
+import { LabelledHistogram, PairCounter } from './sample-tally';
 
 /** What a shaped group came to, as the GroupSummary of the response says. */
 export interface GroupVerdict {
@@ -16,26 +17,19 @@ const TRUNCATED_FINISH_REASONS = new Set(['length', 'max_tokens', 'truncated']);
 /** Prometheus metrics of one server: samples by verifier and status, latencies, queues, groups, sandbox. */
 export class Metrics implements EngineObserver {
   readonly registry = new Registry();
-  private readonly samples = new Counter({
-    name: 'verdict_samples_total',
-    help: 'Samples scored, by verifier and status',
-    labelNames: ['verifier', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly sampleSeconds = new Histogram({
-    name: 'verdict_sample_seconds',
-    help: 'Time to score one sample, by verifier',
-    labelNames: ['verifier'] as const,
-    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
-    registers: [this.registry],
-  });
-  private readonly waitSeconds = new Histogram({
-    name: 'verdict_sample_wait_seconds',
-    help: 'Time one sample spent admitted but not being scored (queued for a worker or a service), by verifier',
-    labelNames: ['verifier'] as const,
-    buckets: [0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
-    registers: [this.registry],
-  });
+  private readonly samples = new PairCounter('verdict_samples_total', 'Samples scored, by verifier and status', ['verifier', 'status']).register(this.registry);
+  private readonly sampleSeconds = new LabelledHistogram(
+    'verdict_sample_seconds',
+    'Time to score one sample, by verifier',
+    'verifier',
+    [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5, 30],
+  ).register(this.registry);
+  private readonly waitSeconds = new LabelledHistogram(
+    'verdict_sample_wait_seconds',
+    'Time one sample spent admitted but not being scored (queued for a worker or a service), by verifier',
+    'verifier',
+    [0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
+  ).register(this.registry);
   readonly requestSeconds = new Histogram({
     name: 'verdict_request_seconds',
     help: 'Time to answer one request, by API',
@@ -132,10 +126,10 @@ export class Metrics implements EngineObserver {
   onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void {
     // Unknown verifier names come from callers: one label value for all of them keeps cardinality bounded.
     const verifier = result.verifierVersion === '' ? '(unknown)' : result.verifier;
-    this.samples.inc({ verifier, status: result.status });
+    this.samples.inc(verifier, result.status);
     if (result.status === 'INVALID') return;
-    this.sampleSeconds.observe({ verifier }, seconds);
-    this.waitSeconds.observe({ verifier }, Math.max(0, waitedSeconds));
+    this.sampleSeconds.observe(verifier, seconds);
+    this.waitSeconds.observe(verifier, Math.max(0, waitedSeconds));
   }
 
   /** The groups of a request that asked for shaping. */
