@@ -27,7 +27,7 @@ export class PairCounter {
   constructor(
     readonly name: string,
     readonly help: string,
-    private readonly labelNames: readonly [string, string],
+    readonly labelNames: readonly [string, string],
   ) {}
 
   inc(first: string, second: string): void {
@@ -62,6 +62,8 @@ export class PairCounter {
 
 /** A histogram by one label (verifier), with fixed bucket bounds. */
 export class LabelledHistogram {
+  /** As prom-client's metrics name theirs. */
+  readonly labelNames: readonly [string];
   private readonly cells = new Map<string, { buckets: Float64Array; sum: number; count: number }>();
 
   constructor(
@@ -69,7 +71,9 @@ export class LabelledHistogram {
     readonly help: string,
     private readonly labelName: string,
     private readonly bounds: readonly number[],
-  ) {}
+  ) {
+    this.labelNames = [labelName];
+  }
 
   observe(label: string, value: number): void {
     let cell = this.cells.get(label);
