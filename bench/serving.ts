@@ -19,7 +19,7 @@ import { heading, row } from './timing';
  * The serving path against scoring itself (issue 14), as a trainer meets it: a step's rollouts sent
  * as CALLS requests of 4,096 math samples (../shared/bench/math_batch_4096.jsonl), IN_FLIGHT at a
  * time, to a `verdict serve` process of its own (`--workers 1` and `2`), by the project's Node client
- * (gRPC Score, ScoreStream, HTTP /v1/score) and by Python grpcio (Score and ScoreStream; C++ core
+ * (gRPC Score, ScoreStream, ScoreStreamBatches, HTTP /v1/score) and by Python grpcio (the three gRPC calls; C++ core
  * and protobuf, the request serialized once beforehand, replies parsed). Beside them, the same
  * batches scored in this process by the Scorer on the main thread and on a 2-thread pool: every
  * ratio divides by the best of those two, measured in the same run. Paths take turns round after round, so a busy moment of a
@@ -76,12 +76,12 @@ function pythonClient(): { ok: true } | { ok: false; why: string } {
   return { ok: true };
 }
 
-function runPython(server: ServerProcess, requestFile: string, stream: boolean): Promise<Measured> {
+function runPython(server: ServerProcess, requestFile: string, mode: 'unary' | 'stream' | 'batches'): Promise<Measured> {
   const script = path.join(packageRoot(), 'bench', 'python', 'score_load.py');
   const env = { ...process.env, PYTHONPATH: path.join(packageRoot(), 'clients', 'python') };
   return new Promise((resolve, reject) => {
     const before = processCpu(server.pid);
-    const args = [script, `127.0.0.1:${server.grpcPort}`, requestFile, String(CALLS), String(IN_FLIGHT), ...(stream ? ['stream'] : [])];
+    const args = [script, `127.0.0.1:${server.grpcPort}`, requestFile, String(CALLS), String(IN_FLIGHT), mode];
     const child = spawn(PYTHON, args, { env });
     let out = '';
     let err = '';
@@ -133,12 +133,18 @@ export async function run(): Promise<void> {
       paths.push(
         { name: `gRPC Score, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.score(samples))) },
         { name: `gRPC ScoreStream, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.scoreStreamAll(samples))) },
+        {
+          name: `gRPC ScoreStreamBatches, --workers ${workers}`,
+          group: 'server',
+          run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, () => client.scoreStreamBatchesAll(samples))),
+        },
         { name: `HTTP /v1/score, --workers ${workers}`, group: 'server', run: () => measure(server, () => inFlight(CALLS, IN_FLIGHT, http)) },
       );
       if (python.ok) {
         paths.push(
-          { name: `gRPC Score, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, false) },
-          { name: `gRPC ScoreStream, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, true) },
+          { name: `gRPC Score, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, 'unary') },
+          { name: `gRPC ScoreStream, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, 'stream') },
+          { name: `gRPC ScoreStreamBatches, Python grpcio, --workers ${workers}`, group: 'server', run: () => runPython(server, requestFile, 'batches') },
         );
       }
     }
@@ -154,7 +160,7 @@ export async function run(): Promise<void> {
     const [mainThread, twoThreads] = [paths[0]!.name, paths[1]!.name];
     const baselineName = rate(mainThread) >= rate(twoThreads) ? mainThread : twoThreads;
     const baseline = rate(baselineName);
-    const widths = [48, 10, 26, 18, 14];
+    const widths = [56, 10, 26, 18, 14];
     process.stdout.write(row(['path (best of 3 rounds)', 'samples/s', 'CPU µs/sample srv main/other/client', `÷ best in-process`, 'CPU ceiling'], widths) + '\n');
     const cores = availableParallelism();
     for (const path of paths) {

@@ -2,9 +2,10 @@
 C++ protobuf on Debian), decoding each reply into the generated ScoreResponse as a trainer's client
 would. Used by bench/serving.ts for the "Python grpcio client" rows; prints one JSON line.
 
-    python3 score_load.py TARGET REQUEST_FILE CALLS IN_FLIGHT [stream]
+    python3 score_load.py TARGET REQUEST_FILE CALLS IN_FLIGHT [stream|batches]
 
-With `stream`, each call is a ScoreStream read to its end, each result parsed as it comes.
+With `stream`, each call is a ScoreStream read to its end, each result parsed as it comes; with
+`batches`, a ScoreStreamBatches call, each message (a batch of results) parsed as it comes.
 """
 
 import json
@@ -23,13 +24,24 @@ MAX_MESSAGE = 256 * 1024 * 1024
 
 def main() -> None:
     target, request_file, calls, in_flight = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-    stream = sys.argv[5:] == ["stream"]
+    mode = sys.argv[5] if len(sys.argv) > 5 else "unary"
+    if mode not in ("unary", "stream", "batches"):
+        raise SystemExit(f"unknown mode {mode!r}: stream or batches")
     with open(request_file, "rb") as f:
         request = f.read()
     options = [("grpc.max_send_message_length", MAX_MESSAGE), ("grpc.max_receive_message_length", MAX_MESSAGE)]
     with grpc.insecure_channel(target, options=options) as channel:
         # Bytes in as they are (the request was built once, outside the timing); replies parsed by protobuf.
-        if stream:
+        if mode == "batches":
+            batches_of = channel.unary_stream(
+                "/verdict.v1.Scorer/ScoreStreamBatches",
+                request_serializer=None,
+                response_deserializer=score_pb2.ScoreResponse.FromString,
+            )
+
+            def score(body):
+                return SimpleNamespace(results=[r for batch in batches_of(body) for r in batch.results])
+        elif mode == "stream":
             results_of = channel.unary_stream(
                 "/verdict.v1.Scorer/ScoreStream",
                 request_serializer=None,

@@ -120,6 +120,15 @@ function watchStop(signal: AbortSignal): { settled(): Pick<Scored, 'stoppedAt' |
   };
 }
 
+/** Results that became ready together, and the summaries of the groups they complete (ScoreStreamBatches). */
+export interface StreamBatch {
+  results: ShapedResult[];
+  groups: GroupSummary[];
+}
+
+/** Characters a result's field tag and length take in a reply, besides the result. */
+const FRAMING_CHARS = 8;
+
 export class Scorer {
   constructor(readonly engine: Engine) {}
 
@@ -157,6 +166,44 @@ export class Scorer {
     } finally {
       stop.dispose();
       dispose();
+    }
+  }
+
+  /**
+   * The stream in batches: the items that come in one turn of the event loop (a pool chunk's
+   * results are settled together; a held-back group is released whole) as one batch, sent at the
+   * end of that turn. A batch is cut before a result that would take it past the reply limit, so
+   * every batch fits in one message, as the whole reply of `score` does.
+   */
+  async streamBatches(call: ScoreCall, send: (batch: StreamBatch) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
+    const limit = call.reply;
+    const room = limit ? Math.floor(limit.maxBytes / limit.bytesPerChar) : Number.POSITIVE_INFINITY;
+    const shaping = call.groupOptions !== null ? SHAPING_CHARS : 0;
+    let batch: StreamBatch = { results: [], groups: [] };
+    let chars = 0;
+    let scheduled: NodeJS.Immediate | undefined;
+    const flush = () => {
+      scheduled = undefined;
+      if (batch.results.length === 0) return;
+      send(batch);
+      batch = { results: [], groups: [] };
+      chars = 0;
+    };
+    const add = (item: StreamItem) => {
+      const itemChars = limit
+        ? FRAMING_CHARS + resultChars(item.result, limit) + shaping + (item.group ? GROUP_CHARS + item.group.groupId.length : 0)
+        : 0;
+      if (batch.results.length > 0 && chars + itemChars > room) flush();
+      batch.results.push(item.result);
+      if (item.group) batch.groups.push(item.group);
+      chars += itemChars;
+      scheduled ??= setImmediate(flush);
+    };
+    try {
+      return await this.stream(call, add);
+    } finally {
+      if (scheduled) clearImmediate(scheduled);
+      flush();
     }
   }
 

@@ -18,7 +18,16 @@ interface RawClient extends grpc.Client {
     callback: (error: grpc.ServiceError | null, response: { results: DecodedResult[]; groups: GroupSummary[] }) => void,
   ): void;
   ScoreStream(request: ScoreRequestOut, options: grpc.CallOptions): grpc.ClientReadableStream<DecodedResult>;
+  ScoreStreamBatches(request: ScoreRequestOut, options: grpc.CallOptions): grpc.ClientReadableStream<DecodedBatch>;
   ListVerifiers(request: unknown, callback: (error: grpc.ServiceError | null, response: VerifierInfo[]) => void): void;
+}
+
+type DecodedBatch = { results: DecodedResult[]; groups: GroupSummary[] };
+
+/** One ScoreStreamBatches message: results that became ready together, and the groups they complete. */
+export interface StreamBatch {
+  results: ScoreResult[];
+  groups: GroupSummary[];
 }
 
 const RawScorerClient = grpc.makeGenericClientConstructor(scorerService(), 'verdict.v1.Scorer');
@@ -51,8 +60,7 @@ export class ScorerClient {
     );
   }
 
-  /** The raw stream; results arrive as they are decided, in their proto3 JSON form. */
-  /** Each result as the server decides it; `cancel()` cancels the call (its queued work is dropped server-side). */
+  /** Each result as the server decides it, in its proto3 JSON form; `cancel()` cancels the call (its queued work is dropped server-side). */
   scoreStream(
     samples: readonly Sample[],
     options: { deadlineMs?: number } = {},
@@ -77,6 +85,32 @@ export class ScorerClient {
       const out: ScoreResult[] = [];
       const call = this.raw.ScoreStream({ samples }, callOptions);
       call.on('data', (result: DecodedResult) => out.push(plain(result)));
+      call.on('error', reject);
+      call.on('end', () => resolve(out));
+    });
+  }
+
+  /** ScoreStreamBatches: each message as it comes; `cancel()` cancels the call. */
+  scoreStreamBatches(samples: readonly Sample[], options: { deadlineMs?: number } = {}): NodeJS.ReadableStream & AsyncIterable<StreamBatch> & { cancel(): void } {
+    const callOptions: grpc.CallOptions = options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
+    const call = this.raw.ScoreStreamBatches({ samples }, callOptions);
+    call.on('error', () => {});
+    const batches = call.map((batch: DecodedBatch): StreamBatch => ({ results: batch.results.map(plain), groups: batch.groups })) as unknown as NodeJS.ReadableStream &
+      AsyncIterable<StreamBatch>;
+    return Object.assign(batches, { cancel: () => call.cancel() });
+  }
+
+  /** A whole ScoreStreamBatches call: every result and group summary in arrival order, and how many messages carried them. */
+  scoreStreamBatchesAll(samples: readonly Sample[], options: { deadlineMs?: number } = {}): Promise<StreamBatch & { messages: number }> {
+    const callOptions: grpc.CallOptions = options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {};
+    return new Promise((resolve, reject) => {
+      const out: StreamBatch & { messages: number } = { results: [], groups: [], messages: 0 };
+      const call = this.raw.ScoreStreamBatches({ samples }, callOptions);
+      call.on('data', (batch: DecodedBatch) => {
+        out.messages++;
+        for (const result of batch.results) out.results.push(plain(result));
+        out.groups.push(...batch.groups);
+      });
       call.on('error', reject);
       call.on('end', () => resolve(out));
     });

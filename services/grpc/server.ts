@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { StreamItem } from '../../core/groups';
 import { RequestRefused, type Engine } from '../engine/engine';
-import { FinishCost, Scorer, type ScoreCall } from '../engine/scorer';
+import { FinishCost, Scorer, type ScoreCall, type StreamBatch } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { addReflection } from '../reflection';
 import type { DecodedRequest } from '../wire/binary';
@@ -21,7 +21,7 @@ const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
 };
 
 type Request = DecodedRequest | MalformedRequest;
-type Call = grpc.ServerUnaryCall<Request, ScoreReplyOut> | grpc.ServerWritableStream<Request, StreamItem>;
+type Call = grpc.ServerUnaryCall<Request, unknown> | grpc.ServerWritableStream<Request, unknown>;
 
 /** A call's cancellation as an AbortSignal (reason "cancelled"). */
 function cancelSignal(call: Call): { signal: AbortSignal; dispose(): void } {
@@ -94,6 +94,37 @@ export async function startGrpcServer(
     };
   };
 
+  /** A streaming Scorer call: `run` scores it, writing to the call as results come (nothing once cancelled). */
+  const streamCall = <Out>(
+    call: grpc.ServerWritableStream<Request, Out>,
+    api: string,
+    run: (scoreCall: ScoreCall, write: (message: Out) => void) => Promise<{ stoppedAt: number; stoppedEarly: boolean }>,
+  ) => {
+    const timer = metrics.requestSeconds.startTimer({ api });
+    const { signal, dispose } = cancelSignal(call);
+    const scoreCall = toCall(call, signal);
+    if ('error' in scoreCall) {
+      dispose();
+      return call.emit('error', scoreCall.error);
+    }
+    const write = (message: Out) => {
+      if (!call.cancelled) call.write(message);
+    };
+    run(scoreCall, write).then(
+      (stopped) => {
+        dispose();
+        timer();
+        call.end();
+        // A stream that ran to its end has sent its results already: only a cut-short one says what stopping costs.
+        if (stopped.stoppedEarly) finishCost.record(scoreCall.samples.length, performance.now() - stopped.stoppedAt, true);
+      },
+      (error: unknown) => {
+        dispose();
+        call.emit('error', refusal(error, metrics));
+      },
+    );
+  };
+
   server.addService(scorerService((results, ms, stoppedEarly) => finishCost.record(results, ms, stoppedEarly)), {
     Score(call: grpc.ServerUnaryCall<Request, ScoreReplyOut>, callback: grpc.sendUnaryData<ScoreReplyOut>) {
       const timer = metrics.requestSeconds.startTimer({ api: 'grpc.Score' });
@@ -117,30 +148,11 @@ export async function startGrpcServer(
     },
 
     ScoreStream(call: grpc.ServerWritableStream<Request, StreamItem>) {
-      const timer = metrics.requestSeconds.startTimer({ api: 'grpc.ScoreStream' });
-      const { signal, dispose } = cancelSignal(call);
-      const scoreCall = toCall(call, signal);
-      if ('error' in scoreCall) {
-        dispose();
-        return call.emit('error', scoreCall.error);
-      }
-      scorer
-        .stream(scoreCall, (item) => {
-          if (!call.cancelled) call.write(item);
-        })
-        .then(
-          (stopped) => {
-            dispose();
-            timer();
-            call.end();
-            // A stream that ran to its end has sent its results already: only a cut-short one says what stopping costs.
-            if (stopped.stoppedEarly) finishCost.record(scoreCall.samples.length, performance.now() - stopped.stoppedAt, true);
-          },
-          (error: unknown) => {
-            dispose();
-            call.emit('error', refusal(error, metrics));
-          },
-        );
+      streamCall(call, 'grpc.ScoreStream', (scoreCall, write) => scorer.stream(scoreCall, write));
+    },
+
+    ScoreStreamBatches(call: grpc.ServerWritableStream<Request, StreamBatch>) {
+      streamCall(call, 'grpc.ScoreStreamBatches', (scoreCall, write) => scorer.streamBatches(scoreCall, write));
     },
 
     ListVerifiers(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {

@@ -2,6 +2,7 @@ import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type * as grpc from '@grpc/grpc-js';
 import type { GroupSummary, ShapedResult, StreamItem } from '../../core/groups';
 import type { VerifierInfo } from '../../core/registry';
+import type { StreamBatch } from '../engine/scorer';
 import type { Sample } from '../../core/sample';
 import {
   decodeScoreRequest,
@@ -88,6 +89,15 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
       requestDeserialize,
       responseSerialize: (item: StreamItem) => toBuffer(encodeScoreResult(item.result, item.group)),
       responseDeserialize: (bytes: Buffer): DecodedResult => decodeScoreResult(bytes),
+    },
+    ScoreStreamBatches: {
+      path: path('scoreStreamBatches'),
+      requestStream: false,
+      responseStream: true,
+      requestSerialize,
+      requestDeserialize,
+      responseSerialize: (batch: StreamBatch) => toBuffer(encodeScoreResponse(batch.results, batch.groups)),
+      responseDeserialize: (bytes: Buffer) => decodeScoreResponse(bytes),
     },
     ListVerifiers: {
       path: path('listVerifiers'),

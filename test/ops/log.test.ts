@@ -59,6 +59,17 @@ describe('request log lines and request ids', () => {
     expect(line!['requestId']).toMatch(UUID);
   });
 
+  it('gRPC ScoreStreamBatches: the line counts the results of every message per status', async () => {
+    const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
+    try {
+      expect((await client.scoreStreamBatchesAll(batch())).results).toHaveLength(4);
+    } finally {
+      client.close();
+    }
+    const line = requestLines().find((l) => l['api'] === 'grpc.ScoreStreamBatches');
+    expect(line).toMatchObject({ level: 'info', samples: 4, statuses: { OK: 2, INVALID: 1, ABORTED: 1 }, outcome: 'OK' });
+  });
+
   it('gRPC: a call the client cancels still gets its line, CANCELLED', async () => {
     const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
     const stream = client.scoreStream(Array.from({ length: 4 }, () => sample({ verifier: 'spin', label: { ops: 2_000_000_000 } })));

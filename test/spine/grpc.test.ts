@@ -47,6 +47,28 @@ describe('gRPC Scorer over loopback', () => {
     expect([...streamed].sort((a, b) => a.index - b.index)).toEqual(results);
   });
 
+  it('ScoreStreamBatches sends every result once, in fewer messages than results, with every group summary', async () => {
+    const batch = [...mixedQaBatch(), ...Array.from({ length: 84 }, (_, i) => sample({ id: `q${i}`, verifier: 'qa', groupId: `p${i % 12}`, response: `\\boxed{${'ABCD'[i % 4]}}`, label: { choice: 'B' } }))];
+    const streamed = await client.scoreStreamBatchesAll(batch);
+    const { results, groups } = await client.score(batch);
+    expect([...streamed.results].sort((a, b) => a.index - b.index)).toEqual(results);
+    expect(streamed.messages).toBeGreaterThan(0);
+    expect(streamed.messages).toBeLessThan(results.length / 10);
+    const byId = (g: { groupId: string }, h: { groupId: string }) => g.groupId.localeCompare(h.groupId);
+    expect([...streamed.groups].sort(byId)).toEqual([...groups].sort(byId));
+  });
+
+  it('ScoreStreamBatches: each message as it comes, and one that the deadline cuts short', async () => {
+    const messages: number[] = [];
+    for await (const batch of client.scoreStreamBatches(mixedQaBatch())) messages.push(batch.results.length);
+    expect(messages.reduce((a, b) => a + b, 0)).toBe(7);
+    const { results } = await client.scoreStreamBatchesAll(spin(40, 50_000_000), { deadlineMs: 3000 });
+    expect(results).toHaveLength(40);
+    const aborted = results.filter((r) => r.status === 'ABORTED');
+    expect(aborted.length).toBeGreaterThan(0);
+    for (const r of aborted) expect(r.reason).toBe('deadline');
+  });
+
   it('ScoreStream past its deadline returns the samples not reached as ABORTED "deadline"', async () => {
     const results = await client.scoreStreamAll(spin(40, 50_000_000), { deadlineMs: 3000 });
     expect(results).toHaveLength(40);
@@ -60,6 +82,7 @@ describe('gRPC Scorer over loopback', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await expect(client.score(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
     await expect(client.scoreStreamAll(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
+    await expect(client.scoreStreamBatchesAll(spin(20, 1))).rejects.toMatchObject({ code: grpc.status.RESOURCE_EXHAUSTED });
     expect((await busy).results.every((r) => r.status === 'OK')).toBe(true);
   });
 

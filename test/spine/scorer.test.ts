@@ -1,5 +1,6 @@
 import { Engine } from '../../services/engine/engine';
-import { fitReply, RESPONSE_TOO_LARGE, Scorer, FinishCost, stopMargin } from '../../services/engine/scorer';
+import { fitReply, RESPONSE_TOO_LARGE, Scorer, FinishCost, stopMargin, type StreamBatch } from '../../services/engine/scorer';
+import { encodeScoreResponse } from '../../services/wire/binary';
 import { InlineExecutor } from '../../services/pool/executor';
 import { createRegistry } from '../fixtures/test-registry';
 import { mixedQaBatch, sample } from '../fixtures/samples';
@@ -28,6 +29,30 @@ describe('Scorer', () => {
     );
     expect(streamed.map((s) => s.index).sort()).toEqual(batch.map((_, i) => i));
     expect(streamed.filter((s) => s.group).map((s) => s.group).sort()).toEqual(['g1', 'g2', 'g3']);
+  });
+
+  it('streams in batches: the same results and shaping as score, each batch within the reply limit', async () => {
+    const batch = [...mixedQaBatch(), ...Array.from({ length: 60 }, (_, i) => sample({ id: `q${i}`, verifier: 'qa', groupId: `p${i % 6}`, responseTokens: 10 + i, response: `\\boxed{${'ABC'[i % 3]}}`, label: { choice: 'B' } }))];
+    const options = { lengthPenalty: true, lengthPenaltyMax: 0.5, maxLength: 100, keepMin: 0, keepMax: 0.8, minValid: 2, advantage: 'grpo' as const };
+    for (const groupOptions of [null, options]) {
+      const whole = await scorer.score({ samples: batch, groupOptions });
+      const batches: StreamBatch[] = [];
+      await scorer.streamBatches({ samples: batch, groupOptions }, (b) => batches.push(b));
+      expect(batches.length).toBeLessThan(batch.length);
+      expect(batches.every((b) => b.results.length > 0)).toBe(true);
+      expect(batches.flatMap((b) => b.results).sort((x, y) => x.index - y.index)).toEqual(whole.results);
+      const byId = (g: { groupId: string }, h: { groupId: string }) => g.groupId.localeCompare(h.groupId);
+      expect(batches.flatMap((b) => b.groups).sort(byId)).toEqual([...whole.groups].sort(byId));
+      // A group's summary comes in the batch of its last result.
+      for (const b of batches) for (const g of b.groups) expect(b.results.some((r) => batch[r.index]!.groupId === g.groupId)).toBe(true);
+    }
+    // A reply limit of a few results: batches are cut to it, and no result is lost.
+    const limit = { maxBytes: 3 * 250, bytesPerChar: 3 };
+    const small: StreamBatch[] = [];
+    await scorer.streamBatches({ samples: batch, groupOptions: null, reply: limit }, (b) => small.push(b));
+    expect(small.length).toBeGreaterThan(batch.length / 4);
+    for (const b of small) expect(encodeScoreResponse(b.results, b.groups).length).toBeLessThanOrEqual(limit.maxBytes);
+    expect(small.flatMap((b) => b.results.map((r) => r.index)).sort((x, y) => x - y)).toEqual(batch.map((_, i) => i));
   });
 
   it('reserves the cost of finishing every result of the batch before the deadline', async () => {

@@ -104,7 +104,11 @@ class ScoreTest(unittest.TestCase):
         batch = [qa("\\boxed{C}", group_id="g1", response_tokens=10), qa("\\boxed{A}", group_id="g2", response_tokens=10),
                  qa("\\boxed{C}", group_id="g1", response_tokens=20), qa("\\boxed{C}", group_id="g2", response_tokens=30), qa("\\boxed{C}")]
         options = {"length_penalty": True, "max_length": 30, "advantage": "mean"}
-        streamed = list(self.client.score_stream(batch, group_options=options))
+        for batched in (False, True):
+            with self.subTest(batched=batched):
+                self.check_stream(batch, options, list(self.client.score_stream(batch, group_options=options, batched=batched)))
+
+    def check_stream(self, batch, options, streamed):
         self.assertEqual(sorted(r.index for r in streamed), [0, 1, 2, 3, 4])
         by_group = {}
         for position, result in enumerate(streamed):
@@ -165,9 +169,13 @@ class AsyncClientTest(unittest.TestCase):
             async with AsyncVerdictClient([GRPC_A, GRPC_B], timeout=30, batch_size=2) as client:
                 scored = await client.score(mixed_batch() + [Sample(verifier="flaky", response="", label={"reward": 0.5}, group_id="g")])
                 streamed = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")])]
-                return scored, streamed
+                batched = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")], batched=True)]
+                return scored, streamed, batched
 
-        scored, streamed = asyncio.run(run())
+        scored, streamed, batched = asyncio.run(run())
+        self.assertEqual(sorted((r.index, r.reward) for r in batched), [(0, 1.0), (1, 0.0)])
+        self.assertEqual(sum(r.group is not None for r in batched), 1)
+        self.assertEqual(next(r for r in batched if r.group is not None).group.size, 2)
         self.assertEqual([r.status for r in scored.results], ["OK", "OK", "INVALID", "INVALID", "OK", "OK"])
         self.assertEqual([r.reward for r in scored.results][4:], [0.25, 0.5])
         self.assertEqual(scored.group("g").ok, 1)

@@ -13,7 +13,7 @@ from verdict.v1 import score_pb2, score_pb2_grpc
 from ._plan import BatchPlan, Chunk, VerdictError
 from .client import CHANNEL_OPTIONS, GroupOptionsLike, Targets, _Outcome
 from .replicas import ReplicaSet, Tls, aio_metadata
-from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
+from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto, results_from_batch
 
 
 class AsyncVerdictClient:
@@ -114,15 +114,24 @@ class AsyncVerdictClient:
         *,
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
+        batched: bool = False,
     ) -> AsyncIterator[Result]:
+        """As VerdictClient.score_stream."""
         targets, stubs = self._replicas.current()
         replica = self._next_stream % len(targets)
         self._next_stream += 1
-        request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
-        call = stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout, metadata=self._metadata)
+        sent = [as_sample(s) for s in samples]
+        request = request_to_proto(sent, GroupOptions.of(group_options))
+        timeout = timeout if timeout is not None else self.timeout
         try:
-            async for message in call:
-                yield result_from_proto(message, targets[replica])
+            if batched:
+                group_ids = [s.group_id for s in sent]
+                async for batch in stubs[replica].ScoreStreamBatches(request, timeout=timeout, metadata=self._metadata):
+                    for result in results_from_batch(batch, group_ids, targets[replica]):
+                        yield result
+            else:
+                async for message in stubs[replica].ScoreStream(request, timeout=timeout, metadata=self._metadata):
+                    yield result_from_proto(message, targets[replica])
         except grpc.RpcError as error:
             raise VerdictError(error.code(), error.details() or "") from error
 

@@ -12,7 +12,7 @@ from verdict.v1 import score_pb2, score_pb2_grpc
 
 from ._plan import BatchPlan, Chunk, VerdictError
 from .replicas import ReplicaSet, Tls, open_channel
-from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto
+from .messages import GroupOptions, Result, SampleLike, ScoreResponse, as_sample, request_to_proto, result_from_proto, results_from_batch
 
 # Matches the server's limit both ways, so a 4,096-sample batch of long responses fits.
 MAX_MESSAGE_BYTES = 256 * 1024 * 1024
@@ -119,16 +119,26 @@ class VerdictClient:
         *,
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
+        batched: bool = False,
     ) -> Iterator[Result]:
         """One ScoreStream call on the next replica: results as they are decided (not in input order),
-        the last of each group carrying its summary. No batching or retry: use score() for those."""
+        the last of each group carrying its summary. No batching or retry: use score() for those.
+        `batched`: the same results over ScoreStreamBatches, which carries the results that became
+        ready together in one message: far less grpcio work per result."""
         targets, stubs = self._replicas.current()
         replica = self._next_stream % len(targets)
         self._next_stream += 1
-        request = request_to_proto([as_sample(s) for s in samples], GroupOptions.of(group_options))
+        sent = [as_sample(s) for s in samples]
+        request = request_to_proto(sent, GroupOptions.of(group_options))
+        timeout = timeout if timeout is not None else self.timeout
         try:
-            for message in stubs[replica].ScoreStream(request, timeout=timeout if timeout is not None else self.timeout):
-                yield result_from_proto(message, targets[replica])
+            if batched:
+                group_ids = [s.group_id for s in sent]
+                for batch in stubs[replica].ScoreStreamBatches(request, timeout=timeout):
+                    yield from results_from_batch(batch, group_ids, targets[replica])
+            else:
+                for message in stubs[replica].ScoreStream(request, timeout=timeout):
+                    yield result_from_proto(message, targets[replica])
         except grpc.RpcError as error:
             raise VerdictError(error.code(), error.details() or "") from error
 

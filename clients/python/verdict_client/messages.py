@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, Mapping, Optional, Union
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, Mapping, Optional, Sequence, Union
 
 from google.protobuf import json_format, struct_pb2
 
@@ -80,7 +80,7 @@ class Result:
     verifier_version: str
     details: dict[str, Any]
     advantage: Optional[float] = None
-    # ScoreStream only: the summary of the group this result completed.
+    # score_stream() only: the summary of the group this result completed.
     group: Optional[GroupSummary] = None
     # The target that answered, and how many attempts the sample took (retries of ABORTED ones).
     replica: str = ""
@@ -183,6 +183,19 @@ def result_from_proto(message: score_pb2.ScoreResult, replica: str = "", attempt
         replica=replica,
         attempts=attempts,
     )
+
+
+def results_from_batch(message: score_pb2.ScoreResponse, group_ids: Sequence[str], replica: str = "") -> list[Result]:
+    """The results of one ScoreStreamBatches message as ScoreStream would have sent them: each group
+    summary on the last result of its group in the message. `group_ids`: the request's, by index."""
+    results = [result_from_proto(r, replica) for r in message.results]
+    if message.groups:
+        last = {group_ids[r.index]: k for k, r in enumerate(results) if r.index < len(group_ids)}
+        for summary in message.groups:
+            k = last.get(summary.group_id)
+            if k is not None:
+                results[k] = replace(results[k], group=group_from_proto(summary))
+    return results
 
 
 def aborted_result(sample: Sample, index: int, reason: str, replica: str, attempts: int, details: Optional[dict[str, Any]] = None) -> Result:

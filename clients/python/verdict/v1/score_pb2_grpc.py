@@ -24,6 +24,11 @@ class ScorerStub(object):
                 request_serializer=verdict_dot_v1_dot_score__pb2.ScoreRequest.SerializeToString,
                 response_deserializer=verdict_dot_v1_dot_score__pb2.ScoreResult.FromString,
                 )
+        self.ScoreStreamBatches = channel.unary_stream(
+                '/verdict.v1.Scorer/ScoreStreamBatches',
+                request_serializer=verdict_dot_v1_dot_score__pb2.ScoreRequest.SerializeToString,
+                response_deserializer=verdict_dot_v1_dot_score__pb2.ScoreResponse.FromString,
+                )
         self.ListVerifiers = channel.unary_unary(
                 '/verdict.v1.Scorer/ListVerifiers',
                 request_serializer=verdict_dot_v1_dot_score__pb2.ListVerifiersRequest.SerializeToString,
@@ -52,6 +57,17 @@ class ScorerServicer(object):
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def ScoreStreamBatches(self, request, context):
+        """ScoreStream in batches: each message carries the results that became ready together (a worker
+        thread's chunk, at most a few hundred; not in input order, each with its index) and, in
+        `groups`, the summaries of the groups they complete. The same results, deadline and cancel
+        behaviour and group hold-back as ScoreStream, in far fewer messages: for clients that pay per
+        message (grpcio spends ~25 µs of Python a message), it streams at about the speed of Score.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListVerifiers(self, request, context):
         """Names, versions and label schemas of the registered verifiers.
         """
@@ -71,6 +87,11 @@ def add_ScorerServicer_to_server(servicer, server):
                     servicer.ScoreStream,
                     request_deserializer=verdict_dot_v1_dot_score__pb2.ScoreRequest.FromString,
                     response_serializer=verdict_dot_v1_dot_score__pb2.ScoreResult.SerializeToString,
+            ),
+            'ScoreStreamBatches': grpc.unary_stream_rpc_method_handler(
+                    servicer.ScoreStreamBatches,
+                    request_deserializer=verdict_dot_v1_dot_score__pb2.ScoreRequest.FromString,
+                    response_serializer=verdict_dot_v1_dot_score__pb2.ScoreResponse.SerializeToString,
             ),
             'ListVerifiers': grpc.unary_unary_rpc_method_handler(
                     servicer.ListVerifiers,
@@ -118,6 +139,23 @@ class Scorer(object):
         return grpc.experimental.unary_stream(request, target, '/verdict.v1.Scorer/ScoreStream',
             verdict_dot_v1_dot_score__pb2.ScoreRequest.SerializeToString,
             verdict_dot_v1_dot_score__pb2.ScoreResult.FromString,
+            options, channel_credentials,
+            insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
+
+    @staticmethod
+    def ScoreStreamBatches(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(request, target, '/verdict.v1.Scorer/ScoreStreamBatches',
+            verdict_dot_v1_dot_score__pb2.ScoreRequest.SerializeToString,
+            verdict_dot_v1_dot_score__pb2.ScoreResponse.FromString,
             options, channel_credentials,
             insecure, call_credentials, compression, wait_for_ready, timeout, metadata)
 
