@@ -69,6 +69,23 @@ describe('gRPC Scorer over loopback', () => {
     for (const r of aborted) expect(r.reason).toBe('deadline');
   });
 
+  it('ScoreStreamBatches cancelled by the client: the call ends CANCELLED and its work is dropped', async () => {
+    const stream = client.scoreStreamBatches(spin(4, 2_000_000_000));
+    const ended = (async () => {
+      try {
+        for await (const batch of stream) expect(batch).toBeUndefined();
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    for (let i = 0; i < 200 && server.engine.pendingSamples() === 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    stream.cancel();
+    expect(await ended).toMatchObject({ code: grpc.status.CANCELLED });
+    for (let i = 0; i < 200 && server.engine.pendingSamples() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    expect(server.engine.pendingSamples()).toBe(0);
+  });
+
   it('ScoreStream past its deadline returns the samples not reached as ABORTED "deadline"', async () => {
     const results = await client.scoreStreamAll(spin(40, 50_000_000), { deadlineMs: 3000 });
     expect(results).toHaveLength(40);
