@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { HealthImplementation } from 'grpc-health-check';
 import type { StreamItem } from '../../core/groups';
 import { RequestRefused, type Engine } from '../engine/engine';
-import { FinishCost, Scorer, type ScoreCall, type StreamBatch } from '../engine/scorer';
+import { FinishCost, Scorer, type ScoreCall, type Scored, type StreamBatch } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { addReflection } from '../reflection';
 import type { DecodedRequest } from '../wire/binary';
@@ -98,7 +98,7 @@ export async function startGrpcServer(
   const streamCall = <Out>(
     call: grpc.ServerWritableStream<Request, Out>,
     api: string,
-    run: (scoreCall: ScoreCall, write: (message: Out) => void) => Promise<{ stoppedAt: number; stoppedEarly: boolean }>,
+    run: (scoreCall: ScoreCall, write: (message: Out) => void) => Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>>,
   ) => {
     const timer = metrics.requestSeconds.startTimer({ api });
     const { signal, dispose } = cancelSignal(call);
