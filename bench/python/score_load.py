@@ -32,30 +32,21 @@ def main() -> None:
     options = [("grpc.max_send_message_length", MAX_MESSAGE), ("grpc.max_receive_message_length", MAX_MESSAGE)]
     with grpc.insecure_channel(target, options=options) as channel:
         # Bytes in as they are (the request was built once, outside the timing); replies parsed by protobuf.
-        if mode == "batches":
-            batches_of = channel.unary_stream(
-                "/verdict.v1.Scorer/ScoreStreamBatches",
-                request_serializer=None,
-                response_deserializer=score_pb2.ScoreResponse.FromString,
-            )
-
-            def score(body):
-                return SimpleNamespace(results=[r for batch in batches_of(body) for r in batch.results])
-        elif mode == "stream":
-            results_of = channel.unary_stream(
-                "/verdict.v1.Scorer/ScoreStream",
-                request_serializer=None,
-                response_deserializer=score_pb2.ScoreResult.FromString,
-            )
-
-            def score(body):
-                return SimpleNamespace(results=list(results_of(body)))
-        else:
+        if mode == "unary":
             score = channel.unary_unary(
                 "/verdict.v1.Scorer/Score",
                 request_serializer=None,
                 response_deserializer=score_pb2.ScoreResponse.FromString,
             )
+        else:
+            # ScoreStream: one ScoreResult a message; ScoreStreamBatches: a ScoreResponse of several.
+            method, message = ("ScoreStream", score_pb2.ScoreResult) if mode == "stream" else ("ScoreStreamBatches", score_pb2.ScoreResponse)
+            messages_of = channel.unary_stream(f"/verdict.v1.Scorer/{method}", request_serializer=None, response_deserializer=message.FromString)
+
+            def score(body):
+                if mode == "stream":
+                    return SimpleNamespace(results=list(messages_of(body)))
+                return SimpleNamespace(results=[r for batch in messages_of(body) for r in batch.results])
         results = len(score(request).results)  # warm-up: connection, server threads
         with ThreadPoolExecutor(in_flight) as pool:
             cpu = resource.getrusage(resource.RUSAGE_SELF)
