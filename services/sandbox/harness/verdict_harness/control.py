@@ -10,6 +10,12 @@ import time
 from .wire import decode_json, marshal_frame
 
 
+# Bytes asked of one read from a run child's reply pipe. A bytes object this size is allocated for
+# every read: below glibc's mmap threshold (128 KiB) it comes from the heap, where 1 MiB cost an
+# mmap, an mremap and an munmap per read. Larger replies take more reads.
+READ_SIZE = 1 << 16
+
+
 class Halt(BaseException):
     """The run child is gone or out of budget; a BaseException so test code cannot catch it."""
 
@@ -156,7 +162,7 @@ class Child:
             if self.judge.exit_status(self.pid) is not None and not self.readable_now():
                 raise Halt('died', describe_status(self.judge.exit_status(self.pid)))
             try:
-                chunk = os.read(self.ctl_out, 1 << 20)
+                chunk = os.read(self.ctl_out, READ_SIZE)
             except BlockingIOError:
                 continue
             if not chunk:
