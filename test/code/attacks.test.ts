@@ -261,7 +261,7 @@ describe('code: values a candidate returns cannot stall the judge', () => {
     // The judge's clock stops at the test's CPU limit as the run child's does: a short one where the
     // clock decides; the default elsewhere, so a loaded machine cannot make the clock win a race
     // against the size guard or the memory cap.
-    const limits = reason === 'time' ? { time_limit_ms: 300 } : {};
+    const limits: JsonObject = reason === 'time' ? { time_limit_ms: 300 } : {};
     const outcome = await scoreAsync(code, fence(body), { mode: 'assert', fn_name: 'f', tests: [test], ...limits }, { sandbox });
     expect(outcome).toMatchObject({ status: 'OK', reward: 0, details: { first_failure: { reason, error: expect.stringMatching(error) } } });
   });
