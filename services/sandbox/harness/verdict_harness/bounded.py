@@ -78,7 +78,8 @@ def guarded_factorial(n):
 
 
 def _check_choose(name, n, k):
-    if _is_int(n) and _is_int(k) and 0 < k < n:
+    # k == n counts: perm(n) is n!, while comb(n, n) takes min(k, n - k) = 0 factors.
+    if _is_int(n) and _is_int(k) and 0 < k <= n:
         taken = min(k, n - k) if name == 'comb' else k
         if taken * n.bit_length() > MAX_RESULT_BITS:
             raise TooLarge('%s(%s, %s) would be an int of up to %d bits (at most %d)' % (name, _short(n), _short(k), taken * n.bit_length(), MAX_RESULT_BITS))
