@@ -15,11 +15,21 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The environment the image gives the server (the Dockerfile's `ENV` lines after its last `FROM`):
+ * the benches run it as deployed.
+ */
+export function imageEnv(): Record<string, string> {
+  const dockerfile = readFileSync(path.join(packageRoot(), 'Dockerfile'), 'utf8');
+  const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  return Object.fromEntries([...runtime.matchAll(/^ENV (\w+)=(\S+)$/gm)].map((m) => [m[1]!, m[2]!]));
+}
+
 export function startServerProcess(workers: number): Promise<ServerProcess> {
   const bin = path.join(packageRoot(), 'bin', 'verdict.js');
   const args = ['serve', '--host', '127.0.0.1', '--port', '0', '--http-port', '0', '--workers', String(workers), '--log-level', 'info'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...imageEnv() } });
     let out = '';
     const onData = (d: Buffer) => {
       out += d.toString();

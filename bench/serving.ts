@@ -12,7 +12,7 @@ import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import { encodeScoreRequest, encodeScoreResponse } from '../services/wire/binary';
 import { createRegistry } from '../verifiers';
 import { loadMathBatch } from './math';
-import { peakRssMiB, processCpu, resetPeakRss, rssMiB, startServerProcess, type ServerProcess } from './server-process';
+import { imageEnv, peakRssMiB, processCpu, resetPeakRss, rssMiB, startServerProcess, type ServerProcess } from './server-process';
 import { heading, row } from './timing';
 
 /**
@@ -205,7 +205,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function memory(samples: readonly Sample[]): Promise<void> {
   const big: Sample[] = [];
   for (let copy = 0; copy < BIG_COPIES; copy++) for (const s of samples) big.push({ ...s, id: `${s.id}-${copy}` });
-  heading(`serving memory: one \`verdict serve --workers 2\` process, requests of ${big.length} math samples`);
+  const env = Object.entries(imageEnv()).map(([k, v]) => `${k}=${v}`).join(' ');
+  heading(`serving memory: one \`verdict serve --workers 2\` process (the image's environment: ${env || 'none'}), requests of ${big.length} math samples`);
   const server = await startServerProcess(2);
   const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
   try {

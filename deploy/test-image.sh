@@ -61,12 +61,17 @@ rootfs=$(buildah mount "$ctr")
 entrypoint=$(buildah inspect --type image --format '{{range .Docker.Config.Entrypoint}}{{.}} {{end}}' "$image")
 port=$((20000 + RANDOM % 20000)); http_port=$((port + 1))
 cp deploy/base/verdict.yaml "$work/verdict.yaml"
+# The image's environment (its ENV lines), as a container runtime gives it to the process.
+image_env=()
+while IFS= read -r kv; do
+  [ -n "$kv" ] && image_env+=(--setenv "${kv%%=*}" "${kv#*=}")
+done < <(buildah inspect --type image --format '{{range .Docker.Config.Env}}{{println .}}{{end}}' "$image")
 # The image's CMD with the pod's arguments (loopback here instead of 0.0.0.0, and a config file).
 # shellcheck disable=SC2086
 bwrap --unshare-user --uid 10001 --gid 10001 --unshare-ipc --unshare-uts --die-with-parent \
   --bind "$rootfs" / --bind /proc /proc --dev-bind /dev /dev --tmpfs /tmp \
   --ro-bind "$work/verdict.yaml" /etc/verdict/verdict.yaml \
-  --chdir /app --setenv HOME /home/verdict --setenv PATH /usr/bin:/bin \
+  --chdir /app "${image_env[@]}" --setenv HOME /home/verdict --setenv PATH /usr/bin:/bin \
   -- $entrypoint serve --host=127.0.0.1 --port=$port --http-port=$http_port --config=/etc/verdict/verdict.yaml --drain-ms=5000 \
   > "$work/server.log" 2>&1 &
 bwrap_pid=$!
@@ -79,6 +84,8 @@ grep -q '"msg":"serving' "$work/server.log" || { cat "$work/server.log"; echo "F
 server_pid=$(pgrep -P "$bwrap_pid" | head -1)
 echo "server pid $server_pid: host uid $(awk '/^Uid/ {print $2}' /proc/"$server_pid"/status), uid $(awk '/^Uid/ {print $2}' /proc/"$server_pid"/status | xargs -I{} awk -v u={} '$2 == u {print $1}' /proc/"$server_pid"/uid_map) in its user namespace"
 grep -o '"sandbox":[^,}]*' "$work/server.log" | head -1
+tr '\0' '\n' < /proc/"$server_pid"/environ | grep -qx 'MALLOC_MMAP_THRESHOLD_=131072' \
+  || { echo "FAIL: the server did not get the image's MALLOC_MMAP_THRESHOLD_"; exit 1; }
 
 step "score the example batch through it"
 set +e

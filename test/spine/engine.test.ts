@@ -67,6 +67,28 @@ describe('engine', () => {
     }
   });
 
+  it("lets a pool thread's event loop run between tasks (V8 finishes its collections and reduces the heap there)", async () => {
+    // A thread that waited for work in Atomics.wait (piscina's default) never ran its event loop
+    // when idle: a timer it set never fired, nor did V8's own tasks for its heap.
+    const executor = new PoolExecutor(TEST_VERIFIERS, 1);
+    const engine = new Engine({ registry, executor });
+    try {
+      const fired = async (schedule: boolean) => {
+        const [result] = await engine.score([sample({ id: 't', verifier: 'timers', label: { schedule } })]);
+        return result!.details['fired'] as number;
+      };
+      expect(await fired(true)).toBe(0);
+      let seen = 0;
+      for (let attempt = 0; attempt < 100 && seen === 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        seen = await fired(false);
+      }
+      expect(seen).toBe(1);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('summarizes groups over OK samples only', async () => {
     const batch = mixedQaBatch();
     const groups = summarizeGroups(batch.map((s) => s.groupId), await pool.score(batch));
