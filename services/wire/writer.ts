@@ -9,7 +9,7 @@ import { WireType } from '@bufbuild/protobuf/wire';
 export class Writer {
   private buf: Buffer;
   private pos = 0;
-  /** Start of each open nested message's body (after the 5 bytes kept for its length). */
+  /** Start of each open nested message's body (after the byte kept for its length). */
   private readonly open: number[] = [];
 
   constructor(initialBytes = 64 * 1024) {
@@ -91,8 +91,10 @@ export class Writer {
 
   /** Opens a length-delimited body; `join` closes it. */
   fork(): this {
-    this.ensure(5);
-    this.pos += 5;
+    // One byte is kept for the length: most nested bodies (a Struct entry, a value, a result's
+    // details) are under 128 bytes and then stay where they are written; a longer one moves forward.
+    this.ensure(1);
+    this.pos += 1;
     this.open.push(this.pos);
     return this;
   }
@@ -101,11 +103,14 @@ export class Writer {
     const start = this.open.pop();
     if (start === undefined) throw new Error('Writer.join without fork');
     const length = this.pos - start;
-    const lengthBytes = length < 0x80 ? 1 : length < 0x4000 ? 2 : length < 0x200000 ? 3 : length < 0x10000000 ? 4 : 5;
-    const at = start - 5;
-    // The body moves back over the bytes the length does not need.
-    if (lengthBytes < 5) this.buf.copyWithin(at + lengthBytes, start, this.pos);
-    this.pos = at;
+    if (length < 0x80) {
+      this.buf[start - 1] = length;
+      return this;
+    }
+    const extra = length < 0x4000 ? 1 : length < 0x200000 ? 2 : length < 0x10000000 ? 3 : 4;
+    this.ensure(extra);
+    this.buf.copyWithin(start + extra, start, this.pos);
+    this.pos = start - 1;
     this.varintInPlace(length);
     this.pos += length;
     return this;

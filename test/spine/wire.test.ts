@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create, fromBinary, fromJson, toBinary, toJson, type JsonValue } from '@bufbuild/protobuf';
+import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { JsonObject } from '../../core/json';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { packageRoot } from '../../services/paths';
@@ -10,6 +11,7 @@ import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScor
 import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
 import { groupOptionsFromJson } from '../../services/wire/group-options';
 import { sampleFromJson } from '../../services/wire/json';
+import { Writer } from '../../services/wire/writer';
 import { sample } from '../fixtures/samples';
 
 /** Strings of every UTF-8 width and lengths around the writer's one-byte and multi-byte length cases. */
@@ -26,6 +28,17 @@ const samples = texts.map((text, i) =>
 );
 
 describe('the Score API wire codec, against the generated messages of @bufbuild/protobuf', () => {
+  it('nested bodies of every length-prefix width come out as protobuf-es writes them', () => {
+    // Each varint width's edges (1 byte below 128, 2 below 2^14, 3 below 2^21, then 4), a body
+    // inside a body, and a small body after a large one in the same writer.
+    for (const length of [0, 1, 127, 128, 16_383, 16_384, 2_097_151, 2_097_152]) {
+      const body = 'b'.repeat(Math.max(0, length - 3));
+      const ours = new Writer(16).tag(1, WireType.LengthDelimited).fork().tag(2, WireType.LengthDelimited).string(body).join().tag(3, WireType.LengthDelimited).fork().tag(4, WireType.Varint).uint32(length).join().finish();
+      const theirs = new BinaryWriter().tag(1, WireType.LengthDelimited).fork().tag(2, WireType.LengthDelimited).string(body).join().tag(3, WireType.LengthDelimited).fork().tag(4, WireType.Varint).uint32(length).join().finish();
+      expect(Buffer.from(ours).equals(Buffer.from(theirs))).toBe(true);
+    }
+  });
+
   it('a request written by Verdict reads back the same with protobuf-es, and the other way round', () => {
     const bytes = encodeScoreRequest(samples, { lengthPenalty: true, maxLength: 100, keepMax: 0.5 });
     const viaLibrary = toJson(ScoreRequestSchema, fromBinary(ScoreRequestSchema, bytes)) as { samples: JsonObject[]; groupOptions: JsonObject };
