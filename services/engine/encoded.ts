@@ -13,14 +13,21 @@ export interface EncodedBatch {
   /** UTF-8 bytes of the sample's response: its characters are at most that many. */
   responseBytes(index: number): number;
   /**
-   * These samples as one message (a ScoreRequest of just them), for a pool thread to decode: a
-   * buffer of its own, which the pool may move to the thread (leaving it empty here).
+   * These samples as one message in the request's wire format (a ScoreRequest of just them, or a
+   * JSON array of their objects), for a pool thread to decode: a buffer of its own, which the pool
+   * may move to the thread (leaving it empty here).
    */
-  pack(indices: readonly number[]): Uint8Array;
+  pack(indices: readonly number[]): PackedSamples;
 }
 
-/** The wire formats a pool thread encodes results in: a ScoreResult message, or its proto3 JSON object's text. */
+/** The wire formats of the Score API: protobuf messages, or their proto3 JSON objects' text. */
 export type ResultFormat = 'protobuf' | 'json';
+
+/** Samples packed for a pool thread (see EncodedBatch.pack), in the wire format they came in. */
+export interface PackedSamples {
+  wire: ResultFormat;
+  bytes: Uint8Array;
+}
 
 /**
  * A chunk's results encoded together, as a pool thread sends them back: ScoreResult messages back to

@@ -5,6 +5,7 @@ import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { noteResults } from '../request-log';
 import { scoreReplyText } from '../wire/json';
+import { scanJsonScoreRequest, type ScannedJsonRequest } from '../wire/json-scan';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes, type ScoreFor } from './trainers';
 
@@ -13,28 +14,54 @@ export const MAX_BODY = '256mb';
 /** A reply's worst case per character in JSON: a control character is escaped as six (`\u0001`). */
 const REPLY_LIMIT = { maxBytes: 256 * 1024 * 1024, bytesPerChar: 6 };
 
-/**
- * The request body as JSON, whatever its content type. An empty body is refused with a message saying
- * so (express.json hands the route an empty object, and /v1/score answered it with no results), and a
- * UTF-8 byte-order mark is accepted. The parser of /v1/score; the trainer routes keep their own.
- */
 /** Whitespace only (checked without copying a body of megabytes, as trim would). */
 const BLANK = /^\s*$/;
 
-export function jsonBody(limit: string) {
+/**
+ * The body's text as JSON into `req.body`. An empty body is refused with a message saying so
+ * (express.json hands the route an empty object, and /v1/score answered it with no results), and a
+ * UTF-8 byte-order mark is accepted.
+ */
+function parseJsonText(text: string, req: Request, res: Response, next: NextFunction): void {
+  const raw = text.replace(/^\uFEFF/, '');
+  if (BLANK.test(raw)) return sendError(res, 400, 'INVALID_ARGUMENT', 'request: the body is empty (expected a JSON object with "samples")');
+  try {
+    req.body = JSON.parse(raw) as unknown;
+  } catch (parseError) {
+    return sendError(res, 400, 'INVALID_ARGUMENT', `request: not valid JSON (${(parseError as Error).message})`);
+  }
+  next();
+}
+
+/** A charset other than UTF-8 named by the content type, if any (the body is then decoded from it). */
+function otherCharset(contentType: string | undefined): boolean {
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
+  return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8';
+}
+
+/**
+ * The /v1/score body, whatever its content type: a UTF-8 body is first scanned where it lies
+ * (services/wire/json-scan.ts), its samples left in the bytes for the pool threads, into
+ * `res.locals.scanned`; any other body is parsed in full into `req.body`.
+ */
+function scoreBody(limit: string) {
   const text = express.text({ type: () => true, limit });
-  return (req: Request, res: Response, next: NextFunction) =>
-    text(req, res, (error?: unknown) => {
+  const bytes = express.raw({ type: () => true, limit });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (otherCharset(req.headers['content-type'])) {
+      return text(req, res, (error?: unknown) => (error ? next(error) : parseJsonText(typeof req.body === 'string' ? req.body : '', req, res, next)));
+    }
+    bytes(req, res, (error?: unknown) => {
       if (error) return next(error);
-      const raw = typeof req.body === 'string' ? req.body.replace(/^\uFEFF/, '') : '';
-      if (BLANK.test(raw)) return sendError(res, 400, 'INVALID_ARGUMENT', 'request: the body is empty (expected a JSON object with "samples")');
-      try {
-        req.body = JSON.parse(raw) as unknown;
-      } catch (parseError) {
-        return sendError(res, 400, 'INVALID_ARGUMENT', `request: not valid JSON (${(parseError as Error).message})`);
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const scanned = scanJsonScoreRequest(body);
+      if (scanned) {
+        res.locals['scanned'] = scanned;
+        return next();
       }
-      next();
+      parseJsonText(body.toString('utf8'), req, res, next);
     });
+  };
 }
 
 const REFUSAL_STATUS: Record<RequestRefused['kind'], number> = {
@@ -103,11 +130,17 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
 
   const scoreFor: ScoreFor = async (_req, res, samples, api) => (await scoreCall(res, { samples, groupOptions: null }, api))?.results ?? null;
 
-  app.post('/v1/score', jsonBody(MAX_BODY), async (req: Request, res: Response) => {
-    const parsed = scoreRequestFromJson(req.body);
-    if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
-    const { samples, rejected, groupOptions } = parsed;
-    const scored = await scoreCall(res, { samples, rejected, groupOptions, format: 'json' }, 'http.score');
+  app.post('/v1/score', scoreBody(MAX_BODY), async (req: Request, res: Response) => {
+    const scanned = res.locals['scanned'] as ScannedJsonRequest | undefined;
+    let call: Omit<ScoreCall, 'signal' | 'reply'>;
+    if (scanned) call = { samples: scanned.samples, groupOptions: null, encoded: scanned.encoded, format: 'json' };
+    else {
+      const parsed = scoreRequestFromJson(req.body);
+      if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
+      const { samples, rejected, groupOptions } = parsed;
+      call = { samples, rejected, groupOptions, format: 'json' };
+    }
+    const scored = await scoreCall(res, call, 'http.score');
     if (!scored) return;
     res.type('application/json').send(scoreReplyText(scored.results, scored.groups));
   });

@@ -3,6 +3,7 @@ import { Piscina } from 'piscina';
 import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
+import type { PackedSamples } from '../engine/encoded';
 import { runTask, scoreChunk, type ChunkReply, type EncodeAs, type PoolTask } from './tasks';
 import type { PoolEntry } from './worker';
 
@@ -16,7 +17,7 @@ export interface Executor {
    * it (pool threads; the inline executor leaves encoding to the transport, on the same thread anyway).
    * `samples` may be a packed chunk of an EncodedBatch, decoded where it is scored.
    */
-  scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
+  scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
   /** Chunks waiting for a thread. */
   queued(): number;
@@ -42,7 +43,7 @@ export class InlineExecutor implements Executor {
   readonly threads = 0;
   constructor(private readonly registry: Registry) {}
 
-  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal): Promise<ChunkReply> {
+  async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal): Promise<ChunkReply> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     throwIfAborted(signal);
     return scoreChunk(this.registry, samples);
@@ -84,9 +85,9 @@ export class PoolExecutor implements Executor {
     });
   }
 
-  async scoreChunk(samples: Sample[] | Uint8Array, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
+  async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
     // A packed chunk's buffer is moved to the thread, not copied (see EncodedBatch.pack).
-    const transferList = samples instanceof Uint8Array ? [samples.buffer as ArrayBuffer] : undefined;
+    const transferList = Array.isArray(samples) ? undefined : [samples.bytes.buffer as ArrayBuffer];
     if (budgetMs === undefined) {
       return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;
     }

@@ -2,9 +2,10 @@ import type { Json, JsonObject } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample, type Status } from '../../core/sample';
 import { scorePure } from '../../core/score';
-import type { EncodedChunk, ResultFormat } from '../engine/encoded';
+import type { EncodedChunk, PackedSamples, ResultFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import { decodeScoreRequest } from '../wire/binary';
+import { decodePackedJsonSamples } from '../wire/json-scan';
 import { CHUNK_ENCODERS } from '../wire/formats';
 
 /** An outcome and the CPU time it took, measured where it was computed. */
@@ -55,8 +56,8 @@ export interface EncodeAs {
 export type PoolTask =
   | {
       op: 'score';
-      /** The samples, or a ScoreRequest message of them (see EncodedBatch): decoded here, off the calling thread. */
-      samples: Sample[] | Uint8Array;
+      /** The samples, or the samples packed in their wire format (see EncodedBatch): decoded here, off the calling thread. */
+      samples: Sample[] | PackedSamples;
       /** An Int32Array's buffer whose first cell the thread sets when it starts the chunk (its budget runs from then). */
       started?: SharedArrayBuffer;
       encode?: EncodeAs;
@@ -69,9 +70,13 @@ function outcomeOf(registry: Registry, sample: Sample): Outcome {
   return verifier ? aborted('not_a_pure_verifier') : invalid(registry.unknownVerifierReason(sample.verifier));
 }
 
-export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Uint8Array, encode?: EncodeAs): ChunkReply {
-  // A packed chunk was checked when its request was read (EncodedBatch): it decodes without error.
-  const samples = chunk instanceof Uint8Array ? decodeScoreRequest(chunk).samples : chunk;
+/** A packed chunk's samples. It was checked when its request was read (EncodedBatch): it decodes without error. */
+function unpack({ wire, bytes }: PackedSamples): Sample[] {
+  return wire === 'protobuf' ? decodeScoreRequest(bytes).samples : decodePackedJsonSamples(bytes);
+}
+
+export function scoreChunk(registry: Registry, chunk: readonly Sample[] | PackedSamples, encode?: EncodeAs): ChunkReply {
+  const samples = Array.isArray(chunk) ? chunk : unpack(chunk as PackedSamples);
   const timed = samples.map((sample): TimedOutcome => {
     const start = process.hrtime.bigint();
     const outcome = outcomeOf(registry, sample);

@@ -146,21 +146,24 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
     },
     responseBytes: (index) => responseBytes[index]!,
     pack(indices) {
-      // Samples next to each other in the request are already a ScoreRequest of just them: one copy.
-      if (indices.length === 0) return new Uint8Array(0);
-      const first = indices[0]!;
-      const last = indices[indices.length - 1]!;
-      let adjacent = last - first === indices.length - 1;
-      for (let k = 1; adjacent && k < indices.length; k++) adjacent = indices[k] === first + k && fields[first + k] === ends[first + k - 1];
-      if (adjacent) return new Uint8Array(bytes.subarray(fields[first], ends[last]));
-      let size = 0;
-      for (const i of indices) size += ends[i]! - starts[i]! + 6;
-      const writer = new Writer(size);
-      for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts[i], ends[i]));
-      // A buffer of its own (a small Buffer lives in a pool shared with others), so it can be transferred.
-      return new Uint8Array(writer.finish());
+      return { wire: 'protobuf', bytes: packed(indices) };
     },
   };
+  function packed(indices: readonly number[]): Uint8Array {
+    // Samples next to each other in the request are already a ScoreRequest of just them: one copy.
+    if (indices.length === 0) return new Uint8Array(0);
+    const first = indices[0]!;
+    const last = indices[indices.length - 1]!;
+    let adjacent = last - first === indices.length - 1;
+    for (let k = 1; adjacent && k < indices.length; k++) adjacent = indices[k] === first + k && fields[first + k] === ends[first + k - 1];
+    if (adjacent) return new Uint8Array(bytes.subarray(fields[first], ends[last]));
+    let size = 0;
+    for (const i of indices) size += ends[i]! - starts[i]! + 6;
+    const writer = new Writer(size);
+    for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts[i], ends[i]));
+    // A buffer of its own (a small Buffer lives in a pool shared with others), so it can be transferred.
+    return new Uint8Array(writer.finish());
+  }
   return { samples, rejected, groupOptions, encoded };
 }
 

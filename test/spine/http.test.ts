@@ -52,6 +52,20 @@ describe('HTTP gateway', () => {
     expect(body.results.map((r) => r.reward)).toEqual([1, 0]);
   });
 
+  it('reads a body in the charset its content type names, and a UTF-8 body after a byte-order mark', async () => {
+    const batch = [sample({ id: 'é-1', verifier: 'qa', response: 'réponse \\boxed{C}', label: { choice: 'C' } })];
+    const text = JSON.stringify({ samples: batch });
+    const replies = [
+      await fetch(`${base}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json; charset=ISO-8859-1' }, body: Buffer.from(text, 'latin1') }),
+      await post(`\uFEFF${text}`),
+    ];
+    for (const res of replies) {
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { results: Array<{ id: string; reward: number }> };
+      expect(body.results.map((r) => [r.id, r.reward])).toEqual([['é-1', 1]]);
+    }
+  });
+
   it('accepts the proto field names (group_id, response_tokens) as proto3 JSON parsers do', async () => {
     const res = await post(JSON.stringify({ samples: [{ id: 'x', verifier: 'qa', response: '\\boxed{A}', label: { choice: 'A' }, group_id: 'g', response_tokens: 12 }] }));
     const body = (await res.json()) as { groups: Array<{ groupId: string }> };

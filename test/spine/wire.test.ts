@@ -101,12 +101,12 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
     batch.forEach((s, i) => expect(scanned.encoded.responseBytes(i)).toBe(Buffer.byteLength(s.response)));
     samples.forEach((s, i) => expect(scanned.encoded.sample(i)).toEqual(s));
     // A packed chunk is a ScoreRequest of just those samples, in that order.
-    expect(decodeScoreRequest(scanned.encoded.pack([7, 0, 3])).samples).toEqual([samples[7], samples[0], samples[3]]);
+    expect(decodeScoreRequest(scanned.encoded.pack([7, 0, 3]).bytes).samples).toEqual([samples[7], samples[0], samples[3]]);
     // Adjacent samples are copied as one range; a field between them (group options) is left out.
-    expect(decodeScoreRequest(scanned.encoded.pack([2, 3, 4])).samples).toEqual(samples.slice(2, 5));
-    expect(scanned.encoded.pack([2, 3, 4]).buffer.byteLength).toBeLessThan(bytes.length / 2);
+    expect(decodeScoreRequest(scanned.encoded.pack([2, 3, 4]).bytes).samples).toEqual(samples.slice(2, 5));
+    expect(scanned.encoded.pack([2, 3, 4]).bytes.buffer.byteLength).toBeLessThan(bytes.length / 2);
     const split = Buffer.concat([encodeScoreRequest(samples.slice(0, 2)), encodeScoreRequest([], { maxLength: 9 }), encodeScoreRequest(samples.slice(2, 4))]);
-    const withOptions = scanScoreRequest(split).encoded.pack([0, 1, 2, 3]);
+    const withOptions = scanScoreRequest(split).encoded.pack([0, 1, 2, 3]).bytes;
     expect(decodeScoreRequest(withOptions)).toMatchObject({ samples: samples.slice(0, 4), groupOptions: null });
     // Malformed bytes are refused by both with the same error: a cut message, and a string inside a
     // label whose length runs past the end (the scan checks what it does not build).
