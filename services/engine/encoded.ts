@@ -30,11 +30,15 @@ export interface PackedSamples {
 }
 
 /**
- * A chunk's results encoded together, as a pool thread sends them back: ScoreResult messages back to
- * back in one buffer with where each ends (one allocation and one copy per chunk, not per result),
- * or JSON texts.
+ * A chunk's results encoded together, as a pool thread sends them back: each result's encoding (a
+ * ScoreResult message, or its JSON object's UTF-8 text) back to back in one buffer, with where each
+ * ends: one allocation and one copy per chunk, not per result.
  */
-export type EncodedChunk = { bytes: Uint8Array; ends: number[] } | { texts: string[] };
+export interface EncodedChunk {
+  wire: ResultFormat;
+  bytes: Uint8Array;
+  ends: number[];
+}
 
 /**
  * A result a pool thread encoded in the transport's wire format beside scoring it, so the main
@@ -64,25 +68,18 @@ export function encodedResultShell(chunk: EncodedChunk, k: number): object {
   return new EncodedScoreResult(chunk, k);
 }
 
-/** The result's ScoreResult message as a pool thread encoded it (a view of its chunk), if it did. */
-export function encodedBytes(result: ScoreResult): Uint8Array | undefined {
+/** The result's encoding in `wire` as a pool thread made it (a view of its chunk), if it did. */
+export function encodedBytes(result: ScoreResult, wire: ResultFormat): Uint8Array | undefined {
   const part = EncodedScoreResult.part(result);
-  if (!part || 'texts' in part.chunk) return undefined;
+  if (!part || part.chunk.wire !== wire) return undefined;
   const { bytes, ends } = part.chunk;
   return bytes.subarray(part.k === 0 ? 0 : ends[part.k - 1], ends[part.k]);
 }
 
-/** The result's JSON object text as a pool thread encoded it, if it did. */
-export function encodedText(result: ScoreResult): string | undefined {
-  const part = EncodedScoreResult.part(result);
-  return part && 'texts' in part.chunk ? part.chunk.texts[part.k] : undefined;
-}
-
-/** An upper bound on the bytes of the result's encoding (UTF-8 takes up to 3 per character of text), if a pool thread encoded it. */
+/** The bytes of the result's encoding, if a pool thread encoded it. */
 export function encodedBytesBound(result: ScoreResult): number | undefined {
   const part = EncodedScoreResult.part(result);
   if (!part) return undefined;
-  if ('texts' in part.chunk) return 3 * part.chunk.texts[part.k]!.length;
   const { ends } = part.chunk;
   return ends[part.k]! - (part.k === 0 ? 0 : ends[part.k - 1]!);
 }

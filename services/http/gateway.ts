@@ -4,7 +4,7 @@ import { RequestRefused, type Engine } from '../engine/engine';
 import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { noteResults } from '../request-log';
-import { scoreReplyText } from '../wire/json';
+import { scoreReplyJson } from '../wire/json';
 import { scanJsonScoreRequest, type ScannedJsonRequest } from '../wire/json-scan';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes, type ScoreFor } from './trainers';
@@ -142,7 +142,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     }
     const scored = await scoreCall(res, call, 'http.score');
     if (!scored) return;
-    res.type('application/json').send(scoreReplyText(scored.results, scored.groups));
+    res.type('application/json').send(scoreReplyJson(scored.results, scored.groups));
   });
 
   app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry));

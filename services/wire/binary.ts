@@ -248,7 +248,7 @@ function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary)
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
 export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
-  const encoded = encodedBytes(result);
+  const encoded = encodedBytes(result, 'protobuf');
   if (encoded && !group) return encoded;
   const writer = new Writer(512);
   if (encoded) {
@@ -275,10 +275,10 @@ export function encodeScoreResponse(results: readonly ShapedResult[], groups: re
   // Sized up front from the results encoded already (a guess for the others): a 65,536-result reply
   // grown by doubling left as much garbage as the reply itself.
   let size = 64 * groups.length;
-  for (const result of results) size += (encodedBytes(result)?.length ?? 250) + 6;
+  for (const result of results) size += (encodedBytes(result, 'protobuf')?.length ?? 250) + 6;
   const writer = new Writer(size);
   for (const result of results) {
-    const encoded = encodedBytes(result);
+    const encoded = encodedBytes(result, 'protobuf');
     if (encoded) {
       writer.tag(P.results!.number, LD).bytes(encoded);
       continue;

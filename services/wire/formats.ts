@@ -5,6 +5,15 @@ import { resultText } from './json';
 
 /** How a pool thread encodes a chunk's results for each transport: ScoreResult messages (gRPC), JSON objects' text (HTTP). */
 export const CHUNK_ENCODERS: Record<ResultFormat, (results: readonly ScoreResult[]) => EncodedChunk> = {
-  protobuf: encodeScoreResults,
-  json: (results) => ({ texts: results.map(resultText) }),
+  protobuf: (results) => ({ wire: 'protobuf', ...encodeScoreResults(results) }),
+  json: (results) => {
+    const texts = results.map(resultText);
+    const joined = texts.join('');
+    const bytes = Buffer.from(joined, 'utf8');
+    // Where each ends in bytes: its characters, while every character is one byte.
+    const ascii = bytes.length === joined.length;
+    let end = 0;
+    const ends = texts.map((text) => (end += ascii ? text.length : Buffer.byteLength(text, 'utf8')));
+    return { wire: 'json', bytes, ends };
+  },
 };

@@ -2,7 +2,7 @@ import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf
 import { fieldPath } from '../../core/label';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
-import { encodedText } from '../engine/encoded';
+import { encodedBytes } from '../engine/encoded';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { nestsDeeperThan, tooDeepReason } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
@@ -172,7 +172,16 @@ export function resultText(result: ShapedResult): string {
   return objectText(resultToJson(result));
 }
 
-/** The Score reply (`{results, groups}`) as JSON text, rewards as floats; results a pool thread encoded are copied as they are. */
-export function scoreReplyText(results: readonly ShapedResult[], groups: readonly GroupSummary[]): string {
-  return `{"results":[${results.map((r) => encodedText(r) ?? resultText(r)).join(',')}],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`;
+const REPLY_HEAD = Buffer.from('{"results":[');
+const COMMA = Buffer.from(',');
+
+/** The Score reply (`{results, groups}`) as JSON (UTF-8), rewards as floats; results a pool thread encoded are copied as they are. */
+export function scoreReplyJson(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Buffer {
+  const parts: Uint8Array[] = [REPLY_HEAD];
+  results.forEach((result, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(encodedBytes(result, 'json') ?? Buffer.from(resultText(result)));
+  });
+  parts.push(Buffer.from(`],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`));
+  return Buffer.concat(parts);
 }

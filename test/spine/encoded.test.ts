@@ -1,11 +1,11 @@
 import { resolveGroupOptions } from '../../core/groups';
 import type { Sample } from '../../core/sample';
 import { Engine } from '../../services/engine/engine';
-import { encodedBytes, encodedText } from '../../services/engine/encoded';
+import { encodedBytes } from '../../services/engine/encoded';
 import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
 import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
-import { scoreReplyText } from '../../services/wire/json';
+import { scoreReplyJson } from '../../services/wire/json';
 import { z } from 'zod';
 import { Registry } from '../../core/registry';
 import { definePure } from '../../core/verifier';
@@ -27,6 +27,8 @@ const batch = (): Sample[] => [
   sample({ id: 'long', verifier: 'qa', response: `\\boxed{${'x'.repeat(5000)}}`, label: { answers: ['y'] }, groupId: 'g9' }),
   sample({ id: 'nope', verifier: 'no-such-verifier', response: '' }),
   sample({ id: 'spun', verifier: 'spin', label: { ops: 10 }, groupId: 'g9' }),
+  // Text past one byte a character in UTF-8, where a result's end in bytes is not its length.
+  sample({ id: 'é€😀', verifier: 'qa', response: '\\boxed{ü}', label: { answers: ['ü'] } }),
 ];
 
 describe('results encoded on pool threads, batches left in their bytes', () => {
@@ -45,7 +47,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const reference = await score(inline, undefined);
     const scored = await score(pooled, 'protobuf');
     // The pool really encoded them (not those of unknown verifiers, which never reach a thread).
-    expect(scored.results.filter((r) => encodedBytes(r) !== undefined).map((r) => r.id)).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun']);
+    expect(scored.results.filter((r) => encodedBytes(r, 'protobuf') !== undefined).map((r) => r.id)).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun', 'é€😀']);
     expect(decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups))).toEqual(
       decodeScoreResponse(encodeScoreResponse(reference.results, reference.groups)),
     );
@@ -58,8 +60,9 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
   it('give the same JSON reply as results encoded on the main thread', async () => {
     const reference = await score(inline, undefined);
     const scored = await score(pooled, 'json');
-    expect(scored.results.filter((r) => encodedText(r) !== undefined)).toHaveLength(7);
-    expect(JSON.parse(scoreReplyText(scored.results, scored.groups))).toEqual(JSON.parse(scoreReplyText(reference.results, reference.groups)));
+    expect(scored.results.filter((r) => encodedBytes(r, 'json') !== undefined)).toHaveLength(8);
+    expect(scored.results.filter((r) => encodedBytes(r, 'protobuf') !== undefined)).toHaveLength(0);
+    expect(JSON.parse(scoreReplyJson(scored.results, scored.groups).toString())).toEqual(JSON.parse(scoreReplyJson(reference.results, reference.groups).toString()));
   });
 
   it('count their encoded size against the reply limit, and a result cut for it is encoded anew', async () => {
@@ -67,7 +70,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const scored = await score(pooled, 'protobuf', 8_000);
     const cut = scored.results.find((r) => r.id === 'long')!;
     expect([cut.status, cut.reason]).toEqual(['ABORTED', 'response_too_large']);
-    expect(encodedBytes(cut)).toBeUndefined();
+    expect(encodedBytes(cut, 'protobuf')).toBeUndefined();
     const reply = decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups));
     expect(reply.results.find((r) => r.id === 'long')).toMatchObject({ status: 'ABORTED', reason: 'response_too_large', details: { limitBytes: 8_000 } });
     // The others fit, and come out as the pool thread encoded them.
@@ -79,7 +82,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const options = resolveGroupOptions({ advantage: 'grpo' });
     if (!options.ok) throw new Error(options.error);
     const scored = await pooled.score({ samples: batch(), groupOptions: options.options, format: 'protobuf' });
-    expect(scored.results.every((r) => encodedBytes(r) === undefined)).toBe(true);
+    expect(scored.results.every((r) => encodedBytes(r, 'protobuf') === undefined)).toBe(true);
     expect(scored.results[0]!.details).toMatchObject({ extracted: 'C' });
   });
 
