@@ -61,6 +61,24 @@ export class Writer {
   }
 
   string(value: string): this {
+    // Short ASCII strings (ids, reasons, names, most label and detail values) are copied here: a call
+    // into Buffer.write costs more than the copy.
+    if (value.length < 32) {
+      this.ensure(1 + 3 * value.length);
+      const buf = this.buf;
+      const start = this.pos + 1;
+      let k = 0;
+      for (; k < value.length; k++) {
+        const c = value.charCodeAt(k);
+        if (c >= 0x80) break;
+        buf[start + k] = c;
+      }
+      if (k === value.length) {
+        buf[this.pos] = k;
+        this.pos = start + k;
+        return this;
+      }
+    }
     // A UTF-16 unit takes at most 3 bytes of UTF-8: a string under 43 units has a one-byte length.
     if (value.length < 43) {
       this.ensure(1 + 3 * value.length);

@@ -39,6 +39,17 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
     }
   });
 
+  it('strings of every UTF-8 width and length class come out as protobuf-es writes them', () => {
+    // Around the writer's short-ASCII copy (under 32 units), its one-byte length (under 43) and a
+    // non-ASCII unit first, last or after ASCII (the copy gives way to Buffer.write).
+    const strings = [...texts, 'a'.repeat(31), 'b'.repeat(32), 'abcé', 'é' + 'c'.repeat(30), 'ab\u007f', '\u0080', 'x\ud800y', '\udfff'];
+    for (const text of strings) {
+      const ours = new Writer(4).tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
+      const theirs = new BinaryWriter().tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
+      expect([text, Buffer.from(ours).toString('hex')]).toEqual([text, Buffer.from(theirs).toString('hex')]);
+    }
+  });
+
   it('a request written by Verdict reads back the same with protobuf-es, and the other way round', () => {
     const bytes = encodeScoreRequest(samples, { lengthPenalty: true, maxLength: 100, keepMax: 0.5 });
     const viaLibrary = toJson(ScoreRequestSchema, fromBinary(ScoreRequestSchema, bytes)) as { samples: JsonObject[]; groupOptions: JsonObject };
