@@ -61,11 +61,23 @@ export class Reader {
 
   string(): string {
     const length = this.uint32();
-    const end = this.pos + length;
+    const start = this.pos;
+    const end = start + length;
     if (end > this.len) throw new RangeError('premature end of message');
-    const out = this.buf.toString('utf8', this.pos, end);
     this.pos = end;
-    return out;
+    // Short ASCII strings (ids, names, reasons, most label and detail values) are built here: the
+    // call into Buffer's UTF-8 decoding costs more than the loop.
+    if (length <= 16) {
+      const buf = this.buf;
+      let out = '';
+      for (let k = start; k < end; k++) {
+        const c = buf[k]!;
+        if (c >= 0x80) return buf.toString('utf8', start, end);
+        out += String.fromCharCode(c);
+      }
+      return out;
+    }
+    return this.buf.toString('utf8', start, end);
   }
 
   /** Skips a length-delimited body; answers its length. */

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { create, fromBinary, fromJson, toBinary, toJson, type JsonValue } from '@bufbuild/protobuf';
-import { BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
+import { BinaryReader, BinaryWriter, WireType } from '@bufbuild/protobuf/wire';
 import type { JsonObject } from '../../core/json';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { packageRoot } from '../../services/paths';
@@ -11,6 +11,7 @@ import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScor
 import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
 import { groupOptionsFromJson } from '../../services/wire/group-options';
 import { sampleFromJson } from '../../services/wire/json';
+import { Reader } from '../../services/wire/reader';
 import { Writer } from '../../services/wire/writer';
 import { sample } from '../fixtures/samples';
 
@@ -42,11 +43,19 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
   it('strings of every UTF-8 width and length class come out as protobuf-es writes them', () => {
     // Around the writer's short-ASCII copy (under 32 units), its one-byte length (under 43) and a
     // non-ASCII unit first, last or after ASCII (the copy gives way to Buffer.write).
-    const strings = [...texts, 'a'.repeat(31), 'b'.repeat(32), 'abcé', 'é' + 'c'.repeat(30), 'ab\u007f', '\u0080', 'x\ud800y', '\udfff'];
+    const strings = [...texts, 'a'.repeat(16), 'a'.repeat(15) + 'é', 'a'.repeat(31), 'b'.repeat(32), 'abcé', 'é' + 'c'.repeat(30), 'ab\u007f', '\u0080', 'x\ud800y', '\udfff'];
     for (const text of strings) {
       const ours = new Writer(4).tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
       const theirs = new BinaryWriter().tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
       expect([text, Buffer.from(ours).toString('hex')]).toEqual([text, Buffer.from(theirs).toString('hex')]);
+      // Verdict's reader gives back what protobuf-es's reads (short ASCII is built in JavaScript there too).
+      const reader = new Reader(theirs);
+      const library = new BinaryReader(theirs);
+      for (let field = 0; field < 2; field++) {
+        reader.tag();
+        library.tag();
+        expect(reader.string()).toBe(library.string());
+      }
     }
   });
 
