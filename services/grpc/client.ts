@@ -32,7 +32,10 @@ export interface StreamBatch {
 
 const RawScorerClient = grpc.makeGenericClientConstructor(scorerService(), 'verdict.v1.Scorer');
 
-function plain({ group: _group, advantage: _advantage, ...result }: DecodedResult): ScoreResult {
+/** The result without what ScoreResult does not have (a copy only when there is something to drop). */
+function plain(decoded: DecodedResult): ScoreResult {
+  if (decoded.group === undefined && decoded.advantage === undefined) return decoded;
+  const { group: _group, advantage: _advantage, ...result } = decoded;
   return result;
 }
 
