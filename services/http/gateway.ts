@@ -33,7 +33,7 @@ function parseJsonText(text: string, req: Request, res: Response, next: NextFunc
   next();
 }
 
-/** A charset other than UTF-8 named by the content type, if any (the body is then decoded from it). */
+/** Whether the content type names a charset other than UTF-8 (such a body is decoded from it and read in full). */
 function otherCharset(contentType: string | undefined): boolean {
   const charset = /;\s*charset\s*=\s*"?([^";\s]*)/i.exec(contentType ?? '')?.[1]?.toLowerCase();
   return charset !== undefined && charset !== 'utf-8' && charset !== 'utf8';

@@ -2,6 +2,7 @@ import type { JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
 import type { EncodedBatch } from '../engine/encoded';
 import { MAX_JSON_DEPTH } from './depth';
+import { SampleSchema } from './gen/verdict/v1/score_pb';
 import { sampleFromJson } from './json';
 
 /**
@@ -53,18 +54,16 @@ function names(entries: Array<[string, number]>): Names {
   return entries.map(([name, bit]) => ({ bytes: Buffer.from(name, 'latin1'), bit }));
 }
 
-/** Sample fields by their proto3 JSON names (both spellings, as the full read takes them). */
-const SAMPLE_FIELDS = names([
-  ['id', 1],
-  ['verifier', 2],
-  ['response', 4],
-  ['label', 8],
-  ['groupId', 16],
-  ['group_id', 16],
-  ['responseTokens', 32],
-  ['response_tokens', 32],
-  ['metadata', 64],
-]);
+/** A bit per Sample field the scan reads (a field the proto adds later is declined until it is here). */
+const BIT: Readonly<Record<keyof Sample, number>> = { id: 1, verifier: 2, response: 4, label: 8, groupId: 16, responseTokens: 32, metadata: 64 };
+
+/** Sample fields by both their names in proto3 JSON, from the generated descriptor as the full read takes them. */
+const SAMPLE_FIELDS = names(
+  SampleSchema.fields.flatMap((field): Array<[string, number]> => {
+    const bit = BIT[field.localName as keyof Sample];
+    return bit === undefined ? [] : [[field.jsonName, bit], [field.name, bit]];
+  }),
+);
 
 class Scan {
   pos = 0;
@@ -252,22 +251,22 @@ class Scan {
         continue;
       }
       switch (field) {
-        case 1:
+        case BIT.id:
           sample.id = this.stringValue();
           break;
-        case 2:
+        case BIT.verifier:
           sample.verifier = this.stringValue();
           break;
-        case 16:
+        case BIT.groupId:
           sample.groupId = this.stringValue();
           break;
-        case 4: {
+        case BIT.response: {
           const start = this.pos;
           this.string();
           responseBytes = this.pos - start - 2;
           break;
         }
-        case 32: {
+        case BIT.responseTokens: {
           if (this.peek() === QUOTE) throw NOT_PLAIN;
           const n = this.number();
           if (!(Number.isInteger(n) && n >= 0 && n <= 0xffffffff)) throw NOT_PLAIN;
