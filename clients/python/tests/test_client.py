@@ -168,8 +168,9 @@ class AsyncClientTest(unittest.TestCase):
         async def run():
             async with AsyncVerdictClient([GRPC_A, GRPC_B], timeout=30, batch_size=2) as client:
                 scored = await client.score(mixed_batch() + [Sample(verifier="flaky", response="", label={"reward": 0.5}, group_id="g")])
-                streamed = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")])]
-                batched = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")], batched=True)]
+                streamed = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")], batched=False)]
+                # The default: ScoreStreamBatches.
+                batched = [r async for r in client.score_stream([qa("\\boxed{C}", group_id="s"), qa("\\boxed{B}", group_id="s")])]
                 return scored, streamed, batched
 
         scored, streamed, batched = asyncio.run(run())

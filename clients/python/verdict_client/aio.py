@@ -114,7 +114,7 @@ class AsyncVerdictClient:
         *,
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
-        batched: bool = False,
+        batched: bool = True,
     ) -> AsyncIterator[Result]:
         """As VerdictClient.score_stream."""
         targets, stubs = self._replicas.current()

@@ -119,12 +119,13 @@ class VerdictClient:
         *,
         group_options: GroupOptionsLike = None,
         timeout: Optional[float] = None,
-        batched: bool = False,
+        batched: bool = True,
     ) -> Iterator[Result]:
         """One ScoreStream call on the next replica: results as they are decided (not in input order),
         the last of each group carrying its summary. No batching or retry: use score() for those.
-        `batched`: the same results over ScoreStreamBatches, which carries the results that became
-        ready together in one message: far less grpcio work per result."""
+        By default over ScoreStreamBatches, which carries the results that became ready together in
+        one message (far less grpcio work per result); `batched=False` calls ScoreStream, one message
+        per result, for a server older than ScoreStreamBatches."""
         targets, stubs = self._replicas.current()
         replica = self._next_stream % len(targets)
         self._next_stream += 1
