@@ -21,11 +21,11 @@ export interface EncodedBatch {
 }
 
 /** The wire formats of the Score API: protobuf messages, or their proto3 JSON objects' text. */
-export type ResultFormat = 'protobuf' | 'json';
+export type WireFormat = 'protobuf' | 'json';
 
 /** Samples packed for a pool thread (see EncodedBatch.pack), in the wire format they came in. */
 export interface PackedSamples {
-  wire: ResultFormat;
+  wire: WireFormat;
   bytes: Uint8Array;
 }
 
@@ -35,7 +35,7 @@ export interface PackedSamples {
  * ends: one allocation and one copy per chunk, not per result.
  */
 export interface EncodedChunk {
-  wire: ResultFormat;
+  wire: WireFormat;
   bytes: Uint8Array;
   ends: number[];
 }
@@ -69,7 +69,7 @@ export function encodedResultShell(chunk: EncodedChunk, k: number): object {
 }
 
 /** The result's encoding in `wire` as a pool thread made it (a view of its chunk), if it did. */
-export function encodedBytes(result: ScoreResult, wire: ResultFormat): Uint8Array | undefined {
+export function encodedBytes(result: ScoreResult, wire: WireFormat): Uint8Array | undefined {
   const part = EncodedScoreResult.part(result);
   if (!part || part.chunk.wire !== wire) return undefined;
   const { bytes, ends } = part.chunk;

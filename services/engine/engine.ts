@@ -5,7 +5,7 @@ import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
 import { outcomeAt } from '../pool/tasks';
-import { encodedResultShell, type EncodedBatch, type EncodedChunk, type ResultFormat } from './encoded';
+import { encodedResultShell, type EncodedBatch, type EncodedChunk, type WireFormat } from './encoded';
 import { toResult } from './result';
 
 export interface EngineLimits {
@@ -62,7 +62,7 @@ export interface ScoreOptions {
    * Have pool threads encode each pure sample's result in this wire format as they score it (see
    * encoded.ts). Its details then stay in the encoding: for callers that send results as they are.
    */
-  encode?: ResultFormat;
+  encode?: WireFormat;
   /**
    * The batch in its wire form, when `samples` hold only each sample's routing fields (see
    * EncodedBatch): pure samples go to the executor packed, the others are decoded here.

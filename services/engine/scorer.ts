@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { charsBound } from './details';
-import { encodedBytesBound, type EncodedBatch, type ResultFormat } from './encoded';
+import { encodedBytesBound, type EncodedBatch, type WireFormat } from './encoded';
 import type { Engine, ScoreOptions } from './engine';
 
 /**
@@ -35,7 +35,7 @@ export interface ScoreCall {
    * The wire format the transport sends results in: pool threads then encode each result as they
    * score it, and the transport copies the bytes (not with group shaping, which changes results).
    */
-  format?: ResultFormat;
+  format?: WireFormat;
   /** The batch in its wire form, `samples` being only their routing fields (see EncodedBatch). */
   encoded?: EncodedBatch;
 }

@@ -2,7 +2,7 @@ import type { Json, JsonObject } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample, type Status } from '../../core/sample';
 import { scorePure } from '../../core/score';
-import type { EncodedChunk, PackedSamples, ResultFormat } from '../engine/encoded';
+import type { EncodedChunk, PackedSamples, WireFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import { decodeScoreRequest } from '../wire/binary';
 import { decodePackedJsonSamples } from '../wire/json-scan';
@@ -47,7 +47,7 @@ export function outcomeAt(columns: OutcomeColumns, k: number, abortedDetails: Re
 
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
 export interface EncodeAs {
-  format: ResultFormat;
+  format: WireFormat;
   /** A typed array: it crosses to the thread as one copy, where a JavaScript array is cloned item by item. */
   indices: Int32Array;
 }

@@ -3,7 +3,6 @@ import type { Sample } from '../../core/sample';
 import type { EncodedBatch } from '../engine/encoded';
 import { MAX_JSON_DEPTH } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
-import { sampleFromJson } from './json';
 
 /**
  * The server's read of a `/v1/score` body that it can route without building it, as `scanScoreRequest`
@@ -329,7 +328,7 @@ function scan(body: Buffer): ScannedJsonRequest {
   s.ws();
   if (s.pos !== body.length) throw NOT_PLAIN;
   const encoded: EncodedBatch = {
-    sample: (index) => sampleAt(body.toString('utf8', starts[index], ends[index]), index),
+    sample: (index) => scannedSample(JSON.parse(body.toString('utf8', starts[index], ends[index])) as ScannedSample),
     responseBytes: (index) => responseBytes[index]!,
     pack(indices) {
       // A JSON array of the samples' objects, copied as they are.
@@ -360,21 +359,12 @@ export function scanJsonScoreRequest(body: Buffer): ScannedJsonRequest | null {
   }
 }
 
-function sampleAt(text: string, index: number): Sample {
-  const parsed = sampleFromJson(JSON.parse(text), () => `samples[${index}]`);
-  // The scan checked the sample as the full read does: it cannot fail here.
-  if (!parsed.ok) throw new Error(`a scanned sample failed its full read: ${parsed.error}`);
-  return parsed.sample;
-}
-
 /**
- * A pool thread's packed chunk of JSON samples (EncodedBatch.pack above), decoded. The scan proved
- * each object plain (known fields, each once, of their types), so the sample is taken from it as it
- * is: checking it again cost as much as parsing it.
+ * A sample object the scan let through, as a Sample. The scan proved it plain (known fields, each
+ * once, of their types), so it is taken as it is: checking it again cost as much as parsing it.
  */
-export function decodePackedJsonSamples(bytes: Uint8Array): Sample[] {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  return (JSON.parse(text) as ScannedSample[]).map((o) => ({
+function scannedSample(o: ScannedSample): Sample {
+  return {
     id: o.id ?? '',
     verifier: o.verifier ?? '',
     response: o.response ?? '',
@@ -382,7 +372,13 @@ export function decodePackedJsonSamples(bytes: Uint8Array): Sample[] {
     groupId: o.groupId ?? o.group_id ?? '',
     responseTokens: o.responseTokens ?? o.response_tokens ?? 0,
     metadata: o.metadata ?? {},
-  }));
+  };
+}
+
+/** A pool thread's packed chunk of JSON samples (EncodedBatch.pack above), decoded. */
+export function decodePackedJsonSamples(bytes: Uint8Array): Sample[] {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return (JSON.parse(text) as ScannedSample[]).map(scannedSample);
 }
 
 /** A sample object as the scan lets it through: any field may be absent or null, a name in either spelling. */
