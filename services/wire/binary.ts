@@ -82,7 +82,7 @@ function readSample(reader: Reader, end: number, whole = true): { sample: Sample
         sample.id = reader.string();
         break;
       case SAMPLE_VERIFIER:
-        sample.verifier = reader.string();
+        sample.verifier = reader.name();
         break;
       case SAMPLE_RESPONSE:
         if (whole) sample.response = reader.string();
@@ -92,7 +92,7 @@ function readSample(reader: Reader, end: number, whole = true): { sample: Sample
         sample.label = struct('label');
         break;
       case SAMPLE_GROUP_ID:
-        sample.groupId = reader.string();
+        sample.groupId = reader.name();
         break;
       case SAMPLE_RESPONSE_TOKENS:
         sample.responseTokens = reader.uint32();
@@ -335,13 +335,13 @@ function readResult(reader: Reader, end: number): DecodedResult {
         result.reward = reader.double();
         break;
       case R.reason!.number:
-        result.reason = reader.string();
+        result.reason = reader.name();
         break;
       case R.verifier!.number:
-        result.verifier = reader.string();
+        result.verifier = reader.name();
         break;
       case R.verifierVersion!.number:
-        result.verifierVersion = reader.string();
+        result.verifierVersion = reader.name();
         break;
       case R.details!.number:
         result.details = readStructField(reader, 2 * MAX_JSON_DEPTH);

@@ -91,7 +91,7 @@ function readStructAt(reader: Reader, end: number, depth: number, limit: number,
     while (reader.pos < entryEnd) {
       const [entryField, entryType] = reader.tag();
       if (entryField === MAP_KEY) {
-        if (build) key = reader.string();
+        if (build) key = reader.name();
         else reader.skip(WireType.LengthDelimited);
       } else if (entryField === MAP_VALUE) value = readValue(reader, reader.uint32() + reader.pos, depth, limit, build);
       else reader.skip(entryType);

@@ -10,7 +10,7 @@ import { packageRoot } from '../../services/paths';
 import { decodeScoreRequest, decodeScoreResponse, encodeScoreRequest, encodeScoreResponse, scanScoreRequest } from '../../services/wire/binary';
 import { ScoreRequestSchema, ScoreResponseSchema } from '../../services/wire/gen/verdict/v1/score_pb';
 import { groupOptionsFromJson } from '../../services/wire/group-options';
-import { sampleFromJson } from '../../services/wire/json';
+import { sampleFromJson, scoreReplyJson } from '../../services/wire/json';
 import { Reader } from '../../services/wire/reader';
 import { Writer } from '../../services/wire/writer';
 import { sample } from '../fixtures/samples';
@@ -41,9 +41,11 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
   });
 
   it('strings of every UTF-8 width and length class come out as protobuf-es writes them', () => {
-    // Around the writer's short-ASCII copy (under 32 units), its one-byte length (under 43) and a
-    // non-ASCII unit first, last or after ASCII (the copy gives way to Buffer.write).
-    const strings = [...texts, 'a'.repeat(16), 'a'.repeat(15) + 'é', 'a'.repeat(31), 'b'.repeat(32), 'abcé', 'é' + 'c'.repeat(30), 'ab\u007f', '\u0080', 'x\ud800y', '\udfff'];
+    // Around the writer's short-ASCII copy (under 8 units), its one-byte length (under 43), the
+    // reader's names (up to 32 bytes) and a non-ASCII unit first, last or after ASCII (the copy
+    // gives way to Buffer.write); a string built by concatenation, as verifiers build details.
+    const built = ['-12', ' - 4*x', ' + x^2'].reduce((a, b) => a + b);
+    const strings = [...texts, 'a'.repeat(7), 'a'.repeat(8), 'abcdefé', 'a'.repeat(16), 'a'.repeat(15) + 'é', 'a'.repeat(31), 'b'.repeat(32), 'b'.repeat(33), 'abcé', 'é' + 'c'.repeat(30), 'ab\u007f', '\u0080', 'x\ud800y', '\udfff', built];
     for (const text of strings) {
       const ours = new Writer(4).tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
       const theirs = new BinaryWriter().tag(1, WireType.LengthDelimited).string(text).tag(2, WireType.LengthDelimited).string(text).finish();
@@ -56,7 +58,30 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
         library.tag();
         expect(reader.string()).toBe(library.string());
       }
+      // And as a name: the first read builds it, the second may answer it from the cache.
+      const names = new Reader(theirs);
+      const expected = new BinaryReader(theirs);
+      for (let field = 0; field < 2; field++) {
+        names.tag();
+        expected.tag();
+        expect(names.name()).toBe(expected.string());
+      }
     }
+  });
+
+  it('names read from the cache are the names in the bytes, however their hashes collide', () => {
+    // Far more names than cache slots, read in two interleaved passes: every read must give the
+    // bytes' own string, whether the slot holds it, another name, or nothing.
+    const names = Array.from({ length: 2000 }, (_, i) => (i % 3 === 0 ? `key_${i}` : i % 3 === 1 ? `${i}é` : String.fromCharCode(97 + (i % 26)).repeat(1 + (i % 40))));
+    const writer = new Writer(16);
+    for (const name of [...names, ...names.slice().reverse(), ...names]) writer.tag(1, WireType.LengthDelimited).string(name);
+    const reader = new Reader(writer.finish());
+    const read: string[] = [];
+    while (reader.pos < reader.len) {
+      reader.tag();
+      read.push(reader.name());
+    }
+    expect(read).toEqual([...names, ...names.slice().reverse(), ...names]);
   });
 
   it('a request written by Verdict reads back the same with protobuf-es, and the other way round', () => {
@@ -104,6 +129,35 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
     expect(viaLibrary.groups[1]).toMatchObject({ groupId: 'h€', meanRawReward: 1, shortestCorrect: 17, keep: false, keepReason: 'too_easy' });
     expect(decodeScoreResponse(bytes)).toEqual({ results, groups });
     expect(decodeScoreResponse(toBinary(ScoreResponseSchema, create(ScoreResponseSchema, fromBinary(ScoreResponseSchema, bytes))))).toEqual({ results, groups });
+  });
+
+  it('a response as JSON text (HTTP) reads as protobuf-es writes its proto3 JSON, rewards as float literals', () => {
+    const results: ShapedResult[] = samples.map((s, index) => ({
+      id: `${s.id} "q" \\ é`,
+      index,
+      status: index % 3 === 0 ? 'ABORTED' : index % 3 === 1 ? 'OK' : 'INVALID',
+      ...(index % 3 === 1 ? { reward: index % 2 ? index : index / 7 } : {}),
+      reason: s.response,
+      verifier: 'qa',
+      verifierVersion: '1.0.0',
+      details: index % 2 ? { ...label, text: 'a\u0001\n√€😀' } : {},
+      ...(index === 4 ? { advantage: 2 } : {}),
+    }));
+    const groups: GroupSummary[] = [
+      { groupId: 'h€', size: 4, ok: 4, aborted: 0, invalid: 0, meanReward: 1, meanRawReward: 0.75, shortestCorrect: 17, keep: false, keepReason: 'too_easy' },
+    ];
+    const text = scoreReplyJson(results, groups).toString('utf8');
+    const viaLibrary = toJson(ScoreResponseSchema, fromBinary(ScoreResponseSchema, encodeScoreResponse(results, groups)), { alwaysEmitImplicit: true }) as {
+      results: JsonObject[];
+      groups: JsonObject[];
+    };
+    const parsed = JSON.parse(text) as { results: JsonObject[]; groups: JsonObject[] };
+    expect(parsed.results).toEqual(viaLibrary.results.map(({ group: _group, ...rest }) => rest));
+    expect(parsed.groups).toEqual(viaLibrary.groups);
+    // An integer reward is written `1.0`, so Python's json reads a float, as trainers' tensors need.
+    const rewards = [...text.matchAll(/"(reward|advantage|meanReward|meanRawReward)":(-?[\d.e+-]+)/g)].map((m) => m[2]!);
+    expect(rewards.length).toBe(results.filter((r) => r.reward !== undefined).length + 3);
+    for (const literal of rewards) expect(literal).toMatch(/[.e]/);
   });
 
   it('a server scan of a request keeps routing fields, leaves the rest in bytes, and refuses what a full decode refuses', () => {
