@@ -32,7 +32,7 @@ export function similarity(a: string, b: string): number {
 
 export const qa = definePure({
   name: 'qa',
-  version: '1.1.0',
+  version: '1.2.0',
   description:
     'Science QA: the last \\boxed{} (or "Answer: …") after </think>, against an option letter or free-text answers by normalized then fuzzy match',
   label: qaLabel,

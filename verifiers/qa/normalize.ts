@@ -1,10 +1,29 @@
 /** LaTeX wrappers whose content is the answer: `\text{…}`, `\mathrm{…}`, `\textbf{…}`, … */
 const WRAPPERS = /\\(?:text|textbf|textit|mathrm|mathbf|mathit|operatorname|emph)\s*\{([^{}]*)\}/g;
 
-/** Removes LaTeX wrappers and math delimiters, keeping their content. */
+// Colour, which models use to highlight the answer they give: the content is the answer, the
+// colour (and its optional model, `[rgb]`) is dropped.
+const MODEL = String.raw`(?:\[[^\]]*\])?\s*`;
+const ARG = String.raw`\{[^{}]*\}\s*`;
+/** `\textcolor{red}{C}`, `\colorbox{yellow}{C}`, `\fcolorbox{red}{white}{C}`. */
+const COLOUR_WRAPPERS = new RegExp(String.raw`\\(?:textcolor|colorbox)\s*${MODEL}${ARG}\{([^{}]*)\}|\\fcolorbox\s*${MODEL}${ARG}${MODEL}${ARG}\{([^{}]*)\}`, 'g');
+/** `{\color{red} C}`: the switch and the group it colours. */
+const COLOUR_GROUP = new RegExp(String.raw`\{\s*\\color\s*${MODEL}${ARG}([^{}]*)\}`, 'g');
+/** `\color{red} C`: the switch alone. */
+const COLOUR_SWITCH = new RegExp(String.raw`\\color\s*${MODEL}\{[^{}]*\}`, 'g');
+
+/** Removes LaTeX wrappers (colour included) and math delimiters, keeping their content. */
 export function stripLatex(text: string): string {
   let out = text;
-  for (let i = 0; i < 4 && WRAPPERS.test(out); i++) out = out.replace(WRAPPERS, '$1');
+  for (let i = 0; i < 4; i++) {
+    const next = out
+      .replace(WRAPPERS, '$1')
+      .replace(COLOUR_WRAPPERS, (_all, inner?: string, framed?: string) => inner ?? framed ?? '')
+      .replace(COLOUR_GROUP, '$1')
+      .replace(COLOUR_SWITCH, '');
+    if (next === out) break;
+    out = next;
+  }
   return out
     .replace(/\\[()[\]]/g, ' ')
     .replace(/\$/g, ' ')
