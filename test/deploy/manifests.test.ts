@@ -5,12 +5,14 @@ import { parseAllDocuments } from 'yaml';
 import { parseConfig } from '../../services/config';
 import { Metrics } from '../../services/metrics';
 import { packageRoot } from '../../services/paths';
+import { modelModule, unknownFieldsChecker } from './known-fields';
 
 /*
  * deploy/ as an operator applies it: rendered by kubectl's kustomize (Debian's kubernetes-client in
  * CI, kustomize v2.0; newer ones here), every object validated against the Kubernetes API schemas
- * of kubernetes-models, the config the pods mount accepted by Verdict's own loader, and the Grafana
- * dashboard reading only series the server exports.
+ * of kubernetes-models (and, as those accept unknown fields, every field checked against the API
+ * types' declarations: known-fields.ts), the config the pods mount accepted by Verdict's own
+ * loader, and the Grafana dashboard reading only series the server exports.
  */
 
 type K8sObject = { apiVersion: string; kind: string; metadata: { name: string }; [key: string]: unknown };
@@ -35,18 +37,20 @@ function render(dir: string): K8sObject[] {
 
 /** kubernetes-models' class for an object's apiVersion and kind; its `validate()` checks the API schema. */
 function modelOf(o: K8sObject): { validate(): void } {
-  const [group, version] = o.apiVersion.includes('/') ? o.apiVersion.split('/') : ['', o.apiVersion];
-  const module = `kubernetes-models/${group ? `${group}/` : ''}${version}/${o.kind}`;
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Model = (require(module) as Record<string, new (o: unknown) => { validate(): void }>)[o.kind];
+  const Model = (require(modelModule(o)) as Record<string, new (o: unknown) => { validate(): void }>)[o.kind];
   if (!Model) throw new Error(`no model for ${o.apiVersion} ${o.kind}`);
   return new Model(o);
 }
 
 const byKind = (objects: K8sObject[], kind: string) => objects.find((o) => o.kind === kind) as K8sObject & Record<string, any>;
 
-describe.each(['base', 'overlays/example'])('deploy/%s', (dir) => {
-  const objects = render(dir);
+const rendered = new Map(['base', 'overlays/example'].map((dir) => [dir, render(dir)]));
+// One TypeScript Program for the kinds of both renderings.
+const unknownFields = unknownFieldsChecker([...rendered.values()].flat());
+
+describe.each([...rendered.keys()])('deploy/%s', (dir) => {
+  const objects = rendered.get(dir)!;
 
   it('renders a Deployment, headless Service, HPA, PDB and the ConfigMap, each valid against the API schema', () => {
     expect(objects.map((o) => o.kind).sort()).toEqual(
@@ -88,6 +92,24 @@ describe.each(['base', 'overlays/example'])('deploy/%s', (dir) => {
     const deployment = structuredClone(byKind(objects, 'Deployment'));
     deployment.spec.template.spec.containers[0].ports[0].containerPort = 'fifty';
     expect(() => modelOf(deployment).validate()).toThrow(/containerPort/);
+  });
+
+  it('sets only fields the Kubernetes API types declare', () => {
+    for (const o of objects) expect([o.kind, unknownFields(o)]).toEqual([o.kind, []]);
+  });
+
+  it('catches a misspelt field (the field check is not a formality), and takes any label', () => {
+    const deployment = structuredClone(byKind(objects, 'Deployment'));
+    const container = deployment.spec.template.spec.containers[0];
+    container.resource = {};
+    container.readinessProbe.initialDelaySecond = 5;
+    const metadata: { name: string; labels?: Record<string, string> } = deployment.metadata;
+    metadata.labels = { ...metadata.labels, 'example.com/any.key': 'x' };
+    expect(() => modelOf(deployment).validate()).not.toThrow(); // what validate() lets through
+    expect(unknownFields(deployment).sort()).toEqual([
+      'spec.template.spec.containers[0].readinessProbe.initialDelaySecond',
+      'spec.template.spec.containers[0].resource',
+    ]);
   });
 });
 
