@@ -11,6 +11,7 @@ import { InlineExecutor, PoolExecutor } from '../services/pool/executor';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import { encodeScoreRequest, encodeScoreResponse } from '../services/wire/binary';
 import { createRegistry } from '../verifiers';
+import { startFloorServer } from './grpc-floor';
 import { loadMathBatch } from './math';
 import { imageEnv, peakRssMiB, processCpu, resetPeakRss, rssMiB, startServerProcess, type ServerProcess } from './server-process';
 import { heading, row } from './timing';
@@ -163,21 +164,31 @@ export async function run(): Promise<void> {
     const widths = [56, 10, 26, 18, 14];
     process.stdout.write(row(['path (best of 3 rounds)', 'samples/s', 'CPU µs/sample srv main/other/client', `÷ best in-process`, 'CPU ceiling'], widths) + '\n');
     const cores = availableParallelism();
+    /** What a path could reach with every core busy: the cores ÷ the CPU its server and client spent per sample. */
+    const ceilingRate = (name: string) => {
+      const m = best.get(name)!;
+      return (cores * total) / (m.serverMain + m.serverOthers + m.client);
+    };
     for (const path of paths) {
       const m = best.get(path.name)!;
       const us = (s: number) => ((1e6 * s) / total).toFixed(1);
       const cpu = path.group === 'server' ? `${us(m.serverMain)} / ${us(m.serverOthers)} / ${us(m.client)}` : `(this process) ${us(m.client)}`;
-      const ceiling = (cores * total) / (m.serverMain + m.serverOthers + m.client) / baseline;
+      const ceiling = ceilingRate(path.name) / baseline;
       process.stdout.write(row([path.name, rate(path.name).toFixed(0), cpu, `${(rate(path.name) / baseline).toFixed(2)}x`, `${ceiling.toFixed(2)}x`], widths) + '\n');
     }
     process.stdout.write(
       `(÷ best in-process: divided by "${baselineName}", ${baseline.toFixed(0)} samples/s in this run. CPU ceiling: the ${cores} cores ÷ the CPU the ` +
         'server and client spent per sample, ÷ the same figure: what the path could reach with every core busy, its client on the same cores)\n',
     );
+    // What --workers 2 could reach over --workers 1 with every core busy: its CPU ceiling ÷ the single worker's rate.
+    const workersRatio = (client: string) => {
+      const [two, one] = [`gRPC Score, ${client}--workers 2`, `gRPC Score, ${client}--workers 1`];
+      return `${(rate(two) / rate(one)).toFixed(2)}x (CPU ceiling ${(ceilingRate(two) / rate(one)).toFixed(2)}x)`;
+    };
     process.stdout.write(
       `in-process 2-thread pool ÷ main thread: ${(rate(twoThreads) / rate(mainThread)).toFixed(2)}x; ` +
-        `gRPC Score --workers 2 ÷ --workers 1: Node client ${(rate('gRPC Score, --workers 2') / rate('gRPC Score, --workers 1')).toFixed(2)}x` +
-        (python.ok ? `, Python client ${(rate('gRPC Score, Python grpcio, --workers 2') / rate('gRPC Score, Python grpcio, --workers 1')).toFixed(2)}x` : '') +
+        `gRPC Score --workers 2 ÷ --workers 1: Node client ${workersRatio('')}` +
+        (python.ok ? `, Python client ${workersRatio('Python grpcio, ')}` : '') +
         ' (goal ≥ 1.6x on 2 cores)\n',
     );
     if (!python.ok) process.stdout.write(`Python grpcio client not run: ${python.why}\n`);
@@ -217,8 +228,9 @@ async function memory(samples: readonly Sample[]): Promise<void> {
     resetPeakRss(server.pid);
     const reply = await client.score(big);
     const peak = peakRssMiB(server.pid);
-    const requestMiB = encodeScoreRequest(big).length / 2 ** 20;
-    const replyMiB = encodeScoreResponse(reply.results, reply.groups).length / 2 ** 20;
+    const request = encodeScoreRequest(big);
+    const replyBytes = encodeScoreResponse(reply.results, reply.groups).length;
+    const [requestMiB, replyMiB] = [request.length / 2 ** 20, replyBytes / 2 ** 20];
     await sleep(5000);
     const after = rssMiB(server.pid);
     const soak: number[] = [];
@@ -229,6 +241,7 @@ async function memory(samples: readonly Sample[]): Promise<void> {
     // V8 returns a large request's heap when its memory reducer runs, some seconds after the work stops.
     await sleep(30_000);
     const settled = rssMiB(server.pid);
+    const floor = await transportFloor(request, replyBytes);
     const wire = requestMiB + replyMiB;
     const widths = [52, 30];
     const line = (name: string, value: string) => process.stdout.write(row([name, value], widths) + '\n');
@@ -236,12 +249,32 @@ async function memory(samples: readonly Sample[]): Promise<void> {
     line('RSS warm and idle (MiB)', idle.toFixed(0));
     line('peak RSS during one request (MiB)', `${peak.toFixed(0)} (+${(peak - idle).toFixed(0)})`);
     line('peak − idle ÷ (request + reply)', `${((peak - idle) / wire).toFixed(2)}x (goal ≤ 2x)`);
+    line('grpc-js alone, the same bytes: peak − idle', `+${floor.toFixed(0)} MiB = ${(floor / wire).toFixed(2)}x (bench/grpc-floor.ts)`);
     line('RSS 5 s after it (MiB)', `${after.toFixed(0)} (${(after / idle).toFixed(2)}x idle; goal ≤ 1.10x)`);
     line(`RSS after each of ${SOAK} more (MiB)`, soak.map((r) => r.toFixed(0)).join(' '));
     line('RSS 30 s after the soak (MiB)', `${settled.toFixed(0)} (${(settled / idle).toFixed(2)}x idle)`);
   } finally {
     client.close();
     await server.stop();
+  }
+}
+
+/**
+ * What the transport alone holds for one such request: the rise of a passthrough grpc-js server's
+ * resident memory (bench/grpc-floor.ts) from warm and idle to its peak, for the same request bytes
+ * and a reply of the same size.
+ */
+async function transportFloor(request: Uint8Array, replyBytes: number): Promise<number> {
+  const floor = await startFloorServer(replyBytes);
+  try {
+    await floor.call(request);
+    await sleep(2000);
+    const idle = rssMiB(floor.pid);
+    resetPeakRss(floor.pid);
+    await floor.call(request);
+    return peakRssMiB(floor.pid) - idle;
+  } finally {
+    await floor.stop();
   }
 }
 
