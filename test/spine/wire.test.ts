@@ -139,7 +139,7 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
       ...(index === 4 ? { advantage: 2 } : {}),
     }));
     const groups: GroupSummary[] = [
-      { groupId: 'h€', size: 4, ok: 4, aborted: 0, invalid: 0, meanReward: 1, meanRawReward: 0.75, shortestCorrect: 17, keep: false, keepReason: 'too_easy' },
+      { groupId: 'h€', size: 4, ok: 4, aborted: 0, invalid: 0, meanReward: 1, meanRawReward: 2, shortestCorrect: 17, keep: false, keepReason: 'too_easy' },
     ];
     const text = scoreReplyJson(results, groups).toString('utf8');
     const viaLibrary = toJson(ScoreResponseSchema, fromBinary(ScoreResponseSchema, encodeScoreResponse(results, groups)), { alwaysEmitImplicit: true }) as {
