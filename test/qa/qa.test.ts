@@ -1,3 +1,4 @@
+import { Worker } from 'node:worker_threads';
 import { scorePure } from '../../core/score';
 import type { Sample } from '../../core/sample';
 import type { JsonObject } from '../../core/json';
@@ -37,6 +38,46 @@ describe('qa: multiple choice', () => {
     expect(score('Answer: A cell membrane', { choice: 'A' })).toMatchObject({ reward: 0, reason: 'no_choice' });
   });
 });
+
+describe('qa: colour', () => {
+  it.each([
+    ['\\boxed{\\textcolor{red}{C}}'],
+    ['\\boxed{\\textcolor[rgb]{1,0,0}{\\textbf{C}}}'],
+    ['\\boxed{\\colorbox{yellow}{(C)}}'],
+    ['\\boxed{\\fcolorbox{red}{white}{C}}'],
+    ['Answer: {\\color{blue} C}'],
+    ['The answer is \\color{blue}C.'],
+  ])('reads the coloured content of %s', (response) => {
+    expect(score(response, { choice: 'C' })).toMatchObject({ status: 'OK', reward: 1, reason: 'correct_choice' });
+  });
+
+  it('reads free text in colour, and a wrong answer in colour is still wrong', () => {
+    expect(score('\\boxed{\\textcolor{red}{\\text{Mitochondria}}}', { answers: ['mitochondria'] })).toMatchObject({ reward: 1, reason: 'exact_match' });
+    expect(score('\\boxed{\\textcolor{red}{B}}', { choice: 'C' })).toMatchObject({ reward: 0, reason: 'wrong_choice' });
+  });
+
+  it('reads long answers that almost hold a colour command without backtracking over them', async () => {
+    // A pattern that could split a run of spaces two ways tries every split before failing: ~10^10
+    // steps on these, hours. They run on a worker thread, which can be stopped; a linear pattern
+    // takes milliseconds, so the minute allowed is a bound on the algorithm, not on the machine.
+    const worker = new Worker(
+      `const { stripLatex } = require(${JSON.stringify(require.resolve('../../verifiers/qa/normalize'))});
+       const spaces = ' '.repeat(200000);
+       const answers = ['\\\\color' + spaces + 'x', '{\\\\color{red}' + spaces, '\\\\textcolor' + spaces + '{red}' + spaces + 'x', '\\\\fcolorbox{a}' + spaces + '[b]' + spaces];
+       require('node:worker_threads').parentPort.postMessage(answers.map((a) => stripLatex(a).trim()));`,
+      { eval: true },
+    );
+    const stripped = await Promise.race([
+      new Promise((resolve) => worker.once('message', resolve)),
+      new Promise((resolve) => setTimeout(() => resolve('still running after a minute'), 60_000).unref()),
+    ]);
+    await worker.terminate();
+    // Nothing to unwrap in them but the bare switch `\color{red}` (runs of spaces shown as one).
+    const shown = Array.isArray(stripped) ? stripped.map((a: string) => a.replace(/ +/g, ' ')) : stripped;
+    expect(shown).toEqual(['\\color x', '{', '\\textcolor {red} x', '\\fcolorbox{a} [b]']);
+  }, 90_000);
+});
+
 
 describe('qa: free text', () => {
   it('matches after normalization (case, articles, punctuation, LaTeX)', () => {

@@ -2,15 +2,20 @@
 const WRAPPERS = /\\(?:text|textbf|textit|mathrm|mathbf|mathit|operatorname|emph)\s*\{([^{}]*)\}/g;
 
 // Colour, which models use to highlight the answer they give: the content is the answer, the
-// colour (and its optional model, `[rgb]`) is dropped.
-const MODEL = String.raw`(?:\[[^\]]*\])?\s*`;
-const ARG = String.raw`\{[^{}]*\}\s*`;
+// colour (and its optional model, `[rgb]`) is dropped. No two parts of a pattern can match the same
+// characters (a space is taken by one \s* only): answers can be long, and a pattern that could split
+// a run of spaces two ways would try every split before failing.
+const MODEL = String.raw`(?:\[[^\]]*\]\s*)?`;
+const ARG = String.raw`\{[^{}]*\}`;
 /** `\textcolor{red}{C}`, `\colorbox{yellow}{C}`, `\fcolorbox{red}{white}{C}`. */
-const COLOUR_WRAPPERS = new RegExp(String.raw`\\(?:textcolor|colorbox)\s*${MODEL}${ARG}\{([^{}]*)\}|\\fcolorbox\s*${MODEL}${ARG}${MODEL}${ARG}\{([^{}]*)\}`, 'g');
+const COLOUR_WRAPPERS = new RegExp(
+  String.raw`\\(?:textcolor|colorbox)\s*${MODEL}${ARG}\s*\{([^{}]*)\}|\\fcolorbox\s*${MODEL}${ARG}\s*${MODEL}${ARG}\s*\{([^{}]*)\}`,
+  'g',
+);
 /** `{\color{red} C}`: the switch and the group it colours. */
 const COLOUR_GROUP = new RegExp(String.raw`\{\s*\\color\s*${MODEL}${ARG}([^{}]*)\}`, 'g');
 /** `\color{red} C`: the switch alone. */
-const COLOUR_SWITCH = new RegExp(String.raw`\\color\s*${MODEL}\{[^{}]*\}`, 'g');
+const COLOUR_SWITCH = new RegExp(String.raw`\\color\s*${MODEL}${ARG}`, 'g');
 
 /** Removes LaTeX wrappers (colour included) and math delimiters, keeping their content. */
 export function stripLatex(text: string): string {
