@@ -44,7 +44,7 @@ const BOX_MACRO = /\\(?:boxed|fbox)\s*\{/g;
 const BARE_NUMBER =
   /(?<![\w.\\-])[-−]?(?:\d+ \d+\s*\/\s*\d+(?!\d|\.\d)|(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:\.{3}|…)?(?:[eE][-+]?\d+(?!\w|\.\d)|\s*(?:×|\\times|\\cdot|x|\*)\s*10\s*\^\s*\{?[-−+]?\d+\}?)?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?)|(?<![\w.\\])\.\d+/g;
 /** Whatever separates math spans that together state one answer: `$1$ and $2$`, `$21,16$ or $11$`. */
-const SPAN_JOIN = /^\s*(?:,|;)?\s*(?:and|or)?\s*(?:,|;)?\s*$/i;
+const SPAN_JOIN = /^\s*(?:[,;]\s*)?(?:(?:and|or)\s*)?(?:[,;]\s*)?$/i;
 
 /** All top-level boxes, left to right; an unclosed last box runs to the end of the text. */
 export function findBoxes(text: string): Span[] {

@@ -7,9 +7,9 @@ export interface Extracted {
 }
 
 // "The answer is X", "the final answer is: X", "the correct answer is (C)".
-const ANSWER_IS = /\bthe\s+(?:final\s+|correct\s+|best\s+)?answer\s+is\s*[:：]?\s*([^\n]+)/gi;
+const ANSWER_IS = /\bthe\s+(?:(?:final|correct|best)\s+)?answer\s+is\s*(?:[:：]\s*)?([^\n]+)/gi;
 // "Answer: X", "**Final Answer:** X", "Answer：X".
-const ANSWER_COLON = /\b(?:final\s+)?answer\s*(?:\*\*)?\s*[:：]\s*(?:\*\*)?\s*([^\n]+)/gi;
+const ANSWER_COLON = /\b(?:final\s+)?answer\s*(?:\*\*\s*)?[:：]\s*(?:\*\*\s*)?([^\n]+)/gi;
 
 function lastMatch(pattern: RegExp, text: string): { index: number; value: string } | null {
   let last: { index: number; value: string } | null = null;

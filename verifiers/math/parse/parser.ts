@@ -95,7 +95,7 @@ export class Parser {
     if (t === undefined) return false;
     if (t.t === 'sep') return true;
     if (t.t === 'op' && t.v === ',') return true;
-    return t.t === 'text' && /^\s*,?\s*(?:and|or)?\s*,?\s*$/.test(t.text) && t.text.trim() !== '';
+    return t.t === 'text' && /^\s*(?:,\s*)?(?:(?:and|or)\s*)?(?:,\s*)?$/.test(t.text) && t.text.trim() !== '';
   }
 
   /** `a; b` groups of `,`-lists: `p=5,q=2;p=7,q=2` is two answers of two parts each. */
