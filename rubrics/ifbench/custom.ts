@@ -24,6 +24,10 @@ export const multiples = defineConstraint({
 
 const OPTION_LINE = /^[A-Ea-e][.|)][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[\p{L}\p{N}_]/u;
 
+// The reference splits on `\n*Question \d+…`; a match starts only where a run of newlines starts
+// (or takes none), else every newline of a long run was tried against the rest of the run.
+const QUESTION_SPLIT = new RegExp(`(?:(?<!\\n)\\n+)?(?:Question \\p{Nd}+[.|):;]?[${PY_SPACE}]*)`, 'u');
+
 export const mcqCountLength = defineConstraint({
   id: 'custom:mcq_count_length',
   source: 'ifbench',
@@ -31,7 +35,7 @@ export const mcqCountLength = defineConstraint({
   check(response) {
     const start = response.indexOf('Question');
     if (start !== 0) return fail('the response does not start with "Question" (no explanation allowed)');
-    const parts = response.split(new RegExp(`\\n*(?:Question \\p{Nd}+[.|):;]?[${PY_SPACE}]*)`, 'u'));
+    const parts = response.split(QUESTION_SPLIT);
     const questions = (parts[0] === '' ? parts.slice(1) : parts).map((q) => pyStrip(q)).filter((q) => q !== '');
     if (questions.length !== 4) return fail(`found ${plural(questions.length, 'question')}, expected 4`);
     const lengths: number[] = [];

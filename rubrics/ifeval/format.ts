@@ -4,8 +4,6 @@ import { PY_SPACE, pyStrip } from '../text/py';
 import { labelPattern, type LabelPattern } from '../text/label-pattern';
 
 const SP = `[${PY_SPACE}]`;
-/** Python MULTILINE `^`: the start of the text or just after "\n" (not "\r", as in JavaScript). */
-const LINE_START = '(?:^|(?<=\\n))';
 
 /**
  * The matches of the reference's `re.findall(r"\[.*?\]", text)`: a `[` closed by the first `]` on its
@@ -48,6 +46,9 @@ export const numberPlaceholders = defineConstraint({
   ],
 });
 
+const P_P_S = new RegExp(`p\\.${SP}?p\\.${SP}?s`, 'u');
+const P_S = new RegExp(`p\\.${SP}?s\\.`, 'u');
+
 export const postscript = defineConstraint({
   id: 'detectable_content:postscript',
   source: 'ifeval',
@@ -62,14 +63,15 @@ export const postscript = defineConstraint({
   }),
   check(response, { postscript_marker }) {
     const text = response.toLowerCase();
-    // Neither anchored to a line start nor to the end: "help.s. me" holds a "P.S.".
+    // Neither anchored to a line start nor to the end: "help.s. me" holds a "P.S.". The reference
+    // searches for `\s*` + marker; optional leading spaces cannot decide whether it is found, and
+    // searched for they made each start in a run of spaces scan the rest of it (quadratic).
     const re =
       postscript_marker === 'P.P.S'
-        ? new RegExp(`${SP}*p\\.${SP}?p\\.${SP}?s`, 'u')
+        ? P_P_S
         : postscript_marker === 'P.S.'
-          ? new RegExp(`${SP}*p\\.${SP}?s\\.`, 'u')
-          : // The reference searches for `\s*` + marker: the optional spaces cannot decide whether it is found.
-            labelPattern(postscript_marker.toLowerCase());
+          ? P_S
+          : labelPattern(postscript_marker.toLowerCase());
     const found = typeof re === 'string' ? false : re.test(text); // a refused marker never reaches here
     return verdict(found, `no postscript starting with "${postscript_marker}"`);
   },
@@ -80,8 +82,12 @@ export const postscript = defineConstraint({
   ],
 });
 
-const STAR_BULLET = new RegExp(`${LINE_START}${SP}*\\*[^*][^\\n]*`, 'gu');
-const DASH_BULLET = new RegExp(`${LINE_START}${SP}*-[^\\n]*`, 'gu');
+// The reference's `^\s*\*[^\*].*$` and `^\s*-.*$` (MULTILINE), found from the bullet back: tried from
+// every line start, `\s*` spans newlines, so each line of a run of blank lines scanned the rest of
+// the run (quadratic). A match consumes the same text from the bullet on, so the count is the same.
+// The look back comes after the bullet character, so it runs only where one is.
+const STAR_BULLET = new RegExp(`\\*(?<=(?:^|\\n)${SP}*\\*)[^*][^\\n]*`, 'gu');
+const DASH_BULLET = new RegExp(`-(?<=(?:^|\\n)${SP}*-)[^\\n]*`, 'gu');
 
 export const numberBulletLists = defineConstraint({
   id: 'detectable_format:number_bullet_lists',
@@ -191,13 +197,37 @@ export const jsonFormat = defineConstraint({
   ],
 });
 
+/**
+ * Whether the reference's `re.findall(r"<<[^\n]+>>", text)` finds a title that is not empty once its
+ * brackets and spaces are stripped. Greedy on one line, a match runs from the line's first `<<` to
+ * its last `>>`, so there is at most one per line: found line by line with indexOf, where the regex
+ * retried every `<<` of a line to its end (quadratic on a line of `<`).
+ */
+function titleLines(text: string): boolean {
+  // The first `<<` of each line that has one; from there to the line's end, the last `>>`.
+  for (let open = text.indexOf('<<'); open >= 0; ) {
+    let end = text.indexOf('\n', open);
+    if (end < 0) end = text.length;
+    const line = text.slice(open, end);
+    const close = line.lastIndexOf('>>');
+    if (close >= 3) {
+      let from = 0;
+      let to = close + 2;
+      while (line[from] === '<') from++;
+      while (to > from && line[to - 1] === '>') to--;
+      if (pyStrip(line.slice(from, to)) !== '') return true;
+    }
+    open = text.indexOf('<<', end + 1);
+  }
+  return false;
+}
+
 export const title = defineConstraint({
   id: 'detectable_format:title',
   source: 'ifeval',
   kwargs: NO_KWARGS,
   check(response) {
-    for (const [t] of response.matchAll(/<<[^\n]+>>/gu)) if (pyStrip(t.replace(/^<+/, '').replace(/>+$/, '')) !== '') return PASS;
-    return fail('no title wrapped in double angular brackets, such as <<title>>');
+    return titleLines(response) ? PASS : fail('no title wrapped in double angular brackets, such as <<title>>');
   },
   examples: [
     { response: '<<Poem of Joy>>\nLines.', pass: true },
