@@ -32,7 +32,10 @@ const CONNECTIVE = /\band\b|\bor\b|,|;/i;
 /** Words between two boxes that replace the first by the second instead of listing both. */
 const CORRECTION = /\b(?:wrong|incorrect|but|actually|instead|mistake|re-?check\w*|correct(?:ed|ion|ly)?|wait|however|not)\b/i;
 const PERCENT_AFTER = /^\s*(?:\$|\\\)|\\\])?\s*(?:\\?%|percent(?:age)?\b|pct\b)/i;
-const MINERVA = /final answer is\s*:?\s*([\s\S]{1,400}?)\.?\s?I hope/gi;
+// `(?:\s*:)?\s*` reads as `\s*:?\s*` did, in the same order, without trying each split of a run of
+// spaces between two `\s*` (with the 400 lengths after each, "final answer is" and 4,000 newlines
+// took 6 s).
+const MINERVA = /final answer is(?:\s*:)?\s*([\s\S]{1,400}?)\.?\s?I hope/gi;
 const FINAL_ANSWER_IS = /final answer[^\n]{0,100}?\s+is\s*:?\s*/gi;
 const ANSWER_ANCHOR = /\banswer\s*(?:is\s*)?[:：]\s*/gi;
 const BOX_MACRO = /\\(?:boxed|fbox)\s*\{/g;
