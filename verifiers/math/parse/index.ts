@@ -35,19 +35,29 @@ function normalizeWholeNumber(text: string, plain: boolean): string {
   return text;
 }
 
+/**
+ * Where the run of `chars` that ends `s` starts (`s.length` when it ends with none). Found from the
+ * end: a pattern such as `/[.,;:]+$/` is tried from every character of a run that does not end the
+ * text, quadratic in the run.
+ */
+function trailingRun(s: string, chars: string): number {
+  let i = s.length;
+  while (i > 0 && chars.includes(s[i - 1]!)) i--;
+  return i;
+}
+
 /** Strips what surrounds an answer: math delimiters, currency, a sentence's final full stop. */
 export function trimAnswer(text: string): string {
   let s = text.trim();
   for (let i = 0; i < 4; i++) {
     const before = s;
-    s = s
-      .replace(/^\\[([]|\\[)\]]$/g, '')
-      .replace(/^\$+|\$+$/g, '')
-      .replace(/^\\\$|^[$€£¥]/, '')
-      // A final full stop goes, but not the ellipsis of a repeating decimal (`0.333...`).
-      .replace(/[.,;:]+$/, (m: string, at: number, whole: string) => (/^\.{3,4}$/.test(m) && /\d$/.test(whole.slice(0, at)) ? '...' : ''))
-      .replace(/^\*\*|\*\*$/g, '')
-      .trim();
+    s = s.replace(/^\\[([]|\\[)\]]$/g, '').replace(/^\$+/, '');
+    s = s.slice(0, trailingRun(s, '$')).replace(/^\\\$|^[$€£¥]/, '');
+    // A final full stop goes, but not the ellipsis of a repeating decimal (`0.333...`).
+    const stop = trailingRun(s, '.,;:');
+    const ellipsis = /^\.{3,4}$/.test(s.slice(stop)) && /\d$/.test(s.slice(0, stop));
+    s = s.slice(0, stop) + (ellipsis ? '...' : '');
+    s = s.replace(/^\*\*|\*\*$/g, '').trim();
     if (s === before) break;
   }
   return s;
