@@ -15,24 +15,84 @@ export function finalText(response: string): string | null {
  * (`\boxed{\boxed{3}}`) is unwrapped to its content.
  */
 export function lastBoxed(text: string): string | null {
-  let found: string | null = null;
+  const braces = new Braces(text);
   const macro = /\\(?:boxed|fbox)\s*\{/g;
+  /** The last box's content, as [start, end) in `text`. */
+  let found: [number, number] | null = null;
   let m: RegExpExecArray | null;
   while ((m = macro.exec(text)) !== null) {
     const open = m.index + m[0].length - 1;
-    const content = balancedGroup(text, open);
-    if (content === null) continue;
-    found = content;
-    macro.lastIndex = open + content.length + 2;
+    const close = braces.closing(open);
+    if (close < 0) continue;
+    found = [open + 1, close];
+    macro.lastIndex = close + 1;
   }
+  const inner = /\s*\\(?:boxed|fbox)\s*\{/y;
   while (found !== null) {
-    const inner = /^\s*\\(?:boxed|fbox)\s*\{/.exec(found);
-    if (!inner) break;
-    const content = balancedGroup(found, inner[0].length - 1);
-    if (content === null || found.slice(inner[0].length + content.length + 1).trim() !== '') break;
-    found = content;
+    inner.lastIndex = found[0];
+    const wrapped = inner.exec(text);
+    if (!wrapped || inner.lastIndex > found[1]) break;
+    const close = braces.closing(inner.lastIndex - 1);
+    if (close < 0 || close >= found[1] || text.slice(close + 1, found[1]).trim() !== '') break;
+    found = [inner.lastIndex, close];
   }
-  return found;
+  return found === null ? null : text.slice(found[0], found[1]);
+}
+
+/**
+ * The closing braces of a text's boxes, looked up in increasing order. Each `{` is scanned for on its
+ * own while they close; after the first that does not (scanned to the end of the text), one pass
+ * from it pairs every brace after it, where scanning each later box to the end again was quadratic
+ * in a text of many unclosed boxes, or of boxes nested thousands deep.
+ */
+class Braces {
+  private paired: Int32Array | null = null;
+  private from = 0;
+
+  constructor(private readonly text: string) {}
+
+  /** What `closingBrace` answers for the `{` at `open`, which is not escaped. */
+  closing(open: number): number {
+    if (this.paired !== null && open >= this.from) return this.paired[open - this.from]!;
+    const close = closingBrace(this.text, open);
+    if (close < 0 || close - open > PAIR_PAST) this.pair(open);
+    return close;
+  }
+
+  private pair(from: number): void {
+    const text = this.text;
+    const paired = new Int32Array(text.length - from).fill(-1);
+    const open: number[] = [];
+    for (let i = from; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c) i++; // a backslash escapes the next character, as closingBrace reads it
+      else if (c === 0x7b) open.push(i);
+      else if (c === 0x7d && open.length > 0) paired[open.pop()! - from] = i;
+    }
+    this.paired = paired;
+    this.from = from;
+  }
+}
+
+/** A box this long may hold many more: its braces are paired in one pass from then on. */
+const PAIR_PAST = 4096;
+
+/** The index of the `}` matching the `{` at `open` (a backslash escapes the next character); -1 when unbalanced. */
+export function closingBrace(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '{') depth++;
+    else if (c === '}') {
+      depth--;
+      if (depth === 0) return i;
+    }
+  }
+  return -1;
 }
 
 /**
@@ -45,18 +105,6 @@ export function isEmptyBox(content: string): boolean {
 
 /** The content between the `{` at `open` and its matching `}`; null when unbalanced. */
 export function balancedGroup(text: string, open: number): string | null {
-  let depth = 0;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (c === '\\') {
-      i++;
-      continue;
-    }
-    if (c === '{') depth++;
-    else if (c === '}') {
-      depth--;
-      if (depth === 0) return text.slice(open + 1, i);
-    }
-  }
-  return null;
+  const close = closingBrace(text, open);
+  return close < 0 ? null : text.slice(open + 1, close);
 }

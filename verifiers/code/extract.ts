@@ -1,4 +1,5 @@
-const OPEN = /^( {0,3})(`{3,}|~{3,})[ \t]*([^\s`]*)[^\n`]*$/;
+/** An opening fence, its info string after it (no backtick may follow the fence on its line). */
+const OPEN = /^( {0,3})(`{3,}|~{3,})(?![^`]*`)[ \t]*([^\s`]*)/;
 const CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const PYTHON = new Set(['python', 'py', 'python3']);
 
