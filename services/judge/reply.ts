@@ -22,8 +22,26 @@ const completionShape = z.looseObject({
 export function replyText(content: string): string {
   const close = content.lastIndexOf('</think>');
   const text = (close >= 0 ? content.slice(close + '</think>'.length) : content).trim();
-  const fenced = /^```(?:json)?\s*\n([\s\S]*?)\n?```$/.exec(text);
-  return fenced?.[1] !== undefined ? fenced[1].trim() : text;
+  return fenced(text)?.trim() ?? text;
+}
+
+/**
+ * What `/^```(?:json)?\s*\n([\s\S]*?)\n?```$/` captures, found with indexes: the body starts after the
+ * last newline of the spaces after the opening fence and ends before the closing fence (and a newline
+ * just before it). The pattern tried each newline of a long run against the rest of the text, and a
+ * judge server's reply is not trusted to be short: this runs on the thread every request passes.
+ */
+function fenced(text: string): string | null {
+  const open = /^```(?:json)?\s*/.exec(text);
+  if (!open || !text.endsWith('```')) return null;
+  const fence = text.startsWith('```json') ? 7 : 3;
+  const newline = text.lastIndexOf('\n', open[0].length - 1);
+  if (newline < fence) return null;
+  const start = newline + 1;
+  let end = text.length - 3;
+  if (end < start) return null;
+  if (end > start && text[end - 1] === '\n') end--;
+  return text.slice(start, end);
 }
 
 /**
