@@ -51,6 +51,8 @@ export const HOSTILE_CASES: Record<string, { run: () => unknown; answer: unknown
       ),
     answer: [N + 7, 1, 10 + N + 5 + N + 1, 13 + N + 3],
   },
+  'qa: a letter then spaces': { run: () => score('qa', `Answer: A${spaces}xy`, { choice: 'A' }), answer: ['OK', 0, 'no_choice'] },
+  'qa: "\\color[" over and over': { run: () => stripLatex('\\color['.repeat(N / 8)).length, answer: N - N / 8 },
   'if: a postscript search over spaces': { run: () => check('detectable_content:postscript', `${spaces}x`, { postscript_marker: 'P.S.' }), answer: false },
   'if: bullets after a run of blank lines': { run: () => check('detectable_format:number_bullet_lists', `${newlines}x`, { num_bullets: 0 }), answer: true },
   'if: a title of "<"': { run: () => check('detectable_format:title', '<'.repeat(N)), answer: false },

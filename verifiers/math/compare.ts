@@ -377,15 +377,24 @@ function compatible(a: Logic, b: Logic): boolean {
 function letterOf(v: Value): string | null {
   const spelled = v.t === 'text' ? v.text : v.t === 'scalar' ? v.spelling : undefined;
   if (spelled === undefined) return null;
-  const m = /^\s*\(?\s*([A-E])\s*\)?\s*$/.exec(spelled.replace(/\\[a-zA-Z]+\s*|[{}]/g, ''));
+  const m = /^\s*(?:\(\s*)?([A-E])\s*(?:\)\s*)?$/.exec(spelled.replace(/\\[a-zA-Z]+\s*|[{}]/g, ''));
   return m ? (m[1] as string) : null;
 }
 
+const LEADING = /[\s([.,:;!'"]/;
+const TRAILING = /[\s)\].,:;!'"]/;
+
+/** `s` without its leading run of LEADING and trailing run of TRAILING characters (found from each end, not by a pattern retried from every character of a run). */
+function trimRuns(s: string): string {
+  let start = 0;
+  while (start < s.length && LEADING.test(s[start]!)) start++;
+  let end = s.length;
+  while (end > start && TRAILING.test(s[end - 1]!)) end--;
+  return s.slice(start, end);
+}
+
 function normalizeText(text: string): string {
-  const s = text
-    .replace(/\\[a-zA-Z]+\s*/g, ' ')
-    .replace(/[{}$]/g, '')
-    .replace(/^[\s(\[.,:;!'"]+|[\s)\].,:;!'"]+$/g, '')
+  const s = trimRuns(text.replace(/\\[a-zA-Z]+\s*/g, ' ').replace(/[{}$]/g, ''))
     .replace(/\s+/g, ' ')
     .trim();
   return s.length > 1 ? s.toLowerCase() : s;

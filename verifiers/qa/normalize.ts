@@ -5,7 +5,7 @@ const WRAPPERS = /\\(?:text|textbf|textit|mathrm|mathbf|mathit|operatorname|emph
 // colour (and its optional model, `[rgb]`) is dropped. No two parts of a pattern can match the same
 // characters (a space is taken by one \s* only): answers can be long, and a pattern that could split
 // a run of spaces two ways would try every split before failing.
-const MODEL = String.raw`(?:\[[^\]]*\]\s*)?`;
+const MODEL = String.raw`(?:\[[^\]\\]*\]\s*)?`; // a model holds no backslash: `\color[\color[…` is read once
 const ARG = String.raw`\{[^{}]*\}`;
 /** `\textcolor{red}{C}`, `\colorbox{yellow}{C}`, `\fcolorbox{red}{white}{C}`. */
 const COLOUR_WRAPPERS = new RegExp(
@@ -56,7 +56,8 @@ export function normalizeAnswer(text: string): string {
  */
 export function choiceLetter(answer: string): string | null {
   const text = stripLatex(answer).replace(/\*\*/g, '').trim();
-  const alone = /^(?:option\s+|choice\s+)?[([]?\s*([A-Za-z])\s*[)\]]?\s*[.:]?$/i.exec(text);
+  // No two `\s*` in a row, so a long run of spaces is not split every way before failing.
+  const alone = /^(?:(?:option|choice)\s+|\s*)(?:[([]\s*)?([A-Za-z])\s*(?:[)\]]\s*)?[.:]?$/i.exec(text);
   if (alone?.[1]) {
     const letter = alone[1];
     // A lone lower-case letter is an option only when written as one ("(b)", "b.").
