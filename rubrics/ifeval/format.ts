@@ -160,14 +160,47 @@ export const multipleSections = defineConstraint({
   ],
 });
 
+/**
+ * `text` with NaN, Infinity and -Infinity outside strings written 0, as
+ * `text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/gsu, …)` writes it; null when there is none.
+ * Scanned once: the pattern retried every later quote of an unclosed string to the end of the text
+ * (quadratic in `"\"\"\"…`). Once one string does not close, no later one does (a later quote is one
+ * that string escaped, and reading on from it follows the same path), so quotes are ordinary then.
+ */
+function withoutNonFinite(text: string): string | null {
+  let out = '';
+  let from = 0;
+  let strings = true;
+  for (let i = 0; i < text.length; ) {
+    if (strings && text[i] === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (j < text.length) {
+        i = j + 1;
+        continue;
+      }
+      strings = false;
+    }
+    const word = text.startsWith('-Infinity', i) ? 9 : text.startsWith('Infinity', i) ? 8 : text.startsWith('NaN', i) ? 3 : 0;
+    if (word === 0) {
+      i++;
+      continue;
+    }
+    out += `${text.slice(from, i)}0`;
+    i += word;
+    from = i;
+  }
+  return from === 0 ? null : out + text.slice(from);
+}
+
 /** Python's `json.loads` also takes NaN, Infinity and -Infinity outside strings. */
 function pyJsonParses(text: string): boolean {
   try {
     JSON.parse(text);
     return true;
   } catch {
-    const replaced = text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/gsu, (m) => (m.startsWith('"') ? m : '0'));
-    if (replaced === text) return false;
+    const replaced = withoutNonFinite(text);
+    if (replaced === null) return false;
     try {
       JSON.parse(replaced);
       return true;

@@ -55,6 +55,7 @@ export const HOSTILE_CASES: Record<string, { run: () => unknown; answer: unknown
   'qa: "\\color[" over and over': { run: () => stripLatex('\\color['.repeat(N / 8)).length, answer: N - N / 8 },
   'if: a postscript search over spaces': { run: () => check('detectable_content:postscript', `${spaces}x`, { postscript_marker: 'P.S.' }), answer: false },
   'if: bullets after a run of blank lines': { run: () => check('detectable_format:number_bullet_lists', `${newlines}x`, { num_bullets: 0 }), answer: true },
+  'if: JSON of one unclosed string of escaped quotes': { run: () => check('detectable_format:json_format', `"${'\\"'.repeat(N / 2)}`), answer: false },
   'if: a title of "<"': { run: () => check('detectable_format:title', '<'.repeat(N)), answer: false },
   'if: multiple-choice questions split over newlines': { run: () => check('custom:mcq_count_length', `Question 1${newlines}x`), answer: false },
   'boxes nested deep': { run: () => lastBoxed(`${'\\boxed{'.repeat(N / 8)}x${'}'.repeat(N / 8)}`), answer: 'x' },
