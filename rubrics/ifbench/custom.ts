@@ -1,7 +1,7 @@
 import { defineConstraint, fail, NO_KWARGS, PASS, plural, verdict } from '../constraint';
 import { parseCsv } from '../text/csv';
 import { sentTokenize } from '../text/punkt';
-import { asciiFold, PUNCT_AND_SPACE, PY_SPACE, pySplit, pyStrip, removePunctuation } from '../text/py';
+import { asciiFold, PUNCT_AND_SPACE, PY_SPACE, PY_WORD, pySplit, pyStrip, removePunctuation } from '../text/py';
 
 /**
  * The IFBench `custom:*` instructions each carry one fixed task ("count from 10 to 50 but only
@@ -27,6 +27,21 @@ const OPTION_LINE = /^[A-Ea-e][.|)][\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u2
 // The reference splits on `\n*Question \d+…`; a match starts only where a run of newlines starts
 // (or takes none), else every newline of a long run was tried against the rest of the run.
 const QUESTION_SPLIT = new RegExp(`(?:(?<!\\n)\\n+)?(?:Question \\p{Nd}+[.|):;]?[${PY_SPACE}]*)`, 'u');
+
+/** A character that is not a letter, digit, `_` or space (Python `\w` and `\s` for str patterns). */
+const SPECIAL = new RegExp(`[^\\p{Nd}${PY_WORD}${PY_SPACE}]`, 'u');
+
+/**
+ * The reference's `re.match(r'^".*[^\w\s].*"', field)`: on the field's first line, a special character
+ * after its opening quote and before a later quote, that is before the line's last quote. Found with
+ * indexes: the pattern backtracked over both `.*` (quadratic in an unclosed field).
+ */
+function quotedSpecial(field: string): boolean {
+  if (!field.startsWith('"')) return false;
+  const newline = field.indexOf('\n');
+  const close = field.lastIndexOf('"', (newline < 0 ? field.length : newline) - 1);
+  return close > 1 && SPECIAL.test(field.slice(1, close));
+}
 
 export const mcqCountLength = defineConstraint({
   id: 'custom:mcq_count_length',
@@ -195,7 +210,7 @@ export const csvSpecialCharacter = defineConstraint({
     if (rows.length !== 15) return fail(`found ${plural(rows.length, 'CSV row')}, expected a header and 14 rows`);
     for (const [i, row] of rows.slice(1).entries()) {
       if (row.length !== 5) return fail(`row ${i + 1} does not have 5 fields`);
-      if (row.some((f) => /^"[^\n]*[^\p{Nd}\p{L}\p{N}_\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000][^\n]*"/u.test(f))) return PASS;
+      if (row.some(quotedSpecial)) return PASS;
     }
     return fail('no field holds a special character in double quotes');
   },

@@ -41,6 +41,7 @@ export const HOSTILE_CASES: Record<string, { run: () => unknown; answer: unknown
   'math: spaces between two math spans': { run: () => score('math', `$x$${spaces}y $2$`, { gold: '2' }), answer: ['OK', 1, 'correct'] },
   'math: newlines between two math spans': { run: () => score('math', `So $x$${newlines}y $2$`, { gold: '2' }), answer: ['OK', 1, 'correct'] },
   'math: "final answer is" then newlines': { run: () => score('math', `The final answer is${newlines}x`, { gold: '2' })[0], answer: 'OK' },
+  'math: a number whose fraction bar follows a run of spaces': { run: () => score('math', `so it is 1${spaces}/2`, { gold: '7' })[0], answer: 'OK' },
   'math: a run of full stops inside an answer': { run: () => trimAnswer(`5${'.'.repeat(N)}x`).length, answer: N + 2 },
   'qa: "answer" then spaces': { run: () => score('qa', `answer${spaces}x`, { answers: ['x'] }), answer: ['OK', 0, 'no_answer'] },
   'qa: "the answer is" then newlines': { run: () => score('qa', `the answer is${newlines}`, { answers: ['x'] }), answer: ['OK', 0, 'no_answer'] },
@@ -56,6 +57,10 @@ export const HOSTILE_CASES: Record<string, { run: () => unknown; answer: unknown
   'if: a postscript search over spaces': { run: () => check('detectable_content:postscript', `${spaces}x`, { postscript_marker: 'P.S.' }), answer: false },
   'if: bullets after a run of blank lines': { run: () => check('detectable_format:number_bullet_lists', `${newlines}x`, { num_bullets: 0 }), answer: true },
   'if: JSON of one unclosed string of escaped quotes': { run: () => check('detectable_format:json_format', `"${'\\"'.repeat(N / 2)}`), answer: false },
+  'if: a CSV field left open on a run of special characters': {
+    run: () => check('custom:csv_special_character', `${'a,b,c,d,e\n'.repeat(14)}a,b,c,d,"${'!'.repeat(N)}`),
+    answer: false,
+  },
   'if: a title of "<"': { run: () => check('detectable_format:title', '<'.repeat(N)), answer: false },
   'if: multiple-choice questions split over newlines': { run: () => check('custom:mcq_count_length', `Question 1${newlines}x`), answer: false },
   'boxes nested deep': { run: () => lastBoxed(`${'\\boxed{'.repeat(N / 8)}x${'}'.repeat(N / 8)}`), answer: 'x' },

@@ -46,6 +46,11 @@ const BOX_MACRO = /\\(?:boxed|fbox)\s*\{/g;
  */
 const BARE_NUMBER =
   /(?<![\w.\\-])[-−]?(?:\d+ \d+\s*\/\s*\d+(?!\d|\.\d)|(?:[1-9]\d{0,2}(?:[ ,]\d{3})+(?!\d)|\d+)(?:[.,]\d+)?(?:\.{3}|…)?(?:[eE][-+]?\d+(?!\w|\.\d)|\s*(?:×|\\times|\\cdot|x|\*)\s*10\s*\^\s*\{?[-−+]?\d+\}?)?(?:\s*\/\s*\d+(?:\.\d+)?)?(?:\s*(?:%|percent(?:age)?\b|pct\b))?)|(?<![\w.\\])\.\d+/g;
+/**
+ * The times sign of `3.2 x 10^4`, with the spaces around it. Tried only where a run of spaces starts
+ * (a number can hold a long one, `1      /2`), not from each of its characters.
+ */
+const TIMES_TEN = /(?<!\s)\s*(?:x|×)\s*(?=10\s*\^)/;
 /** Whatever separates math spans that together state one answer: `$1$ and $2$`, `$21,16$ or $11$`. */
 const SPAN_JOIN = /^\s*(?:[,;]\s*)?(?:(?:and|or)\s*)?(?:[,;]\s*)?$/i;
 
@@ -167,7 +172,7 @@ function lastNumber(text: string, outside: Span[]): Span | null {
     const start = m.index;
     if (outside.some((s) => start >= s.start && start < s.end)) continue;
     // `3.2 x 10^4`: the letter x is a times sign here, not a variable.
-    last = { start, end: start + m[0].length, content: m[0].replace(/\s*(?:x|×)\s*(?=10\s*\^)/, '*') };
+    last = { start, end: start + m[0].length, content: m[0].replace(TIMES_TEN, '*') };
   }
   return last;
 }
