@@ -78,7 +78,7 @@ class Braces {
 const PAIR_PAST = 4096;
 
 /** The index of the `}` matching the `{` at `open` (a backslash escapes the next character); -1 when unbalanced. */
-export function closingBrace(text: string, open: number): number {
+function closingBrace(text: string, open: number): number {
   let depth = 0;
   for (let i = open; i < text.length; i++) {
     const c = text[i];

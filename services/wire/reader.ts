@@ -1,15 +1,15 @@
 import { WireType } from '@bufbuild/protobuf/wire';
 
-/**
- * A protobuf reader for the hot path, over a Buffer: strings are decoded by Node's UTF-8 slice
- * (@bufbuild/protobuf's BinaryReader goes through a TextDecoder call per string, which dominated
- * decoding a batch of short ids and labels). Malformed input throws a RangeError.
- */
 /** The strings `Reader.name` answers again, by a hash of their bytes (one cache per thread; a collision replaces). */
 const NAME_SLOTS = 256;
 const MAX_NAME_BYTES = 32;
 const NAMES: Array<string | undefined> = new Array<string | undefined>(NAME_SLOTS);
 
+/**
+ * A protobuf reader for the hot path, over a Buffer: strings are decoded by Node's UTF-8 slice
+ * (@bufbuild/protobuf's BinaryReader goes through a TextDecoder call per string, which dominated
+ * decoding a batch of short ids and labels). Malformed input throws a RangeError.
+ */
 export class Reader {
   pos = 0;
   readonly len: number;
