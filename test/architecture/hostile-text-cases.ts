@@ -53,6 +53,15 @@ export const HOSTILE_CASES: Record<string, { run: () => unknown; answer: unknown
     answer: [N + 7, 1, 10 + N + 5 + N + 1, 13 + N + 3],
   },
   'qa: a letter then spaces': { run: () => score('qa', `Answer: A${spaces}xy`, { choice: 'A' }), answer: ['OK', 0, 'no_choice'] },
+  'qa: a number of a million zeros (its value is read from both ends)': {
+    run: () => score('qa', `\\boxed{${'0'.repeat(N)}1${'0'.repeat(N)}}`, { answers: ['1'] }),
+    answer: ['OK', 0, 'wrong_answer'],
+  },
+  'qa: thousands groups, superscripts and signs in long runs': {
+    run: () => score('qa', `Answer: 1${',000'.repeat(N / 4)} ${'⁻'.repeat(N)} ${'-+'.repeat(N / 2)}`, { answers: ['1 000'] }),
+    answer: ['OK', 0, 'wrong_answer'],
+  },
+  'qa: a long answer of words against a short gold': { run: () => score('qa', `Answer: ${'word '.repeat(N / 5)}`, { answers: ['word'] }), answer: ['OK', 0, 'wrong_answer'] },
   'qa: "\\color[" over and over': { run: () => stripLatex('\\color['.repeat(N / 8)).length, answer: N - N / 8 },
   'if: a postscript search over spaces': { run: () => check('detectable_content:postscript', `${spaces}x`, { postscript_marker: 'P.S.' }), answer: false },
   'if: bullets after a run of blank lines': { run: () => check('detectable_format:number_bullet_lists', `${newlines}x`, { num_bullets: 0 }), answer: true },

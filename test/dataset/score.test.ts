@@ -24,7 +24,7 @@ describe('verdict score: formats', () => {
     expect(reference).toHaveLength(40);
     expect(reference.map((r) => r.line)).toEqual(rows.map((_, i) => i + 1));
     expect(reference[2]).toMatchObject({ id: 'q2', line: 3, status: 'STATUS_OK', reward: 1, reason: 'correct_choice', data_source: 'src2', extra: { n: 2 } });
-    expect(reference[2]!.receipt).toEqual({ verifier: 'qa@1.2.0', config: expect.stringMatching(/^[0-9a-f]{16}$/), input: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(reference[2]!.receipt).toEqual({ verifier: 'qa@1.3.0', config: expect.stringMatching(/^[0-9a-f]{16}$/), input: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // Equal samples but for the id hash alike; different responses differently.
     expect((reference[2]!.receipt as Row).input).toBe((reference[6]!.receipt as Row).input);
     expect((reference[2]!.receipt as Row).input).not.toBe((reference[3]!.receipt as Row).input);

@@ -104,7 +104,7 @@ describe('gRPC Scorer over loopback', () => {
   it('ListVerifiers publishes each label schema as JSON Schema text', async () => {
     const verifiers = await client.listVerifiers();
     const qa = verifiers.find((v) => v.name === 'qa');
-    expect(qa?.version).toBe('1.2.0');
+    expect(qa?.version).toBe('1.3.0');
     const schema = JSON.parse(qa!.labelSchema) as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['answers', 'choice', 'threshold']));
   });

@@ -1,10 +1,11 @@
-import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { finalText } from '../../core/text';
 import { ok } from '../../core/sample';
 import { definePure } from '../../core/verifier';
 import { extractAnswer } from './extract';
-import { choiceLetter, normalizeAnswer } from './normalize';
+import { compareAnswer } from './match';
+import { choiceLetter } from './normalize';
+import { tokenize, tokensText } from './tokens';
 
 /** Normalized Levenshtein similarity at or above which a free-text answer counts as a match. */
 export const DEFAULT_THRESHOLD = 0.9;
@@ -17,24 +18,23 @@ export const qaLabel = z
       .regex(/^[A-Za-z]$/, 'expected a single option letter')
       .optional()
       .describe('The correct option letter of a multiple-choice question'),
-    threshold: z.number().min(0).max(1).default(DEFAULT_THRESHOLD).describe('Fuzzy-match similarity threshold'),
+    threshold: z
+      .number()
+      .min(0)
+      .max(1)
+      .default(DEFAULT_THRESHOLD)
+      .describe('Least similarity of each misspelt long word and of all letters together; numbers, symbols and short words always match exactly'),
   })
   .refine((label) => label.answers !== undefined || label.choice !== undefined, {
     message: 'one of label.answers or label.choice is required',
     path: ['answers'],
   });
 
-/** 1 − edit distance / longer length: 1 for equal strings, 0 for nothing in common. */
-export function similarity(a: string, b: string): number {
-  const longest = Math.max(a.length, b.length);
-  return longest === 0 ? 1 : 1 - distance(a, b) / longest;
-}
-
 export const qa = definePure({
   name: 'qa',
-  version: '1.2.0',
+  version: '1.3.0',
   description:
-    'Science QA: the last \\boxed{} (or "Answer: …") after </think>, against an option letter or free-text answers by normalized then fuzzy match',
+    'Science QA: the last \\boxed{} (or "Answer: …") after </think>, against an option letter or free-text answers: numbers by value and symbols exactly, in order; long words may differ by a spelling slip',
   label: qaLabel,
   score({ response, label }) {
     const text = finalText(response);
@@ -56,22 +56,27 @@ export const qa = definePure({
       if (!label.answers) return ok(0, 'no_choice', { ...details, reference: expected });
     }
 
-    const answer = normalizeAnswer(extracted.text);
-    let best = { reference: '', similarity: -1 };
+    const answer = tokenize(extracted.text);
+    const normalized = tokensText(answer);
+    const round = (x: number) => Math.round(x * 1e6) / 1e6;
+    let fuzzy: { reference: string; similarity: number } | null = null;
+    let closest: { reference: string; similarity: number; mismatch: string } | null = null;
     for (const reference of label.answers ?? []) {
-      const normalized = normalizeAnswer(reference);
-      if (normalized === answer) {
-        return ok(1, 'exact_match', { ...details, normalized: answer, reference, similarity: 1 });
+      const match = compareAnswer(answer, tokenize(reference), label.threshold);
+      if (match.kind === 'exact') return ok(1, 'exact_match', { ...details, normalized, reference, similarity: 1 });
+      if (match.kind === 'fuzzy') {
+        if (!fuzzy || match.similarity > fuzzy.similarity) fuzzy = { reference, similarity: match.similarity };
+      } else if (!closest || match.similarity > closest.similarity) {
+        closest = { reference, similarity: match.similarity, mismatch: match.mismatch };
       }
-      const s = similarity(answer, normalized);
-      if (s > best.similarity) best = { reference, similarity: s };
     }
-    const matched = best.similarity >= label.threshold;
-    return ok(matched ? 1 : 0, matched ? 'fuzzy_match' : 'wrong_answer', {
+    if (fuzzy) return ok(1, 'fuzzy_match', { ...details, normalized, reference: fuzzy.reference, similarity: round(fuzzy.similarity) });
+    return ok(0, 'wrong_answer', {
       ...details,
-      normalized: answer,
-      reference: best.reference,
-      similarity: Math.round(best.similarity * 1e6) / 1e6,
+      normalized,
+      reference: closest?.reference ?? '',
+      similarity: round(closest?.similarity ?? 0),
+      mismatch: closest?.mismatch ?? 'no reference',
     });
   },
 });

@@ -37,19 +37,6 @@ export function stripLatex(text: string): string {
 }
 
 /**
- * The comparison form of a free-text answer: LaTeX wrappers removed, lower case, punctuation and the
- * articles a/an/the dropped, whitespace collapsed (the SQuAD-style rule, plus LaTeX).
- */
-export function normalizeAnswer(text: string): string {
-  return stripLatex(text)
-    .toLowerCase()
-    .replace(/[\p{P}\p{S}]/gu, ' ')
-    .replace(/\b(?:a|an|the)\b/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
  * The option letter an answer names, or null: `C`, `(C)`, `C.`, `C)`, `[C]`, `\text{C}`, `C: text`,
  * `(C) text`, `Option C`. Letters are taken upper-case only when standing alone, so a sentence that
  * starts with "A" is not read as option A.
