@@ -8,10 +8,20 @@ import type { SummaryState } from './summary';
  * them off and re-scores from the row after `line`. Batches end at the same rows on every run, so the
  * resumed output is byte for byte the uninterrupted one.
  */
+/** What must match for a resume to continue a run: a hash of each part that can change a result. */
+export interface ResumeKey {
+  input: string;
+  output: string;
+  mapping: string;
+  verifiers: string;
+  config: string;
+  groups: string;
+  retryAborted: string;
+}
+
 export interface Checkpoint {
-  version: 1;
-  /** What must match for a resume to continue this run: input identity and every output-shaping option. */
-  fingerprint: string;
+  version: 2;
+  key: ResumeKey;
   /** The last input row whose results are all written. */
   line: number;
   outputBytes: number;
@@ -33,7 +43,7 @@ export function readCheckpoint(output: string): Checkpoint | null {
     throw new Error(`${file}: unreadable checkpoint (${(error as Error).message}); delete it to start over`);
   }
   const checkpoint = value as Checkpoint;
-  if (checkpoint.version !== 1 || typeof checkpoint.line !== 'number' || typeof checkpoint.outputBytes !== 'number') {
+  if (checkpoint.version !== 2 || typeof checkpoint.key !== 'object' || typeof checkpoint.line !== 'number' || typeof checkpoint.outputBytes !== 'number') {
     throw new Error(`${file}: not a checkpoint of this version of verdict; delete it to start over`);
   }
   return checkpoint;

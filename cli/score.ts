@@ -6,7 +6,8 @@ import type { Sample, Status } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
 import type { ClientAuth } from '../services/auth';
 import { groupToJson, resultToJson } from '../services/wire/json';
-import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint } from './checkpoint';
+import { createRegistry } from '../verifiers';
+import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
 import { formatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
 import { openRows, type InputRow } from './dataset/read';
@@ -77,25 +78,41 @@ interface BatchOutput {
   lastLine: number;
 }
 
-function fingerprint(options: ScoreFileOptions, inputFormat: DatasetFormat, outputFormat: DatasetFormat): string {
+/**
+ * What a resumed run must share with the interrupted one, part by part: each can change a result
+ * (the input, how rows become samples, the verifiers' versions, their config, group shaping, a
+ * previous run's rows). Options that cannot — --batch-size, --workers, --server's replicas, progress —
+ * are not part of it, so a resume may change them.
+ */
+function resumeKey(options: ScoreFileOptions, inputFormat: DatasetFormat, outputFormat: DatasetFormat): ResumeKey {
   const input = options.input === '-' ? null : statSync(options.input);
-  return shortHash(
-    canonicalJson({
-      input: options.input === '-' ? '-' : path.resolve(options.input),
-      size: input?.size ?? null,
-      mtime: input?.mtimeMs ?? null,
-      inputFormat,
-      outputFormat,
-      batchSize: options.batchSize,
-      groupOptions: options.groupOptions ?? null,
-      grouped: options.groupsOutput !== undefined,
+  const part = (value: unknown) => shortHash(canonicalJson(value));
+  return {
+    input: part({ path: options.input === '-' ? '-' : path.resolve(options.input), size: input?.size ?? null, mtime: input?.mtimeMs ?? null, format: inputFormat }),
+    output: part({ format: outputFormat }),
+    mapping: part({
       mapping: options.mapping ? { ...options.mapping, routes: [...options.mapping.routes] } : null,
       keepColumns: options.keepColumns ?? true,
-      retryAborted: options.retryAborted ?? null,
       tokens: options.countTokens ? 'tokenizer' : null,
     }),
-  );
+    // Remote replicas' verifiers and config are theirs: the CLI cannot see them.
+    verifiers: part(options.servers === undefined ? createRegistry().list().map((v) => `${v.name}@${v.version}`) : 'remote'),
+    config: part(options.servers === undefined ? options.config : 'remote'),
+    groups: part({ groupOptions: options.groupOptions ?? null, grouped: options.groupsOutput !== undefined }),
+    retryAborted: part(options.retryAborted ?? null),
+  };
 }
+
+/** How each part of the resume key is named when a resume is refused. */
+const RESUME_PARTS: Record<keyof ResumeKey, string> = {
+  input: 'input file (its path, size or modification time, or --format)',
+  output: 'output format',
+  mapping: 'row mapping (--preset, the --*-field flags, --keep-columns, --tokenizer)',
+  verifiers: 'verifier versions (another verdict version)',
+  config: 'config (--config)',
+  groups: 'group shaping (--group-options, --groups)',
+  retryAborted: '--retry-aborted file',
+};
 
 /**
  * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
@@ -118,7 +135,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const grouped = groupOptions !== null || options.groupsOutput !== undefined;
   const toFile = options.output !== '-';
   const durable = toFile && outputFormat.format !== 'parquet';
-  const print = fingerprint(options, inputFormat.format, outputFormat.format);
+  const key = resumeKey(options, inputFormat.format, outputFormat.format);
 
   let checkpoint: Checkpoint | null = null;
   if (options.resume) {
@@ -128,15 +145,18 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     if (checkpoint === null && existsSync(options.output) && statSync(options.output).size > 0) {
       throw new Error(`--resume: ${options.output} has no checkpoint (${path.basename(checkpointPath(options.output))}): that run finished, or was not started by this version`);
     }
-    if (checkpoint !== null && checkpoint.fingerprint !== print) {
-      throw new Error(`--resume: ${options.output} was written from another input or with other options; rerun without --resume to start over`);
+    const changed = checkpoint === null ? [] : (Object.keys(RESUME_PARTS) as Array<keyof ResumeKey>).filter((k) => checkpoint!.key[k] !== key[k]);
+    if (changed.length > 0) {
+      throw new Error(
+        `--resume: ${options.output} was written with another ${changed.map((k) => RESUME_PARTS[k]).join('; another ')}: give the same, or rerun without --resume to start over`,
+      );
     }
   }
 
   const source = await openRows(options.input, inputFormat.format, { after: checkpoint?.line ?? 0 });
   const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
   const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
-    writeCheckpoint(options.output, { version: 1, fingerprint: print, line, outputBytes, groupsBytes, summary: summary.state() });
+    writeCheckpoint(options.output, { version: 2, key, line, outputBytes, groupsBytes, summary: summary.state() });
   // A run killed before its first batch is written can be resumed too.
   if (durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
   const sink: ResultSink = openSink(options.output, outputFormat.format, {

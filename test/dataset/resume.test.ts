@@ -115,9 +115,24 @@ describe('verdict score --resume', () => {
     await until(() => checkpointLine(output) >= 200, 'first batch');
     run.child.kill('SIGKILL');
     await run.done;
-    const other = await runCli(['score', input, '-o', output, '--workers', '1', '--batch-size', '100', '--resume']);
+    const other = await runCli(['score', input, '-o', output, ...common, '--id-field', 'id', '--resume']);
     expect(other.code).toBe(2);
-    expect(other.stderr).toMatch(/written from another input or with other options/);
+    expect(other.stderr).toMatch(/written with another row mapping \(--preset/);
+    const grouped = await runCli(['score', input, '-o', output, ...common, '--group-options', '{"advantage":"grpo"}', '--resume']);
+    expect(grouped.code).toBe(2);
+    expect(grouped.stderr).toMatch(/another group shaping/);
+  });
+
+  it('resumes with options that cannot change a result (--batch-size, --workers): the same bytes', async () => {
+    const output = file('rebatched.jsonl');
+    const run = startScore([input, '-o', output, ...common]);
+    await until(() => checkpointLine(output) >= 400, 'two batches');
+    run.child.kill('SIGKILL');
+    await run.done;
+    const resumed = await runCli(['score', input, '-o', output, '--workers', '2', '--batch-size', '300', '--resume']);
+    expect(resumed.stderr).toBe('');
+    expect(resumed.code).toBe(0);
+    expect(readFileSync(output).equals(reference)).toBe(true);
   });
 });
 
