@@ -32,7 +32,7 @@ describe('HTTP gateway', () => {
       status: 'STATUS_INVALID',
       reason: 'label.answers[0]: expected string, received number',
       verifier: 'qa',
-      verifierVersion: '1.2.0',
+      verifierVersion: '1.3.0',
       details: {},
     });
   });

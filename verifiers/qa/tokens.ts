@@ -53,7 +53,7 @@ function plain(text: string): string {
     .replace(/(?<=\d)(?:\\,|\{,\}|[\u2009\u202F])(?=\d{3}(?!\d))/g, ',')
     .replace(/\\%/g, '%')
     .replace(LATEX_FRACTION, '($1)/($2)');
-  const commands = stripLatex(latex).replace(LATEX_COMMAND, (all, name: string) => {
+  const commands = stripLatex(latex).replace(LATEX_COMMAND, (_command, name: string) => {
     if (LATEX_LAYOUT.has(name)) return ' ';
     const symbol = LATEX_SYMBOLS[name];
     return symbol === undefined ? ` ${name} ` : ` ${symbol} `;
