@@ -1,5 +1,4 @@
 import { SingleBar } from 'cli-progress';
-import type { Summary } from './summary';
 
 function size(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -20,7 +19,8 @@ function duration(seconds: number): string {
 
 /**
  * Progress on stderr by bytes of the input consumed, so it needs no line count (works on stdin and on
- * files of any size): percent and ETA when the size is known, rows/s, and counts per status.
+ * files of any size): percent and ETA when the size is known, rows/s, and the command's own counts
+ * (per status for `score`, kept and removed for `curate`).
  */
 export class Progress {
   private readonly bar: SingleBar;
@@ -29,32 +29,35 @@ export class Progress {
   constructor(
     private readonly totalBytes: number | null,
     private readonly bytesRead: () => number,
+    verb = 'scoring',
+    private readonly counters: readonly string[] = ['ok', 'invalid', 'aborted'],
   ) {
+    const counts = counters.map((name) => `${name} {${name}}`).join(' ');
     const format =
       totalBytes === null
-        ? 'scoring {done} read | {rate} rows/s | ok {ok} invalid {invalid} aborted {aborted}'
-        : 'scoring [{bar}] {percentage}% {done}/{size} | {rate} rows/s | eta {left} | ok {ok} invalid {invalid} aborted {aborted}';
+        ? `${verb} {done} read | {rate} rows/s | ${counts}`
+        : `${verb} [{bar}] {percentage}% {done}/{size} | {rate} rows/s | eta {left} | ${counts}`;
     this.bar = new SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50 });
-    this.bar.start(Math.max(1, totalBytes ?? 1), 0, this.payload(null));
+    this.bar.start(Math.max(1, totalBytes ?? 1), 0, this.payload(0, {}));
   }
 
-  private payload(summary: Summary | null): Record<string, string | number> {
+  private payload(rows: number, counts: Readonly<Record<string, number>>): Record<string, string | number> {
     const elapsed = Math.max(0.001, (Date.now() - this.started) / 1000);
     const read = this.bytesRead();
     const left = this.totalBytes !== null && read > 0 ? (elapsed * (this.totalBytes - read)) / read : Infinity;
-    return {
+    const payload: Record<string, string | number> = {
       done: size(read),
       size: size(this.totalBytes ?? 0),
-      rate: summary ? Math.round(summary.total / elapsed) : 0,
+      rate: Math.round(rows / elapsed),
       left: duration(left),
-      ok: summary?.countOf('OK') ?? 0,
-      invalid: summary?.countOf('INVALID') ?? 0,
-      aborted: summary?.countOf('ABORTED') ?? 0,
     };
+    for (const name of this.counters) payload[name] = counts[name] ?? 0;
+    return payload;
   }
 
-  update(summary: Summary): void {
-    this.bar.update(this.totalBytes === null ? 0 : Math.min(this.bytesRead(), this.totalBytes), this.payload(summary));
+  /** `rows` done so far, and the current value of each counter named at construction. */
+  update(rows: number, counts: Readonly<Record<string, number>>): void {
+    this.bar.update(this.totalBytes === null ? 0 : Math.min(this.bytesRead(), this.totalBytes), this.payload(rows, counts));
   }
 
   stop(): void {

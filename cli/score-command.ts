@@ -2,13 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { GroupOptions } from '../core/groups';
 import { FORMATS } from './dataset/format';
-import { mappingFrom, PRESETS } from './dataset/mapping';
 import { diffFiles, renderDiff } from './diff';
-import { collect, config, fraction, groupOptionsArgument, integer, workersOption } from './options';
+import { addMappingOptions, addServerOptions, mappingOrThrow, serverTarget } from './dataset-options';
+import { config, fraction, groupOptionsArgument, integer, workersOption } from './options';
 import { formatPairsReport, runPairs } from './pairs';
 import { scoreFile } from './score';
 import { loadTokenCounter } from './tokenizer';
-import { loadClientAuth, TOKEN_ENV, type ClientAuthFiles } from '../services/auth';
 
 /** The INVALID share past which `verdict score` exits 1: a mapping that is wrong shows up as a failure, not as a file of INVALIDs. */
 export const DEFAULT_MAX_INVALID = 0.05;
@@ -50,7 +49,7 @@ interface ScoreFlags {
 }
 
 export function addScoreCommand(cli: Command): void {
-  cli
+  const command = cli
     .command('score')
     .description('score a dataset (JSONL, .jsonl.gz, .jsonl.zst, Parquet): one result row per sample, in input order')
     .argument('<in>', 'input file ("-" = JSONL on stdin)')
@@ -60,28 +59,14 @@ export function addScoreCommand(cli: Command): void {
     .addOption(workersOption())
     .option('--config <file>', 'service config (YAML or JSON)')
     .addOption(new Option('--batch-size <n>', 'samples scored together').argParser(integer('--batch-size', 1)).default(4096))
-    .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)')
-    .addOption(new Option('--preset <name>', 'column layout of a trainer\'s dump').choices(Object.keys(PRESETS)))
-    .option('--response-field <path>', 'column of the response; a list of strings is n rollouts, one sample each, one group')
-    .option('--label-field <path>', 'column of the label (dotted path: reward_model.ground_truth)')
-    .option('--id-field <path>', 'column of the sample id')
-    .option('--group-field <path>', 'column of the group id')
-    .option('--tokens-field <path>', 'column of the response token count (a number, or a list per rollout)')
-    .option('--prompt-field <path>', 'column of the prompt: chat messages → metadata.messages, a string → metadata.prompt')
-    .option('--route-field <path>', 'column whose value picks a --route (default data_source)')
-    .option('--route <value=verifier[:field]>', 'rows whose route column is VALUE go to VERIFIER; a plain label fills FIELD ("gold", "answers[]"); VALUE * = any (repeatable)', collect)
-    .option('--verifier <name>', 'the verifier of rows that neither their label nor a route names')
+    .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)');
+  addServerOptions(addMappingOptions(command))
     .option('--no-keep-columns', 'do not copy unmapped input columns to the results')
     .addOption(new Option('--max-invalid <fraction>', 'exit 1 when more than this share of samples is INVALID').argParser(fraction('--max-invalid')).default(DEFAULT_MAX_INVALID))
     .option('--resume', 'continue an interrupted run from the checkpoint beside the output')
     .option('--retry-aborted <prev>', 'a previous results file of this input: keep its rows, score its ABORTED rows again')
     .option('--summary-json <file>', 'write the closing summary as JSON')
     .option('--compare <old>', 'after scoring, compare with an earlier results file of the same input (as verdict diff)')
-    .option('--server <targets>', 'score on running replicas over gRPC: host:port[,host:port…] or dns:///name:port')
-    .option('--auth-token-file <file>', `with --server: the bearer token the replicas want (default: $${TOKEN_ENV})`)
-    .option('--tls-ca <file>', 'with --server: PEM CA of the replicas\' certificates; connect over TLS')
-    .option('--tls-cert <file>', 'with --server and --tls-ca: PEM client certificate for mutual TLS (with --tls-key)')
-    .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tokenizer <tokenizer.json>', 'count response_tokens with this local Hugging Face tokenizer where rows have none')
     .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
     .option('--endpoint <name>', 'reward-model endpoint for --pairs (default: the config default)')
@@ -97,16 +82,9 @@ export function addScoreCommand(cli: Command): void {
         process.stdout.write(formatPairsReport(report) + '\n');
         return;
       }
-      const mapping = mappingFrom(opts);
-      if (!mapping.ok) throw new Error(mapping.error);
+      const mapping = mappingOrThrow(opts);
       if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
-      if (opts.server && opts.config) throw new Error('--config has no effect with --server: the replicas score with their own config');
-      const authFlags = { tokenFile: opts.authTokenFile, caFile: opts.tlsCa, certFile: opts.tlsCert, keyFile: opts.tlsKey };
-      const given = Object.entries({ '--auth-token-file': opts.authTokenFile, '--tls-ca': opts.tlsCa, '--tls-cert': opts.tlsCert, '--tls-key': opts.tlsKey }).filter(([, v]) => v !== undefined);
-      if (!opts.server && given.length > 0) throw new Error(`${given.map(([k]) => k).join(', ')}: only with --server`);
-      const serverAuth = opts.server
-        ? loadClientAuth(Object.fromEntries(Object.entries(authFlags).filter(([, v]) => v !== undefined)) as ClientAuthFiles)
-        : undefined;
+      const target = serverTarget(opts);
       const run = await scoreFile({
         input,
         output: opts.output,
@@ -118,12 +96,11 @@ export function addScoreCommand(cli: Command): void {
         progress: opts.progress && process.stderr.isTTY === true,
         groupOptions: opts.groupOptions ?? null,
         ...(opts.groups ? { groupsOutput: opts.groups } : {}),
-        mapping: mapping.mapping,
+        mapping,
         keepColumns: opts.keepColumns,
         resume: opts.resume === true,
         ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
-        ...(opts.server ? { servers: opts.server } : {}),
-        ...(serverAuth ? { serverAuth } : {}),
+        ...(target ?? {}),
         countTokens: opts.tokenizer ? loadTokenCounter(opts.tokenizer) : null,
         handleSignals: true,
       });

@@ -60,7 +60,7 @@ export interface ScoreRun {
 }
 
 /** Result fields; an input column of the same name cannot pass through (reported once). */
-const RESULT_FIELDS = new Set(['id', 'line', 'rollout', 'status', 'reward', 'reason', 'verifier', 'verifierVersion', 'details', 'advantage', 'receipt']);
+const RESULT_FIELDS = new Set(['id', 'line', 'rollout', 'groupId', 'status', 'reward', 'reason', 'verifier', 'verifierVersion', 'details', 'advantage', 'receipt']);
 
 const STATUS_OF: Record<string, Status> = { STATUS_OK: 'OK', STATUS_INVALID: 'INVALID', STATUS_ABORTED: 'ABORTED' };
 
@@ -246,6 +246,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
           id: id!,
           line: item.line,
           ...(rollout === null ? {} : { rollout }),
+          // The prompt a rollout belongs to travels with its result: pass rates per prompt (verdict
+          // curate learnability) and group reports read it from the results alone.
+          ...(sample.groupId !== '' ? { groupId: sample.groupId } : {}),
           status: status!,
           ...(result.reward === undefined ? {} : { reward: result.reward }),
           reason: result.status === 'INVALID' ? `line ${item.line}: ${String(reason)}` : reason!,
@@ -271,7 +274,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     for (const g of done.groups) summary.addGroup(g);
     lastLine = done.lastLine;
     if (durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
-    progress?.update(summary);
+    progress?.update(summary.total, { ok: summary.countOf('OK'), invalid: summary.countOf('INVALID'), aborted: summary.countOf('ABORTED') });
   };
   const dispatch = async (items: Item[]) => {
     const running = scoreBatch(items);

@@ -115,6 +115,7 @@ const RESULT_COLUMNS: Record<string, SchemaElement> = {
   id: string('id'),
   line: int64('line'),
   rollout: int64('rollout', true),
+  groupId: string('groupId', true),
   status: string('status'),
   reward: double('reward'),
   reason: string('reason'),
@@ -141,6 +142,7 @@ export class ParquetSink implements ResultSink {
   constructor(
     path: string,
     private readonly input: Map<string, SchemaElement[]> | null,
+    private readonly inputRows = false,
   ) {
     this.fd = openSync(path, 'w');
     this.out = new FileByteWriter(this.fd);
@@ -150,11 +152,11 @@ export class ParquetSink implements ResultSink {
     const names: string[] = [];
     const seen = new Set<string>();
     for (const row of rows) for (const key of Object.keys(row.json)) if (!seen.has(key)) (seen.add(key), names.push(key));
-    const order = Object.keys(RESULT_COLUMNS);
+    const order = this.inputRows ? [] : Object.keys(RESULT_COLUMNS);
     names.sort((a, b) => (order.includes(a) ? order.indexOf(a) : order.length) - (order.includes(b) ? order.indexOf(b) : order.length));
     const schema: SchemaElement[] = [{ name: 'root', num_children: names.length }];
     for (const name of names) {
-      const result = RESULT_COLUMNS[name];
+      const result = this.inputRows ? undefined : RESULT_COLUMNS[name];
       const native = this.input?.get(name);
       if (result) schema.push(result);
       else if (native && native[0]!.repetition_type !== 'REQUIRED') {
@@ -183,7 +185,7 @@ export class ParquetSink implements ResultSink {
     }
     const columnData = this.columns.map((name) => {
       // The writer takes INT64 values as bigint.
-      const int64 = RESULT_COLUMNS[name]?.type === 'INT64';
+      const int64 = !this.inputRows && RESULT_COLUMNS[name]?.type === 'INT64';
       return {
         name,
         data: rows.map((row) => {
@@ -202,7 +204,9 @@ export class ParquetSink implements ResultSink {
 
   async close(): Promise<void> {
     // An empty input still yields a readable file: the result columns and no rows.
-    this.writer ??= this.start([{ json: { id: '', line: 0, status: '', reason: '', verifier: '', verifierVersion: '', details: {}, receipt: {} } }]);
+    // An empty filter output keeps the input's columns.
+    const columns = this.inputRows && this.input ? Object.fromEntries([...this.input.keys()].map((name) => [name, null])) : null;
+    this.writer ??= this.start([{ json: columns ?? { id: '', line: 0, status: '', reason: '', verifier: '', verifierVersion: '', details: {}, receipt: {} } }]);
     await this.writer.finish();
     closeSync(this.fd);
   }

@@ -61,6 +61,6 @@ export function parseJsonLine(text: string, line: number): InputRow {
     return { line, error: `not valid JSON (${(error as Error).message})` };
   }
   if (!isJsonObject(value)) return { line, error: `expected a JSON object, received ${describe(value)}` };
-  return { line, value };
+  return { line, value, text };
 }
 

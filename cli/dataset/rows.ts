@@ -9,7 +9,7 @@ import type { JsonObject } from '../../core/json';
  * columns can be written back to Parquet with their own types.
  */
 export type InputRow =
-  | { line: number; value: JsonObject; native?: Record<string, unknown> }
+  | { line: number; value: JsonObject; native?: Record<string, unknown>; text?: string }
   | { line: number; error: string };
 
 export interface RowSource {
@@ -26,6 +26,8 @@ export interface RowSource {
 export interface OutputRow {
   json: JsonObject;
   native?: Record<string, unknown>;
+  /** A JSONL input line as read: written instead of `json` to a JSONL output. */
+  text?: string;
 }
 
 /** Where results go, one batch at a time. */

@@ -15,12 +15,14 @@ export interface SinkOptions {
   keepBytes?: number;
   /** A Parquet input's columns, so pass-through columns keep their Parquet types. */
   parquetColumns?: Map<string, SchemaElement[]> | null;
+  /** The rows are input rows, not results: a Parquet output takes every column from the input's schema. */
+  inputRows?: boolean;
 }
 
 export function openSink(path: string, format: DatasetFormat, options: SinkOptions): ResultSink {
   if (format === 'parquet') {
     if (path === '-') throw new Error('output: Parquet cannot be written to stdout; give a file (-o results.parquet)');
-    return new (loadParquet().ParquetSink)(path, options.parquetColumns ?? null);
+    return new (loadParquet().ParquetSink)(path, options.parquetColumns ?? null, options.inputRows === true);
   }
   if (path === '-') return new StdoutSink(format);
   return new JsonlFileSink(path, format, options);
@@ -28,7 +30,7 @@ export function openSink(path: string, format: DatasetFormat, options: SinkOptio
 
 function jsonlText(rows: readonly OutputRow[]): string {
   let text = '';
-  for (const row of rows) text += JSON.stringify(row.json) + '\n';
+  for (const row of rows) text += (row.text ?? JSON.stringify(row.json)) + '\n';
   return text;
 }
 

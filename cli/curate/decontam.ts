@@ -1,0 +1,245 @@
+import { readdirSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import type { JsonObject } from '../../core/json';
+import type { CodeForm } from '../../curate/code-index';
+import type { PhraseSampling } from '../../curate/phrases';
+import type { ScreenMatch, ScreenSpec } from '../../curate/screen';
+import { at, itemText, rowText } from '../../curate/text';
+import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { startScanner } from './scanner';
+import type { InputRow } from '../dataset/read';
+
+export interface BenchmarkSource {
+  name: string;
+  path: string;
+}
+
+export interface DecontamOptions {
+  input: string;
+  format?: string;
+  benchmarks: BenchmarkSource[];
+  /** Row fields screened (default: every string of the row). */
+  textFields: string[] | null;
+  /** Benchmark item fields that make an item's text (default: every string of the row). */
+  benchmarkFields: string[] | null;
+  benchmarkIdField: string;
+  idField: string;
+  form: 'words' | 'code';
+  sampling: Omit<PhraseSampling, 'exhaustive'>;
+  /** Benchmarks screened with every phrase; null = none, [] = all. */
+  exhaustive: string[] | null;
+  threshold: number;
+  code: CodeForm;
+  workers: number;
+  output?: string;
+  removed?: string;
+  outputFormat?: string;
+  progress: boolean;
+}
+
+export interface PassReport {
+  benchmark: string;
+  files: string[];
+  items: number;
+  exhaustive: boolean;
+  /** Phrases (word form) or distinct character n-grams (code form) indexed. */
+  indexed: number;
+  /** Word form: items shorter than n words, screened as one whole-item phrase; code form: shorter than n characters (prefix only). */
+  shortItems: number;
+  /** Items with no text: nothing to screen. */
+  emptyItems: number;
+  removed: number;
+  /** The items that removed the most samples, for review (the recipe inspects abnormally high counts by hand). */
+  topItems: Array<{ itemId: string; removed: number; phrases: Array<{ phrase: string; samples: number }> }>;
+}
+
+export interface DecontamReport extends JsonObject {
+  kind: 'verdict.curate';
+  version: 1;
+  command: 'decontam';
+  input: string;
+  form: 'words' | 'code';
+  options: JsonObject;
+  samples: number;
+  kept: number;
+  removed: number;
+  passes: PassReport[] & JsonObject[];
+  seconds: number;
+}
+
+const DATA_FILE = /\.(jsonl|ndjson|json|parquet)(\.gz|\.zst)?$|\.(gz|zst)$/i;
+
+/** `[NAME=]PATH`: a file or a folder of files; the name defaults to the file's or folder's base name. */
+export function parseBenchmark(text: string): BenchmarkSource {
+  const m = /^([A-Za-z0-9_.+-]+)=(.+)$/.exec(text);
+  if (m) return { name: m[1]!, path: m[2]! };
+  return { name: basename(text).replace(/\.(jsonl|ndjson|json|parquet)(\.gz|\.zst)?$/i, ''), path: text };
+}
+
+function benchmarkFiles(source: BenchmarkSource): string[] {
+  let stat;
+  try {
+    stat = statSync(source.path);
+  } catch {
+    throw new Error(`--benchmark ${source.name}: ${source.path} does not exist`);
+  }
+  if (!stat.isDirectory()) return [source.path];
+  const files = readdirSync(source.path)
+    .filter((f) => DATA_FILE.test(f))
+    .sort()
+    .map((f) => join(source.path, f));
+  if (files.length === 0) throw new Error(`--benchmark ${source.name}: ${source.path} holds no JSONL or Parquet file`);
+  return files;
+}
+
+async function loadItems(source: BenchmarkSource, fields: string[] | null, idField: string): Promise<{ files: string[]; items: Array<{ id: string; text: string }> }> {
+  const files = benchmarkFiles(source);
+  const items: Array<{ id: string; text: string }> = [];
+  for (const file of files) {
+    const input = await openInput(file, undefined, `--benchmark ${source.name}`);
+    for await (const raw of input.source.rows) {
+      const row = rowOrThrow(raw, file);
+      const id = at(row.value, idField);
+      items.push({ id: typeof id === 'string' || typeof id === 'number' ? String(id) : `${basename(file)}:${row.line}`, text: fields === null ? itemText(row.value, idField) : rowText(row.value, fields) });
+    }
+  }
+  return { files, items };
+}
+
+function sampleId(row: JsonObject, field: string): string | null {
+  const id = at(row, field);
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
+}
+
+/**
+ * The chained screen: all benchmarks indexed once, the training data read once; a sample is removed
+ * by the first benchmark in the given order that matches it, exactly as if the passes ran one
+ * after the other on what the previous ones kept.
+ */
+export async function decontam(options: DecontamOptions): Promise<DecontamReport> {
+  const started = Date.now();
+  const loaded = [];
+  for (const source of options.benchmarks) loaded.push({ source, ...(await loadItems(source, options.benchmarkFields, options.benchmarkIdField)) });
+  const names = new Set<string>();
+  for (const { source } of loaded) {
+    if (names.has(source.name)) throw new Error(`--benchmark ${source.name}: named twice (give NAME=PATH to tell them apart)`);
+    names.add(source.name);
+  }
+  for (const name of options.exhaustive ?? []) if (!names.has(name)) throw new Error(`--exhaustive ${name}: no --benchmark has that name (known: ${[...names].join(', ')})`);
+  const exhaustive = (name: string) => options.exhaustive !== null && (options.exhaustive.length === 0 || options.exhaustive.includes(name));
+  const spec: ScreenSpec =
+    options.form === 'words'
+      ? { form: 'words', threshold: options.threshold, benchmarks: loaded.map((b) => ({ name: b.source.name, items: b.items, sampling: { ...options.sampling, exhaustive: exhaustive(b.source.name) } })) }
+      : { form: 'code', code: options.code, benchmarks: loaded.map((b) => ({ name: b.source.name, items: b.items })) };
+  const scanner = startScanner(spec, options.workers);
+  const input = await openInput(options.input, options.format, 'input');
+  const kept = maybeOutput(options.output, input, options.outputFormat);
+  const removed = maybeOutput(options.removed, null);
+  const removedBy = loaded.map(() => 0);
+  // Per pass: item → removals and phrase → samples, for the review list.
+  const byItem = loaded.map(() => new Map<string, { removed: number; phrases: Map<string, number> }>());
+  let samples = 0;
+  const progress = progressFor(input, options.progress, 'screening', ['kept', 'removed']);
+  const handle = async (rows: Array<Extract<InputRow, { value: JsonObject }>>, matches: Array<ScreenMatch | null>) => {
+    for (let k = 0; k < rows.length; k++) {
+      const row = rows[k]!;
+      const match = matches[k]!;
+      samples++;
+      if (match === null) {
+        await kept?.row(row);
+        continue;
+      }
+      removedBy[match.pass]!++;
+      const entry = byItem[match.pass]!.get(match.itemId) ?? { removed: 0, phrases: new Map() };
+      entry.removed++;
+      for (const phrase of match.matched) entry.phrases.set(phrase, (entry.phrases.get(phrase) ?? 0) + 1);
+      byItem[match.pass]!.set(match.itemId, entry);
+      await removed?.record(removalRecord(row, match, options.idField));
+    }
+    progress?.update(samples, { kept: samples - removedBy.reduce((a, b) => a + b, 0), removed: removedBy.reduce((a, b) => a + b, 0) });
+  };
+  try {
+    const inFlight: Array<{ rows: Array<Extract<InputRow, { value: JsonObject }>>; matches: Promise<Array<ScreenMatch | null>> }> = [];
+    const depth = 2 * Math.max(1, options.workers);
+    let chunk: Array<Extract<InputRow, { value: JsonObject }>> = [];
+    const submit = async () => {
+      inFlight.push({ rows: chunk, matches: scanner.scan(chunk.map((r) => rowText(r.value, options.textFields))) });
+      chunk = [];
+      while (inFlight.length >= depth) {
+        const next = inFlight.shift()!;
+        await handle(next.rows, await next.matches);
+      }
+    };
+    for await (const raw of input.source.rows) {
+      chunk.push(rowOrThrow(raw, options.input));
+      if (chunk.length === 256) await submit();
+    }
+    if (chunk.length > 0) await submit();
+    for (const next of inFlight.splice(0)) await handle(next.rows, await next.matches);
+  } finally {
+    progress?.stop();
+    await scanner.close();
+    await kept?.close();
+    await removed?.close();
+  }
+  const indexed = scanner.screen.indexed();
+  const passes: PassReport[] = loaded.map((b, pass) => ({
+    benchmark: b.source.name,
+    files: b.files,
+    items: b.items.length,
+    exhaustive: options.form === 'words' && exhaustive(b.source.name),
+    indexed: indexed[pass]!.entries,
+    shortItems: indexed[pass]!.shortItems,
+    emptyItems: indexed[pass]!.emptyItems,
+    removed: removedBy[pass]!,
+    topItems: [...byItem[pass]!.entries()]
+      .sort((x, y) => y[1].removed - x[1].removed || (x[0] < y[0] ? -1 : 1))
+      .slice(0, 10)
+      .map(([itemId, e]) => ({
+        itemId,
+        removed: e.removed,
+        phrases: [...e.phrases.entries()]
+          .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
+          .slice(0, 5)
+          .map(([phrase, n]) => ({ phrase, samples: n })),
+      })),
+  }));
+  const total = removedBy.reduce((a, b) => a + b, 0);
+  return {
+    kind: 'verdict.curate',
+    version: 1,
+    command: 'decontam',
+    input: options.input,
+    form: options.form,
+    options:
+      options.form === 'words'
+        ? { n: options.sampling.n, phrases: options.sampling.count, threshold: options.threshold, textFields: options.textFields }
+        : { prefixChars: options.code.prefixChars, n: options.code.n, minShared: options.code.minShared, textFields: options.textFields },
+    samples,
+    kept: samples - total,
+    removed: total,
+    passes: passes as PassReport[] & JsonObject[],
+    seconds: (Date.now() - started) / 1000,
+  };
+}
+
+function removalRecord(row: Extract<InputRow, { value: JsonObject }>, match: ScreenMatch, idField: string): JsonObject {
+  const id = sampleId(row.value, idField);
+  const common = { line: row.line, ...(id !== null ? { id } : {}), benchmark: match.benchmark, itemId: match.itemId };
+  const evidence: JsonObject =
+    match.form === 'words' ? { rule: 'phrases', hits: match.hits, phrases: match.phrases, matched: match.matched } : { rule: match.rule, shared: match.shared, matched: match.matched };
+  return { ...common, ...evidence, row: row.value };
+}
+
+export function renderDecontam(report: DecontamReport): string {
+  const lines = [`screened ${report.samples} samples (${report.form} form): kept ${report.kept}, removed ${report.removed}`];
+  const width = Math.max(9, ...report.passes.map((p) => p.benchmark.length));
+  lines.push(`  ${'pass'.padEnd(4)} ${'benchmark'.padEnd(width)} ${'items'.padStart(7)} ${'indexed'.padStart(9)} ${'removed'.padStart(9)}`);
+  report.passes.forEach((p, k) => {
+    lines.push(`  ${String(k + 1).padEnd(4)} ${p.benchmark.padEnd(width)} ${String(p.items).padStart(7)} ${String(p.indexed).padStart(9)} ${String(p.removed).padStart(9)}${p.exhaustive ? '  (exhaustive)' : ''}`);
+    const unscreened = [p.emptyItems > 0 ? `${p.emptyItems} empty items not screened` : '', p.shortItems > 0 ? `${p.shortItems} short items screened whole` : ''].filter((s) => s !== '');
+    if (unscreened.length > 0) lines.push(`         ${unscreened.join('; ')}`);
+    for (const item of p.topItems.slice(0, 3)) lines.push(`         ${item.removed} by ${item.itemId}: "${item.phrases[0]?.phrase ?? ''}"`);
+  });
+  return lines.join('\n');
+}

@@ -1,0 +1,80 @@
+import type { JsonObject } from '../../core/json';
+import { formatOf, type DatasetFormat } from '../dataset/format';
+import { openRows, type InputRow, type RowSource } from '../dataset/read';
+import { openSink, type OutputRow, type ResultSink } from '../dataset/write';
+import { Progress } from '../progress';
+
+/**
+ * Files in and out of `verdict curate`: every format `verdict score` reads and writes (JSONL, .gz,
+ * .zst, Parquet, by extension or flag). Kept rows are written as they were read — a JSONL line byte
+ * for byte, a Parquet row with its columns' own types — and records (dropped rows with their reason,
+ * clusters, per-prompt tallies) are JSON objects in the format of their file's extension.
+ */
+
+export interface OpenedInput {
+  source: RowSource;
+  format: DatasetFormat;
+}
+
+export async function openInput(path: string, formatFlag: string | undefined, what: string): Promise<OpenedInput> {
+  const choice = formatOf(path, formatFlag, what);
+  if (!choice.ok) throw new Error(choice.error);
+  return { source: await openRows(path, choice.format), format: choice.format };
+}
+
+/** Batched writes of rows or records to one file. */
+export class Output {
+  private readonly sink: ResultSink;
+  private pending: OutputRow[] = [];
+  count = 0;
+
+  constructor(
+    readonly path: string,
+    input: OpenedInput | null,
+    formatFlag?: string,
+  ) {
+    const choice = formatOf(path, formatFlag, path);
+    if (!choice.ok) throw new Error(choice.error);
+    this.sink = openSink(path, choice.format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });
+  }
+
+  /** An input row as it was read. */
+  async row(row: Extract<InputRow, { value: JsonObject }>): Promise<void> {
+    await this.push({ json: row.value, ...(row.native ? { native: row.native } : {}), ...(row.text !== undefined ? { text: row.text } : {}) });
+  }
+
+  async record(json: JsonObject): Promise<void> {
+    await this.push({ json });
+  }
+
+  private async push(row: OutputRow): Promise<void> {
+    this.count++;
+    this.pending.push(row);
+    if (this.pending.length >= 1024) await this.flush();
+  }
+
+  async flush(): Promise<void> {
+    const rows = this.pending;
+    this.pending = [];
+    await this.sink.write(rows);
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.sink.close();
+  }
+}
+
+export function maybeOutput(path: string | undefined, input: OpenedInput | null, formatFlag?: string): Output | null {
+  return path === undefined ? null : new Output(path, input, formatFlag);
+}
+
+/** A row that is not JSON (or not an object) stops the command, naming the file and line: nothing is dropped unseen. */
+export function rowOrThrow(row: InputRow, path: string): Extract<InputRow, { value: JsonObject }> {
+  if ('error' in row) throw new Error(`${path}:${row.line}: ${row.error}`);
+  return row;
+}
+
+export function progressFor(input: OpenedInput, enabled: boolean, verb: string, counters: readonly string[]): Progress | null {
+  return enabled && process.stderr.isTTY === true ? new Progress(input.source.totalBytes, input.source.bytesRead, verb, counters) : null;
+}
