@@ -80,7 +80,9 @@ export function inInterval(x: number, i: Interval): boolean {
 export function decide(tally: Tally, mode: Mode, minOk: number): Verdict {
   const rate = tally.ok > 0 ? tally.passed / tally.ok : null;
   if (tally.ok === 0 && tally.aborted === 0 && tally.invalid > 0) return { decision: 'dropped', reason: 'all_invalid', rate };
-  if (tally.ok < minOk) return { decision: 'undecided', reason: 'too_few_ok', rate };
+  // "c of 8" is a count of 8 samples: count mode never decides on fewer, whatever --min-ok says.
+  const fewest = mode.kind === 'count' ? Math.max(minOk, mode.of) : minOk;
+  if (tally.ok < fewest) return { decision: 'undecided', reason: 'too_few_ok', rate };
   switch (mode.kind) {
     case 'window': {
       if (inInterval(rate!, mode.window)) return { decision: 'kept', reason: 'in_window', rate };

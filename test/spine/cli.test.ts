@@ -31,8 +31,10 @@ describe('verdict CLI (child process)', () => {
     const client = new ScorerClient(`127.0.0.1:${server.grpcPort}`);
     try {
       const viaGrpc = (await client.score(batch)).results.map(resultToJson).map(({ index: _i, ...r }) => r);
-      const viaCli = results.slice(0, batch.length).map(({ line: _l, receipt: _r, ...r }) => ({ ...r, reason: String(r.reason).replace(/^line \d+: /, '') }));
+      // The CLI's rows add where each came from (line, groupId) and its receipt to the gRPC result.
+      const viaCli = results.slice(0, batch.length).map(({ line: _l, receipt: _r, groupId: _g, ...r }) => ({ ...r, reason: String(r.reason).replace(/^line \d+: /, '') }));
       expect(viaCli).toEqual(viaGrpc);
+      expect(results.slice(0, batch.length).map((r) => r.groupId)).toEqual(batch.map((s) => s.groupId || undefined));
     } finally {
       client.close();
       server.child.kill('SIGTERM');
