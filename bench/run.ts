@@ -1,6 +1,7 @@
 // `npm run bench [-- NAME ...] [--rows N]`: every benchmark, or the named ones (--rows: dataset size). Each prints its throughput and
 // its ratio against a baseline measured in the same run.
 import * as code from './code';
+import * as curate from './curate';
 import * as dataset from './dataset';
 import * as groups from './groups';
 import * as ifBench from './if';
@@ -11,7 +12,7 @@ import * as qa from './qa';
 import * as rlhf from './rlhf';
 import * as serving from './serving';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, serving, load };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, curate, serving, load };
 
 async function main(): Promise<void> {
   // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).
