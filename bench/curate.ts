@@ -73,7 +73,7 @@ export async function run(): Promise<void> {
   process.stdout.write(row(['path', 'samples/s', 'MB/s', 'MB/s per core'], widths) + '\n');
 
   const scanAll = async (workers: number, count: number) => {
-    const scanner = startScanner(spec, workers);
+    const scanner = startScanner({ spec, textFields: null }, workers);
     const depth = 2 * Math.max(1, workers);
     let removed = 0;
     const t = await timed(async () => {
@@ -81,7 +81,7 @@ export async function run(): Promise<void> {
       for (let start = 0; start < count; start += 256) {
         const chunk: string[] = [];
         for (let k = start; k < Math.min(count, start + 256); k++) chunk.push(pool[k % pool.length]!);
-        inFlight.push(scanner.scan(chunk));
+        inFlight.push(scanner.scan({ texts: chunk }));
         while (inFlight.length >= depth) removed += (await inFlight.shift()!).filter((m) => m !== null).length;
       }
       for (const p of inFlight) removed += (await p).filter((m) => m !== null).length;

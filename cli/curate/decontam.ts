@@ -4,6 +4,9 @@ import type { JsonObject } from '../../core/json';
 import type { CodeForm } from '../../curate/code-index';
 import type { PhraseSampling } from '../../curate/phrases';
 import type { ScreenMatch, ScreenSpec } from '../../curate/screen';
+import { formatOf } from '../dataset/format';
+import { openLines, parseJsonLine } from '../dataset/read';
+import type { ScanOutcome, ScanTask } from './scan-task';
 import { at, itemText, rowText } from '../../curate/text';
 import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 import { startScanner } from './scanner';
@@ -131,51 +134,62 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     options.form === 'words'
       ? { form: 'words', threshold: options.threshold, benchmarks: loaded.map((b) => ({ name: b.source.name, items: b.items, sampling: { ...options.sampling, exhaustive: exhaustive(b.source.name) } })) }
       : { form: 'code', code: options.code, benchmarks: loaded.map((b) => ({ name: b.source.name, items: b.items })) };
-  const scanner = startScanner(spec, options.workers);
-  const input = await openInput(options.input, options.format, 'input');
+  const scanner = startScanner({ spec, textFields: options.textFields }, options.workers);
+  const choice = formatOf(options.input, options.format, 'input');
+  if (!choice.ok) throw new Error(choice.error);
+  // JSONL is handed to the scan threads as raw lines, which they parse: this thread only reads and
+  // writes. Parquet rows arrive decoded, so their texts are taken here.
+  const lines = choice.format === 'parquet' ? null : openLines(options.input, choice.format);
+  const input = lines ? null : await openInput(options.input, choice.format, 'input');
   const kept = maybeOutput(options.output, input, options.outputFormat);
   const removed = maybeOutput(options.removed, null);
   const removedBy = loaded.map(() => 0);
   // Per pass: item → removals and phrase → samples, for the review list.
   const byItem = loaded.map(() => new Map<string, { removed: number; phrases: Map<string, number> }>());
   let samples = 0;
-  const progress = progressFor(input, options.progress, 'screening', ['kept', 'removed']);
-  const handle = async (rows: Array<Extract<InputRow, { value: JsonObject }>>, matches: Array<ScreenMatch | null>) => {
-    for (let k = 0; k < rows.length; k++) {
-      const row = rows[k]!;
-      const match = matches[k]!;
+  const progress = progressFor(lines ?? input!.source, options.progress, 'screening', ['kept', 'removed']);
+  const rowOf = (entry: Entry) => entry.row ?? rowOrThrow(parseJsonLine(entry.text!, entry.line), options.input);
+  const handle = async (entries: Entry[], outcomes: ScanOutcome[]) => {
+    for (let k = 0; k < entries.length; k++) {
+      const entry = entries[k]!;
+      const outcome = outcomes[k]!;
       samples++;
-      if (match === null) {
-        await kept?.row(row);
+      if (outcome !== null && 'error' in outcome) throw new Error(`${options.input}:${entry.line}: ${outcome.error}`);
+      if (outcome === null) {
+        if (kept && entry.row === undefined && kept.takesLines) await kept.line(entry.text!);
+        else if (kept) await kept.row(rowOf(entry));
         continue;
       }
-      removedBy[match.pass]!++;
-      const entry = byItem[match.pass]!.get(match.itemId) ?? { removed: 0, phrases: new Map() };
-      entry.removed++;
-      for (const phrase of match.matched) entry.phrases.set(phrase, (entry.phrases.get(phrase) ?? 0) + 1);
-      byItem[match.pass]!.set(match.itemId, entry);
-      await removed?.record(removalRecord(row, match, options.idField));
+      removedBy[outcome.pass]!++;
+      const item = byItem[outcome.pass]!.get(outcome.itemId) ?? { removed: 0, phrases: new Map() };
+      item.removed++;
+      for (const phrase of outcome.matched) item.phrases.set(phrase, (item.phrases.get(phrase) ?? 0) + 1);
+      byItem[outcome.pass]!.set(outcome.itemId, item);
+      await removed?.record(removalRecord(rowOf(entry), outcome, options.idField));
     }
-    progress?.update(samples, { kept: samples - removedBy.reduce((a, b) => a + b, 0), removed: removedBy.reduce((a, b) => a + b, 0) });
+    const gone = removedBy.reduce((a, b) => a + b, 0);
+    progress?.update(samples, { kept: samples - gone, removed: gone });
   };
   try {
-    const inFlight: Array<{ rows: Array<Extract<InputRow, { value: JsonObject }>>; matches: Promise<Array<ScreenMatch | null>> }> = [];
+    const inFlight: Array<{ entries: Entry[]; outcomes: Promise<ScanOutcome[]> }> = [];
     const depth = 2 * Math.max(1, options.workers);
-    let chunk: Array<Extract<InputRow, { value: JsonObject }>> = [];
+    let chunk: Entry[] = [];
     const submit = async () => {
-      inFlight.push({ rows: chunk, matches: scanner.scan(chunk.map((r) => rowText(r.value, options.textFields))) });
+      const task: ScanTask = lines ? { lines: chunk.map((e) => e.text!) } : { texts: chunk.map((e) => rowText(e.row!.value, options.textFields)) };
+      inFlight.push({ entries: chunk, outcomes: scanner.scan(task) });
       chunk = [];
       while (inFlight.length >= depth) {
         const next = inFlight.shift()!;
-        await handle(next.rows, await next.matches);
+        await handle(next.entries, await next.outcomes);
       }
     };
-    for await (const raw of input.source.rows) {
-      chunk.push(rowOrThrow(raw, options.input));
+    const entries: AsyncIterable<Entry> = lines ? lines.lines : rowEntries(input!.source.rows, options.input);
+    for await (const entry of entries) {
+      chunk.push(entry);
       if (chunk.length === 256) await submit();
     }
     if (chunk.length > 0) await submit();
-    for (const next of inFlight.splice(0)) await handle(next.rows, await next.matches);
+    for (const next of inFlight.splice(0)) await handle(next.entries, await next.outcomes);
   } finally {
     progress?.stop();
     await scanner.close();
@@ -221,6 +235,20 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     passes: passes as PassReport[] & JsonObject[],
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/** A sample of the training data: a raw JSONL line, or a decoded (Parquet) row. */
+interface Entry {
+  line: number;
+  text?: string;
+  row?: Extract<InputRow, { value: JsonObject }>;
+}
+
+async function* rowEntries(rows: AsyncIterable<InputRow>, path: string): AsyncGenerator<Entry> {
+  for await (const raw of rows) {
+    const row = rowOrThrow(raw, path);
+    yield { line: row.line, row };
+  }
 }
 
 function removalRecord(row: Extract<InputRow, { value: JsonObject }>, match: ScreenMatch, idField: string): JsonObject {

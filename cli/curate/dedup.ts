@@ -47,7 +47,7 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
   const seen = new Map<string, Cluster>();
   let rows = 0;
   let dropped = 0;
-  const progress = progressFor(input, options.progress, 'dedup', ['kept', 'removed']);
+  const progress = progressFor(input.source, options.progress, 'dedup', ['kept', 'removed']);
   try {
     for await (const raw of input.source.rows) {
       const row = rowOrThrow(raw, options.input);

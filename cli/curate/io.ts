@@ -27,6 +27,8 @@ export class Output {
   private readonly sink: ResultSink;
   private pending: OutputRow[] = [];
   count = 0;
+  /** A JSONL-family file: an input line can be written as it was read, unparsed. */
+  readonly takesLines: boolean;
 
   constructor(
     readonly path: string,
@@ -35,12 +37,18 @@ export class Output {
   ) {
     const choice = formatOf(path, formatFlag, path);
     if (!choice.ok) throw new Error(choice.error);
+    this.takesLines = choice.format !== 'parquet';
     this.sink = openSink(path, choice.format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });
   }
 
   /** An input row as it was read. */
   async row(row: Extract<InputRow, { value: JsonObject }>): Promise<void> {
     await this.push({ json: row.value, ...(row.native ? { native: row.native } : {}), ...(row.text !== undefined ? { text: row.text } : {}) });
+  }
+
+  /** A JSONL input line, unparsed (only where `takesLines`). */
+  async line(text: string): Promise<void> {
+    await this.push({ json: {}, text });
   }
 
   async record(json: JsonObject): Promise<void> {
@@ -75,6 +83,6 @@ export function rowOrThrow(row: InputRow, path: string): Extract<InputRow, { val
   return row;
 }
 
-export function progressFor(input: OpenedInput, enabled: boolean, verb: string, counters: readonly string[]): Progress | null {
-  return enabled && process.stderr.isTTY === true ? new Progress(input.source.totalBytes, input.source.bytesRead, verb, counters) : null;
+export function progressFor(source: { totalBytes: number | null; bytesRead(): number }, enabled: boolean, verb: string, counters: readonly string[]): Progress | null {
+  return enabled && process.stderr.isTTY === true ? new Progress(source.totalBytes, () => source.bytesRead(), verb, counters) : null;
 }

@@ -86,7 +86,7 @@ async function curateResults(resultsPath: string, options: LearnabilityOptions):
   const tallies = new Map<string, Tally>();
   const samples = { ok: 0, aborted: 0, invalid: 0, withoutKey: 0 };
   const input = await openInput(resultsPath, options.score ? undefined : options.format, 'results');
-  const progress = progressFor(input, options.progress, 'tallying', ['ok', 'aborted', 'invalid']);
+  const progress = progressFor(input.source, options.progress, 'tallying', ['ok', 'aborted', 'invalid']);
   let rows = 0;
   try {
     for await (const raw of input.source.rows) {

@@ -22,7 +22,14 @@ export async function openRows(path: string, format: DatasetFormat, options: Ope
   return openJsonl(path, format, options.after ?? 0);
 }
 
-function openJsonl(path: string, format: DatasetFormat, after: number): RowSource {
+/** A JSONL file's non-blank lines, unparsed: for readers that parse on other threads (verdict curate decontam). */
+export interface LineSource {
+  lines: AsyncIterable<{ line: number; text: string }>;
+  bytesRead(): number;
+  totalBytes: number | null;
+}
+
+export function openLines(path: string, format: Exclude<DatasetFormat, 'parquet'>, after = 0): LineSource {
   const raw: Readable = path === '-' ? process.stdin : createReadStream(path);
   let bytes = 0;
   const counter = new Transform({
@@ -38,15 +45,23 @@ function openJsonl(path: string, format: DatasetFormat, after: number): RowSourc
     stream.on('error', (error) => decode.destroy(error));
     stream = stream.pipe(decode);
   }
-  async function* rows(): AsyncGenerator<InputRow> {
+  async function* lines(): AsyncGenerator<{ line: number; text: string }> {
     let line = 0;
     for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
       line++;
       if (line <= after || text.trim() === '') continue;
-      yield parseJsonLine(text, line);
+      yield { line, text };
     }
   }
-  return { rows: rows(), bytesRead: () => bytes, totalBytes: path === '-' ? null : statSync(path).size, parquetColumns: null };
+  return { lines: lines(), bytesRead: () => bytes, totalBytes: path === '-' ? null : statSync(path).size };
+}
+
+function openJsonl(path: string, format: Exclude<DatasetFormat, 'parquet'>, after: number): RowSource {
+  const source = openLines(path, format, after);
+  async function* rows(): AsyncGenerator<InputRow> {
+    for await (const { line, text } of source.lines) yield parseJsonLine(text, line);
+  }
+  return { rows: rows(), bytesRead: source.bytesRead, totalBytes: source.totalBytes, parquetColumns: null };
 }
 
 function describe(value: unknown): string {
