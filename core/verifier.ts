@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Json } from './json';
+import type { AgentStatePort } from './ports/agent-state';
 import type { JsIsolatePort } from './ports/js-isolate';
 import type { JudgePort } from './ports/judge';
 import type { RewardModelsPort } from './ports/reward-model';
@@ -28,6 +29,8 @@ export interface Services {
   rewardModels?: RewardModelsPort;
   /** V8 isolates for `js` rubrics of if: memory and time limits, no I/O. */
   jsIsolate?: JsIsolatePort;
+  /** agent_state's limits and task directory; absent without an `agentState:` section. */
+  agentState?: AgentStatePort;
 }
 
 export interface VerifierEnv {

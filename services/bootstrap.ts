@@ -1,5 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
+import { existsSync, statSync } from 'node:fs';
 import { SandboxError } from '../core/ports/sandbox';
+import { agentStateService } from './agent-state';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import type { SandboxObserver } from './observers';
@@ -62,6 +64,14 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
       if (!(error instanceof RewardModelSetupError)) throw error;
       problems.push(...error.problems);
     }
+  }
+  if (config.agentState) {
+    const section = config.agentState;
+    const fileMb = config.sandbox?.limits.fileMb ?? 16;
+    // Both states are files the run writes: each must fit the sandbox's file-size limit.
+    if (section.maxStateMb > fileMb) problems.push(`${root}.agentState.maxStateMb: ${section.maxStateMb} is over sandbox.limits.fileMb (${fileMb}), the largest file a run may write`);
+    if (section.taskDir !== undefined && !(existsSync(section.taskDir) && statSync(section.taskDir).isDirectory())) problems.push(`${root}.agentState.taskDir: ${section.taskDir} is not a folder`);
+    services.agentState = agentStateService(section);
   }
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {

@@ -1,5 +1,6 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
+import { agentState } from './agent-state';
 import { code } from './code';
 import { ifVerifier } from './if';
 import { math } from './math';
@@ -17,6 +18,7 @@ export const VERIFIERS: readonly Verifier[] = [
   ifVerifier,
   code,
   puzzle,
+  agentState,
 ];
 
 /** The registry of the main thread and of every pool thread (through services/pool-entry.ts). */

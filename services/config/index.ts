@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
+import { agentStateConfigSection } from '../agent-state';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
@@ -16,6 +17,7 @@ export const configSchema = z.strictObject({
   jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
   sandbox: sandboxConfigSection.optional(),
+  agentState: agentStateConfigSection.optional(),
 });
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */

@@ -1,0 +1,31 @@
+import type { Json } from '../json';
+
+/**
+ * What the `agent_state` verifier sees of its configuration (`agentState:` in the config file):
+ * the limits of a run and the task directory. services/agent-state implements it; absent without
+ * the section (inline tasks then run under the defaults, task ids cannot be resolved).
+ */
+export interface AgentTask {
+  id: string;
+  /** Python source defining the verification function. */
+  code: string;
+  entry: string;
+  params: Json;
+}
+
+export interface AgentStateLimits {
+  /** Largest state (a SQLite file, or an SQL dump's text) in bytes. */
+  maxStateBytes: number;
+  cpuMs: number;
+  memoryMb: number;
+}
+
+export const DEFAULT_AGENT_STATE_LIMITS: AgentStateLimits = { maxStateBytes: 16 << 20, cpuMs: 10_000, memoryMb: 512 };
+
+export type TaskLookup = { kind: 'found'; task: AgentTask } | { kind: 'missing' } | { kind: 'broken'; error: string };
+
+export interface AgentStatePort {
+  limits: AgentStateLimits;
+  /** The task of that id in the task directory; null when no directory is configured. */
+  task(id: string): Promise<TaskLookup | null>;
+}

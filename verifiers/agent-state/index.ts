@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { isJsonObject, type Json, type JsonObject } from '../../core/json';
+import { DEFAULT_AGENT_STATE_LIMITS, type AgentTask } from '../../core/ports/agent-state';
+import { sandboxAborted, sandboxMissing } from '../../core/ports/sandbox';
+import { aborted, invalid, ok, type Outcome } from '../../core/sample';
+import { defineAsync } from '../../core/verifier';
+import { HARNESS, STATE_ENTRY } from './harness';
+
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a Python identifier');
+
+export const agentStateLabel = z.union([
+  z.strictObject({
+    task: z
+      .strictObject({
+        id: z.string().min(1).describe('The task id, named in reasons'),
+        code: z.string().min(1).describe('Python source defining the verification function'),
+        entry: identifier.default('verify').describe('verify(initial_db_path, final_db_path, params) → bool or {"passed": bool, "reason": str}'),
+        params: z.json().optional().describe('The task\'s parameters, passed as the third argument'),
+      })
+      .describe('The task inline'),
+  }),
+  z.strictObject({ taskId: z.string().min(1).describe('A task of the configured agentState.taskDir (<taskDir>/<id>/verify.py, optional task.json)') }),
+]);
+
+/** `metadata.finalState` / `metadata.initialState`: a SQLite file as base64, or an SQL dump. */
+type State = { sqlite: string } | { sql: string };
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+type StateRead = { ok: true; state: State; bytes: number } | { ok: false; field: string; error: string };
+
+function readState(metadata: JsonObject, key: 'finalState' | 'initialState'): StateRead | null {
+  const value = metadata[key];
+  if (value === undefined || value === null) return null;
+  const field = `metadata.${key}`;
+  if (!isJsonObject(value)) return { ok: false, field, error: 'expected {"sqlite": "<base64>"} or {"sql": "<dump>"}' };
+  const keys = Object.keys(value);
+  if (keys.length !== 1 || (keys[0] !== 'sqlite' && keys[0] !== 'sql')) return { ok: false, field, error: `expected exactly one of "sqlite", "sql"; received ${keys.map((k) => `"${k}"`).join(', ') || 'none'}` };
+  const text = value[keys[0]!];
+  if (typeof text !== 'string') return { ok: false, field: `${field}.${keys[0]}`, error: `expected string, received ${text === null ? 'null' : typeof text}` };
+  if (keys[0] === 'sql') return { ok: true, state: { sql: text }, bytes: Buffer.byteLength(text) };
+  if (text.length % 4 !== 0 || !BASE64.test(text)) return { ok: false, field: `${field}.sqlite`, error: 'not standard base64' };
+  const padding = text.endsWith('==') ? 2 : text.endsWith('=') ? 1 : 0;
+  return { ok: true, state: { sqlite: text }, bytes: (text.length / 4) * 3 - padding };
+}
+
+/** The task's verdict: a bool, or {"passed": bool, "reason": str}; anything else is the task's defect. */
+function passedOf(value: Json): { passed: boolean; reason: string | null } | null {
+  if (typeof value === 'boolean') return { passed: value, reason: null };
+  if (isJsonObject(value) && typeof value.passed === 'boolean' && (value.reason === undefined || typeof value.reason === 'string')) {
+    return { passed: value.passed, reason: typeof value.reason === 'string' ? value.reason.slice(0, 500) : null };
+  }
+  return null;
+}
+
+export const agentState = defineAsync({
+  name: 'agent_state',
+  version: '1.0.0',
+  description:
+    'General Agent (AgentWorldModel-style MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState, and metadata.initialState when given); 1 when it passes',
+  label: agentStateLabel,
+  async score({ label, sample }, env): Promise<Outcome> {
+    const port = env.services.agentState;
+    const limits = port?.limits ?? DEFAULT_AGENT_STATE_LIMITS;
+    const final = readState(sample.metadata, 'finalState');
+    if (final === null) return invalid('metadata.finalState: required (the episode\'s final database: {"sqlite": "<base64>"} or {"sql": "<dump>"})');
+    if (!final.ok) return invalid(`${final.field}: ${final.error}`);
+    const initial = readState(sample.metadata, 'initialState');
+    if (initial && !initial.ok) return invalid(`${initial.field}: ${initial.error}`);
+    if (initial && initial.bytes > limits.maxStateBytes) return invalid(`metadata.initialState: ${initial.bytes} bytes, over agentState.maxStateMb`);
+    // The final state is what the policy made: one too large to check is its 0, not an exit.
+    if (final.bytes > limits.maxStateBytes) return ok(0, 'state_too_large', { bytes: final.bytes, limit: limits.maxStateBytes });
+
+    let task: AgentTask;
+    if ('task' in label) task = { id: label.task.id, code: label.task.code, entry: label.task.entry, params: (label.task.params ?? null) as Json };
+    else {
+      const found = port ? await port.task(label.taskId) : null;
+      if (found === null) return aborted('service_unavailable', { service: 'agentState.taskDir' });
+      if (found.kind === 'missing') return invalid(`label.taskId: no task "${label.taskId}" in agentState.taskDir`);
+      if (found.kind === 'broken') return invalid(`label.taskId: task "${label.taskId}": ${found.error}`);
+      task = found.task;
+    }
+    const sandbox = env.services.sandbox;
+    if (!sandbox) return sandboxMissing();
+
+    const args: Json[] = [task.entry, initial ? (initial.state as unknown as Json) : null, final.state as unknown as Json, task.params];
+    let result;
+    try {
+      result = await sandbox.callFunction({ source: `${task.code}\n${HARNESS}`, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
+    } catch (error) {
+      return sandboxAborted(error, { task: task.id });
+    }
+    const where = { task: task.id };
+    switch (result.kind) {
+      case 'compile_error':
+        return invalid(`task ${task.id}: the verification code does not load: ${result.error}`, where);
+      case 'missing_entry':
+        return invalid(`task ${task.id}: no verification function`, where);
+      case 'raised':
+        return invalid(`task ${task.id}: the verification raised on a well-formed state: ${result.error}`, where);
+      // The run's limits are reached on this state: the state's doing as far as anyone can tell
+      // (its size and shape are the policy's), so a 0 — never an exit from the group.
+      case 'limit':
+        return ok(0, 'verification_limit', { ...where, limit: result.limit });
+      case 'returned':
+        break;
+    }
+    const reply = result.value;
+    if (!isJsonObject(reply) || typeof reply.verdict !== 'string') return invalid(`task ${task.id}: unexpected harness reply`, where);
+    switch (reply.verdict) {
+      case 'missing_entry':
+        return invalid(`task ${task.id}: no function "${task.entry}" in its verification code`, where);
+      case 'initial_state':
+        return invalid(`metadata.initialState: not a usable database (${String(reply.error).slice(0, 300)})`, where);
+      case 'state':
+        return ok(0, 'corrupt_state', { ...where, error: String(reply.error).slice(0, 300) });
+      case 'schema':
+        return ok(0, 'schema_changed', { ...where, tables: reply.tables ?? [] });
+    }
+    const verdict = passedOf(reply.value ?? null);
+    if (verdict === null) return invalid(`task ${task.id}: the verification returned ${JSON.stringify(reply.value ?? null).slice(0, 120)}, not a bool or {"passed": bool, "reason": str}`, where);
+    return ok(verdict.passed ? 1 : 0, verdict.passed ? 'passed' : 'failed', { ...where, ...(verdict.reason !== null ? { why: verdict.reason } : {}) });
+  },
+});
