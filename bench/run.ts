@@ -1,5 +1,6 @@
 // `npm run bench [-- NAME ...] [--rows N]`: every benchmark, or the named ones (--rows: dataset size). Each prints its throughput and
 // its ratio against a baseline measured in the same run.
+import * as agentState from './agent-state';
 import * as code from './code';
 import * as curate from './curate';
 import * as dataset from './dataset';
@@ -12,7 +13,7 @@ import * as qa from './qa';
 import * as rlhf from './rlhf';
 import * as serving from './serving';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, judge, rlhf, groups, dataset, curate, serving, load };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, agent_state: agentState, judge, rlhf, groups, dataset, curate, serving, load };
 
 async function main(): Promise<void> {
   // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).
