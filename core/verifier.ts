@@ -5,6 +5,7 @@ import type { JsIsolatePort } from './ports/js-isolate';
 import type { JudgePort } from './ports/judge';
 import type { RewardModelsPort } from './ports/reward-model';
 import type { SandboxPort } from './ports/sandbox';
+import type { WorkspacePort } from './ports/workspace';
 import type { Outcome, Sample } from './sample';
 
 /** What every verifier's score function receives: the response, the validated label, the raw sample. */
@@ -31,6 +32,8 @@ export interface Services {
   jsIsolate?: JsIsolatePort;
   /** agent_state's limits and task directory; absent without an `agentState:` section. */
   agentState?: AgentStatePort;
+  /** The terminal verifier's workspace backend; absent without a `terminal:` section. */
+  workspace?: WorkspacePort;
 }
 
 export interface VerifierEnv {

@@ -8,6 +8,7 @@ import { puzzle } from './puzzle';
 import { qa } from './qa';
 import { rlhf } from './rlhf';
 import { search } from './search';
+import { terminal } from './terminal';
 
 /** Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here. */
 export const VERIFIERS: readonly Verifier[] = [
@@ -19,6 +20,7 @@ export const VERIFIERS: readonly Verifier[] = [
   code,
   puzzle,
   agentState,
+  terminal,
 ];
 
 /** The registry of the main thread and of every pool thread (through services/pool-entry.ts). */

@@ -7,6 +7,7 @@ import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
+import { terminalConfigSection } from '../workspace/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -18,6 +19,7 @@ export const configSchema = z.strictObject({
   rewardModel: rewardModelConfigSchema.optional(),
   sandbox: sandboxConfigSection.optional(),
   agentState: agentStateConfigSection.optional(),
+  terminal: terminalConfigSection.optional(),
 });
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */

@@ -27,7 +27,7 @@ export interface SlotCommand {
 }
 
 /** Top-level system paths: merged-/usr symlinks are recreated, real directories bound read-only. */
-function systemMounts(): string[] {
+export function systemMounts(): string[] {
   const out = ['--ro-bind', '/usr', '/usr'];
   for (const dir of ['/lib', '/lib64', '/lib32', '/bin', '/sbin']) {
     let stat;
