@@ -30,8 +30,8 @@ exec 4>/logs/verifier/test-stdout.txt
 chown -R "$U:$U" "$W" /logs/verifier /tmp
 cd "$W"
 setpriv --reuid="$U" --regid="$U" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs bash /tests/test.sh </dev/null >&4 2>&4 4>&-
-exec 4>&-
 code=$?
+exec 4>&-
 left=0
 kill -KILL -1 2>/dev/null && left=1
 full=0
