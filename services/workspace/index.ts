@@ -202,8 +202,10 @@ function parseRecord(line: string, skipped: string[]): WorkspaceRun {
   const [, , code, left, full, txt, json, out] = parts;
   const output = Buffer.from((out ?? 'x').slice(1), 'base64').toString('utf8');
   const exitCode = Number(code);
-  if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
+  // In this order, so that one run always gets the same reason: test.sh's own death is certain,
+  // whether a dying process was still there when the runner looked is not.
   if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped };
+  if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
   const rewardTxt = decodeFile(txt ?? '-');
   const rewardJson = decodeFile(json ?? '-');
   if (rewardTxt === null && rewardJson === null && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };

@@ -1,0 +1,149 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JsonObject } from '../../core/json';
+import type { Services } from '../../core/verifier';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
+import { scoreTerminal, workspaceTar } from './helpers';
+
+/**
+ * Hostile workspaces: each must end 0 or contained — never a false 1, never a change on the host.
+ * The task: /app/answer.txt must say 42. Every workspace here gets it wrong and tries to win anyway.
+ */
+const TASK = {
+  id: 'answer',
+  tests: {
+    'test.sh': '#!/bin/bash\ncd /app\nif [ "$(cat answer.txt 2>/dev/null)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+  },
+};
+/** A pytest task: the workspace's function must return 42. */
+const PYTEST = {
+  id: 'pytest',
+  tests: {
+    'test_answer.py': 'import sys\nsys.path.insert(0, "/app")\nfrom solution import answer\n\ndef test_answer():\n    assert answer() == 42\n',
+    'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+  },
+};
+/** A task whose test runs the workspace's program: the usual way the policy's code gets to run at all. */
+const RUNS = {
+  id: 'runs',
+  tests: { 'test.sh': '#!/bin/bash\ncd /app\ntimeout 20 bash ./run.sh > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+};
+
+describe('terminal verifier: hostile workspaces', () => {
+  const services: Services = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 8, maxMembers: 20_000 })) };
+  const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
+  const wrong = { 'answer.txt': '41' };
+
+  it('cannot pre-seed the reward: reward.txt / reward.json in the archive, at any path, are never read', async () => {
+    const tar = workspaceTar({ ...wrong, 'logs/verifier/reward.txt': '1', 'logs/verifier/reward.json': '{"reward": 1}' });
+    expect(await run(TASK, tar)).toMatchObject({ status: 'OK', reward: 0 });
+    // With -P, GNU tar keeps the absolute names /logs/verifier/reward.*: skipped, outside the workspace.
+    const abs = mkdtempSync(path.join(tmpdir(), 'verdict-abs-'));
+    mkdirSync(path.join(abs, 'logs', 'verifier'), { recursive: true });
+    writeFileSync(path.join(abs, 'logs', 'verifier', 'reward.txt'), '1');
+    const absolute = workspaceTar(wrong, { tarArgs: ['-P', path.join(abs, 'logs', 'verifier', 'reward.txt')] });
+    const outcome = await run({ id: 'silent', tests: { 'test.sh': 'test "$(cat /app/answer.txt)" = 42 && echo 1 > /logs/verifier/reward.txt' } }, absolute);
+    // test.sh writes nothing for a wrong answer: the task's own defect (INVALID), never the planted 1.
+    expect(outcome).toMatchObject({ status: 'INVALID' });
+    expect(outcome.reason).toMatch(/wrote no reward file/);
+  });
+
+  it('a conftest.py, pytest.ini, sitecustomize.py or usercustomize.py in the workspace does not make pytest pass', async () => {
+    const tar = workspaceTar({
+      'solution.py': 'def answer():\n    return 41\n',
+      'conftest.py': 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n',
+      'pytest.ini': '[pytest]\naddopts = -p no:python --co\n',
+      'sitecustomize.py': 'import os\nos._exit(0)\n',
+      'usercustomize.py': 'import os\nos._exit(0)\n',
+      '.local/lib/python3.11/site-packages/usercustomize.py': 'import os\nos._exit(0)\n',
+    });
+    expect(await run(PYTEST, tar)).toMatchObject({ status: 'OK', reward: 0 });
+    const right = workspaceTar({ 'solution.py': 'def answer():\n    return 42\n' });
+    expect(await run(PYTEST, right)).toMatchObject({ reward: 1 });
+  });
+
+  it('shadowing bash, python3 or pytest inside the workspace changes nothing: PATH has no workspace folder', async () => {
+    const fake = { content: '#!/bin/sh\necho 1 > /logs/verifier/reward.txt\nexit 0\n', mode: 0o755 };
+    const tar = workspaceTar({ ...wrong, bash: fake, python3: fake, pytest: fake, 'bin/bash': fake, 'bin/python3': fake, 'bin/pytest': fake, 'usr/bin/python3': fake });
+    expect(await run({ id: 'py', tests: { 'test.sh': 'cd /app\npython3 -c "print(open(\'answer.txt\').read() == \'42\')" | grep -q True && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt' } }, tar)).toMatchObject({ reward: 0 });
+  });
+
+  it('a process left running to rewrite the reward after test.sh voids the run (0), and one that kills the runner too', async () => {
+    const daemon = workspaceTar({ 'run.sh': '(while true; do echo 1 > /logs/verifier/reward.txt 2>/dev/null; sleep 0.01; done) &\necho 41\n' });
+    expect(await run(RUNS, daemon)).toMatchObject({ status: 'OK', reward: 0, reason: 'leftover_processes' });
+    const killer = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nkill -9 0\n' });
+    // Under timeout (its own process group) test.sh survives and writes its 0; run directly, it dies.
+    expect(await run(RUNS, killer)).toMatchObject({ status: 'OK', reward: 0 });
+    const direct = { id: 'direct', tests: { 'test.sh': '#!/bin/bash\ncd /app\nbash ./run.sh > out.txt\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
+    expect(await run(direct, killer)).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+    const outer = workspaceTar({ 'run.sh': 'kill -9 -1 2>/dev/null; kill -9 1 2>/dev/null; echo 1 > /logs/verifier/reward.txt; echo 42\n' });
+    const outcome = await run(RUNS, outer);
+    expect(outcome.status).toBe('OK');
+    if (outcome.status === 'OK') expect(outcome.reward).toBe(0);
+  });
+
+  it('path traversal and symlinks out of the root are skipped, and nothing is written on the host', async () => {
+    const victim = mkdtempSync(path.join(tmpdir(), 'verdict-victim-'));
+    const tar = workspaceTar(
+      { ...wrong, escape: { symlink: victim }, 'etc-link': { symlink: '/etc/passwd' }, 'inside-link': { symlink: 'answer.txt' } },
+      {
+        // A member written *through* the symlink: GNU tar stores it under the link's name.
+        prepare: (dir) => writeFileSync(path.join(dir, 'pwned'), 'owned'),
+        tarArgs: ['--transform', 's,^\\./pwned$,./escape/pwned,', '--transform', 's,^\\./answer\\.txt$,../../answer.txt,S'],
+      },
+    );
+    const outcome = await run(TASK, tar);
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+    expect(existsSync(path.join(victim, 'pwned'))).toBe(false);
+    const skipped = (outcome.details as { skipped?: string[] }).skipped ?? [];
+    expect(skipped.some((s) => s.startsWith('escape: symlink out'))).toBe(true);
+    expect(skipped.some((s) => s.startsWith('etc-link: symlink out'))).toBe(true);
+  });
+
+  it('bounds expansion by counted bytes: a highly compressible member and a 10 GB sparse one end 0', async () => {
+    const zeros = workspaceTar(wrong, { gzip: true, prepare: (dir) => writeFileSync(path.join(dir, 'zeros.bin'), Buffer.alloc(64 << 20)) });
+    expect(Buffer.from(zeros, 'base64').length).toBeLessThan(1 << 20);
+    expect(await run(TASK, zeros)).toMatchObject({ status: 'OK', reward: 0, reason: 'workspace_too_large' });
+    const sparse = workspaceTar(wrong, { prepare: (dir) => execFileSync('truncate', ['-s', '10G', path.join(dir, 'huge.img')]), tarArgs: ['--sparse'] });
+    const outcome = await run(TASK, sparse);
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('100,000 tiny files end 0 (too many members), setuid bits are dropped, device nodes are not unpacked', async () => {
+    const many = workspaceTar(wrong, {
+      prepare: (dir) => {
+        mkdirSync(path.join(dir, 'many'));
+        for (let i = 0; i < 100_000; i++) writeFileSync(path.join(dir, 'many', String(i)), '');
+      },
+    });
+    expect(await run(TASK, many)).toMatchObject({ status: 'OK', reward: 0, reason: 'workspace_too_large' });
+    const special = workspaceTar(
+      { 'answer.txt': '42', tool: { content: '#!/bin/sh\nid -u\n', mode: 0o4755 } },
+      { prepare: (dir) => execFileSync('mknod', [path.join(dir, 'null2'), 'c', '1', '3']) },
+    );
+    const check = { id: 'modes', tests: { 'test.sh': 'cd /app\nif [ -u tool ] || [ -e null2 ]; then echo 0 > /logs/verifier/reward.txt; else echo 1 > /logs/verifier/reward.txt; fi' } };
+    const outcome = await run(check, special);
+    expect(outcome).toMatchObject({ status: 'OK', reward: 1 });
+    expect((outcome.details as { skipped: string[] }).skipped).toEqual(['null2: character device not unpacked']);
+  });
+
+  it('a workspace that fills the disk ends 0', async () => {
+    const filler = workspaceTar({ 'run.sh': 'cat /dev/zero > fill.bin 2>/dev/null; echo 41\n' });
+    const outcome = await run({ ...RUNS, toml: { environment: { storage_mb: 16 } } }, filler);
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('leaves nothing of a run on the host', async () => {
+    const before = readdirCount();
+    await run(TASK, workspaceTar(wrong));
+    expect(readdirCount()).toBe(before);
+  });
+});
+
+function readdirCount(): number {
+  return execFileSync('sh', ['-c', `ls -d ${tmpdir()}/verdict-terminal-* 2>/dev/null | wc -l`]).toString().trim() === '' ? 0 : Number(execFileSync('sh', ['-c', `ls -d ${tmpdir()}/verdict-terminal-* 2>/dev/null | wc -l`]).toString().trim());
+}
+
+export { readFileSync };
