@@ -80,7 +80,8 @@ export function program(): Command {
         process.stdout.write(JSON.stringify(list.map((v) => ({ ...v, labelSchema: JSON.parse(v.labelSchema) as unknown })), null, 2) + '\n');
         return;
       }
-      for (const v of list) process.stdout.write(`${v.name.padEnd(10)} ${v.version.padEnd(8)} ${v.description}\n`);
+      const width = Math.max(...list.map((v) => v.name.length)) + 1;
+      for (const v of list) process.stdout.write(`${v.name.padEnd(width)} ${v.version.padEnd(8)} ${v.description}\n`);
     });
 
   cli

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { WorkspaceError, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
-import { unpack } from './tar';
+import { tarFiles, unpack } from './tar';
 import { loadHarborTask } from './tasks';
 
 export { terminalConfigSection, type TerminalConfigSection } from './config';
@@ -26,19 +26,19 @@ const RECORD = '@@VERDICT@@';
 const RUNNER = String.raw`
 U="$1"; W="$2"
 cp -a /.workspace/. "$W"/ 2>/dev/null || { echo "${RECORD} copy_failed"; exit 0; }
+[ "$3" = chown ] && chown -R "$U:$U" "$W"
 exec 4>/logs/verifier/test-stdout.txt
-chown -R "$U:$U" "$W" /logs/verifier /tmp
 cd "$W"
-setpriv --reuid="$U" --regid="$U" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs bash /tests/test.sh </dev/null >&4 2>&4 4>&-
+(ulimit -t "$4" && ulimit -v "$5" && ulimit -f "$6" && ulimit -p 1024 && ulimit -n 1024 && ulimit -c 0 && exec setpriv --reuid="$U" --regid="$U" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs bash /tests/test.sh) </dev/null >&4 2>&4 4>&-
 code=$?
 exec 4>&-
 left=0
 kill -KILL -1 2>/dev/null && left=1
+cd /logs/verifier
 full=0
-[ "$(stat -f -c %a "$W")" = 0 ] && full=1
-file() { if [ -f "/logs/verifier/$1" ]; then printf '+'; head -c 65536 "/logs/verifier/$1" | base64 -w0; else printf -- '-'; fi; }
-out=$(tail -c 4000 /logs/verifier/test-stdout.txt 2>/dev/null | base64 -w0)
-echo "${RECORD} ran $code $left $full $(file reward.txt) $(file reward.json) x$out"
+[ -f reward.txt ] || [ -f reward.json ] || [ "$(stat -f -c %a "$W")" != 0 ] || full=1
+echo "${RECORD} ran $code $left $full"
+exec tar -cf - --ignore-failed-read reward.txt reward.json test-stdout.txt 2>/dev/null
 `;
 
 interface Slot {
@@ -100,14 +100,21 @@ export class BwrapWorkspace implements WorkspacePort {
     }
     let workspace = path.join(scratch, 'workspace');
     let skipped: string[] = [];
-    const limits = { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers };
+    // A workspace folder given by path keeps its owners: the runner gives it to the test user.
+    let chown = false;
+    const limits = { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers, owner: slot.uid };
     if ('tar' in source || !statSafe(this.resolve(source.path))?.isDirectory()) {
       const bytes = 'tar' in source ? source.tar : readFileSync(this.resolve(source.path));
       mkdirSync(workspace);
+      // cp -a copies the folder's own owner onto the workdir too.
+      chownSync(workspace, slot.uid, slot.uid);
       const unpacked = unpack(bytes, workspace, limits);
       if (!unpacked.ok) return { kind: 'too_large', what: unpacked.tooLarge };
       skipped = unpacked.skipped;
-    } else workspace = this.resolve(source.path);
+    } else {
+      workspace = this.resolve(source.path);
+      chown = true;
+    }
     const passwd = path.join(scratch, 'passwd');
     writeFileSync(passwd, `root:x:0:0:root:/root:/bin/sh\nuser:x:${slot.uid}:${slot.uid}:user:/tmp:/bin/sh\n`);
     writeFileSync(path.join(scratch, 'group'), `root:x:0:\nuser:x:${slot.uid}:\n`);
@@ -121,10 +128,10 @@ export class BwrapWorkspace implements WorkspacePort {
       '--ro-bind', passwd, '/etc/passwd',
       '--ro-bind', path.join(scratch, 'group'), '/etc/group',
       '--proc', '/proc', '--dev', '/dev',
-      '--size', String(64 << 20), '--tmpfs', '/tmp',
-      '--size', String(storage), '--tmpfs', workdir,
+      '--perms', '1777', '--size', String(64 << 20), '--tmpfs', '/tmp',
+      '--perms', '0777', '--size', String(storage), '--tmpfs', workdir,
       // A fresh, empty reward folder: nothing the workspace holds can be there before test.sh runs.
-      '--size', String(16 << 20), '--tmpfs', '/logs/verifier',
+      '--perms', '1777', '--size', String(16 << 20), '--tmpfs', '/logs/verifier',
       '--ro-bind', tests, '/tests',
       '--ro-bind', workspace, '/.workspace',
       '--cap-drop', 'ALL',
@@ -135,18 +142,20 @@ export class BwrapWorkspace implements WorkspacePort {
       // No user site-packages, no bytecode written into the workspace.
       '--setenv', 'PYTHONNOUSERSITE', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
       '--chdir', '/',
-      '--', '/bin/sh', '-c', RUNNER, 'runner', String(slot.uid), workdir,
+      '--', '/bin/sh', '-c', RUNNER, 'runner', String(slot.uid), workdir, chown ? 'chown' : 'owned',
+      // rlimits of the test run only (the runner keeps its own): CPU s, address space and file size in KiB.
+      String(Math.max(1, Math.ceil(task.timeoutSec * task.cpus))), String(task.memoryMb * 1024 + (256 << 10)), String(Math.ceil(storage / 1024)),
     ];
-    const cpuSeconds = Math.max(1, Math.ceil(task.timeoutSec * task.cpus));
-    const prlimit = [`--as=${task.memoryMb * 1024 * 1024 + (256 << 20)}`, `--cpu=${cpuSeconds}`, '--nproc=1024', '--nofile=1024', `--fsize=${storage}`, '--core=0'];
     return new Promise<WorkspaceRun>((resolve, reject) => {
-      const child = spawn('/usr/bin/prlimit', [...prlimit, '--', this.config.bwrap, ...args], { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-      let stdout = '';
-      let stderr = '';
+      const child = spawn(this.config.bwrap, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const chunks: Buffer[] = [];
+      let size = 0;
       child.stdout.on('data', (d: Buffer) => {
-        stdout += d.toString();
-        if (stdout.length > 1 << 20) stdout = stdout.slice(-(1 << 19));
+        // The report: a line, then a tar of at most the 16 MiB reward tmpfs.
+        if (size < 40 << 20) chunks.push(d);
+        size += d.length;
       });
+      let stderr = '';
       child.stderr.on('data', (d: Buffer) => {
         if (stderr.length < 8192) stderr += d.toString();
       });
@@ -168,9 +177,11 @@ export class BwrapWorkspace implements WorkspacePort {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (failure) return reject(failure);
-        const line = stdout.split('\n').filter((l) => l.startsWith(RECORD)).at(-1);
-        if (line === undefined) return reject(new WorkspaceError('sandbox_start_failed', `the runner gave no report (exit ${code}): ${stderr.trim().slice(0, 300)}`));
-        resolve(parseRecord(line, skipped));
+        const stdout = Buffer.concat(chunks);
+        const end = stdout.indexOf(0x0a);
+        const line = end < 0 ? '' : stdout.toString('utf8', 0, end);
+        if (!line.startsWith(RECORD)) return reject(new WorkspaceError('sandbox_start_failed', `the runner gave no report (exit ${code}): ${stderr.trim().slice(0, 300)}`));
+        resolve(parseRecord(line, tarFiles(stdout.subarray(end + 1)), skipped));
       });
     });
   }
@@ -192,22 +203,25 @@ function statSafe(file: string) {
   }
 }
 
-function decodeFile(field: string): string | null {
-  return field.startsWith('+') ? Buffer.from(field.slice(1), 'base64').toString('utf8') : null;
-}
+const MAX_REWARD_BYTES = 64 << 10;
 
-function parseRecord(line: string, skipped: string[]): WorkspaceRun {
+function parseRecord(line: string, files: Map<string, Buffer>, skipped: string[]): WorkspaceRun {
   const parts = line.split(' ');
   if (parts[1] === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
-  const [, , code, left, full, txt, json, out] = parts;
-  const output = Buffer.from((out ?? 'x').slice(1), 'base64').toString('utf8');
+  const [, , code, left, full] = parts;
+  const text = (name: string) => {
+    const bytes = files.get(name);
+    return bytes === undefined ? null : bytes.subarray(0, MAX_REWARD_BYTES).toString('utf8');
+  };
+  const out = files.get('test-stdout.txt');
+  const output = out ? out.subarray(Math.max(0, out.length - 4000)).toString('utf8') : '';
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.
   if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped };
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
-  const rewardTxt = decodeFile(txt ?? '-');
-  const rewardJson = decodeFile(json ?? '-');
+  const rewardTxt = text('reward.txt');
+  const rewardJson = text('reward.json');
   if (rewardTxt === null && rewardJson === null && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
   return { kind: 'finished', exitCode, rewardTxt, rewardJson, output, skipped };
 }
