@@ -9,9 +9,9 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-imports-no-io',
-      comment: 'core/, verifiers/, rubrics/ and curate/ are pure: they see services only through the ports in core/.',
+      comment: 'core/, verifiers/, rubrics/, curate/ and audit/ are pure: they see services only through the ports in core/.',
       severity: 'error',
-      from: { path: '^(core|verifiers|rubrics|curate)/' },
+      from: { path: '^(core|verifiers|rubrics|curate|audit)/' },
       to: { path: '^(services|cli)/' },
     },
     {
@@ -20,7 +20,7 @@ module.exports = {
         'Pool threads load the domain: it must not pull in a network, process, database, metrics or isolate package ' +
         '(test/architecture/pool-thread.test.ts checks what a thread really loads).',
       severity: 'error',
-      from: { path: '^(core|verifiers|rubrics|curate)/' },
+      from: { path: '^(core|verifiers|rubrics|curate|audit)/' },
       to: {
         path: '^(node:)?(child_process|net|http|https|http2|dgram|cluster|worker_threads)$|node_modules/(better-sqlite3|openai|prom-client|isolated-vm|@grpc|express|piscina|yaml|commander|cli-progress|@huggingface)/',
       },

@@ -9,6 +9,7 @@ import { addCheckCommand, addDiffCommand } from './commands';
 import { config, integer, workersOption } from './options';
 import { addScoreCommand } from './score-command';
 import { addCurateCommand } from './curate/command';
+import { addAuditCommand } from './audit/command';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
 
@@ -69,6 +70,7 @@ export function program(): Command {
   addCheckCommand(cli);
   addDiffCommand(cli);
   addCurateCommand(cli);
+  addAuditCommand(cli);
 
   cli
     .command('verifiers')

@@ -60,6 +60,8 @@ def ${STATE_ENTRY}(entry, initial, final, params):
         final_path, final_tables = _verdict_materialize(final, 'final.db')
     except Exception as exc:
         return {'verdict': 'state', 'error': '%s: %s' % (type(exc).__name__, exc)}
+    if not final_tables:
+        return {'verdict': 'state', 'error': 'the database has no tables'}
     if initial_tables is not None:
         changed = sorted(t for t, cols in initial_tables.items() if final_tables.get(t) != cols)
         if changed:
