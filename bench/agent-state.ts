@@ -6,7 +6,7 @@ import type { Sample } from '../core/sample';
 import { scoreAsync } from '../core/score';
 import type { AsyncVerifier } from '../core/verifier';
 import { Sandbox, sandboxConfigSection } from '../services/sandbox';
-import { agentState } from '../verifiers/agent-state';
+import { agentState } from '../verifiers/agent_state';
 import { heading, row, timed } from './timing';
 
 /**

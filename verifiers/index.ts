@@ -1,6 +1,6 @@
 import { Registry } from '../core/registry';
 import type { Verifier } from '../core/verifier';
-import { agentState } from './agent-state';
+import { agentState } from './agent_state';
 import { code } from './code';
 import { ifVerifier } from './if';
 import { math } from './math';

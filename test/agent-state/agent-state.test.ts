@@ -8,7 +8,7 @@ import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { agentStateConfigSection, agentStateService } from '../../services/agent-state';
 import type { Sandbox } from '../../services/sandbox';
-import { agentState } from '../../verifiers/agent-state';
+import { agentState } from '../../verifiers/agent_state';
 import { never, startSandbox } from '../sandbox/helpers';
 
 const FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent-state');

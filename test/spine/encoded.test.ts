@@ -67,12 +67,12 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
 
   it('count their encoded size against the reply limit, and a result cut for it is encoded anew', async () => {
     const reference = await score(inline, undefined);
-    const scored = await score(pooled, 'protobuf', 8_000);
+    const scored = await score(pooled, 'protobuf', 9_000);
     const cut = scored.results.find((r) => r.id === 'long')!;
     expect([cut.status, cut.reason]).toEqual(['ABORTED', 'response_too_large']);
     expect(encodedBytes(cut, 'protobuf')).toBeUndefined();
     const reply = decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups));
-    expect(reply.results.find((r) => r.id === 'long')).toMatchObject({ status: 'ABORTED', reason: 'response_too_large', details: { limitBytes: 8_000 } });
+    expect(reply.results.find((r) => r.id === 'long')).toMatchObject({ status: 'ABORTED', reason: 'response_too_large', details: { limitBytes: 9_000 } });
     // The others fit, and come out as the pool thread encoded them.
     const others = reply.results.filter((r) => r.id !== 'long');
     expect(others).toEqual(decodeScoreResponse(encodeScoreResponse(reference.results, [])).results.filter((r) => r.id !== 'long'));
