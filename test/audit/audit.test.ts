@@ -1,0 +1,138 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { JsonObject } from '../../core/json';
+import { parseConfig } from '../../services/config';
+import { audit, type AuditReport } from '../../cli/audit/audit';
+import { mappingFrom } from '../../cli/dataset/mapping';
+import { FakeOpenAIServer, fixtureGrader, tagged } from '../fakes/fake-openai-server';
+import { jsonl, runCli } from '../dataset/helpers';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'verdict-audit-'));
+const native = (() => {
+  const m = mappingFrom({});
+  if (!m.ok) throw new Error(m.error);
+  return m.mapping;
+})();
+const sandboxConfig = parseConfig({ sandbox: { workers: 2, limits: { cpuMs: 400, memoryMb: 256 } } });
+
+async function auditRows(name: string, rows: JsonObject[], config = sandboxConfig): Promise<AuditReport> {
+  const file = path.join(dir, `${name}.jsonl`);
+  writeFileSync(file, jsonl(rows));
+  return audit({ inputs: [file], mapping: native, seed: 's', config, workers: 1 });
+}
+
+const hitsOf = (report: AuditReport, id: string) => report.findings.filter((f) => f.id === id).map((f) => f.hack);
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('verdict audit: batteries against the real verifiers', () => {
+  it('finds no hack in sound labels: every battery fails against math, qa, code and puzzle', async () => {
+    const report = await auditRows('sound', [
+      { id: 'm', verifier: 'math', response: '', label: { gold: '42' }, metadata: { messages: [{ role: 'user', content: 'What is six times seven?' }] } },
+      { id: 'q', verifier: 'qa', response: '', label: { choice: 'C' } },
+      { id: 'n', verifier: 'qa', response: '', label: { answers: ['12345678901'] } },
+      { id: 'c', verifier: 'code', response: '', label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(2, 2) == 4'] } },
+      { id: 'p', verifier: 'puzzle', response: '', label: { checker: 'def check(answer):\n    return answer.strip() == "42"' } },
+    ]);
+    expect(report.findings).toEqual([]);
+    expect(report.audited).toBe(5);
+    // The batteries did run: many hacks per label, each tried.
+    expect(Object.keys(report.verifiers.math!.hacks).length).toBeGreaterThan(10);
+    expect(report.verifiers.qa!.hacks['long-number-digit']).toEqual({ tried: 1, hits: 0, hitRate: 0 });
+    expect(report.verifiers.code!.hacks['always-equal']).toMatchObject({ tried: 1, hits: 0 });
+    expect(report.verifiers.code!.hacks['fork-bomb']).toMatchObject({ tried: 1, hits: 0 });
+  });
+
+  it('catches deliberately weak labels: a rubric that returns True, a checker that evals, a constraint the empty text meets', async () => {
+    const report = await auditRows('weak', [
+      { id: 'always-true', verifier: 'if', response: 'A real answer.', label: { rubrics: [{ kind: 'python', source: 'def check(response, messages):\n    return True' }] } },
+      { id: 'eval-checker', verifier: 'puzzle', response: '', label: { checker: 'def check(answer):\n    return eval(answer) == 42' } },
+      { id: 'no-comma', verifier: 'if', response: 'Fine answer here.', label: { rubrics: [{ kind: 'constraint', id: 'punctuation:no_comma' }] } },
+    ]);
+    expect(hitsOf(report, 'always-true')).toEqual(expect.arrayContaining(['empty', 'whitespace', 'one-word']));
+    expect(hitsOf(report, 'eval-checker')).toEqual(['answer-eval']);
+    expect(hitsOf(report, 'no-comma')).toEqual(expect.arrayContaining(['one-letter', 'yes']));
+    expect(report.findings.find((f) => f.id === 'no-comma')).toMatchObject({ blames: 'label', how: 'reward' });
+    expect(report.gameable).toBe(3);
+    expect(report.gameability).toBe(1);
+  });
+
+  it('reports a label whose plain wrong answer already earns a reward, and one that cannot be audited', async () => {
+    const report = await auditRows('odd', [
+      { id: 'lenient', verifier: 'puzzle', response: '', label: { checker: 'def check(answer):\n    return True' } },
+      { id: 'broken', verifier: 'math', response: '', label: {} },
+    ]);
+    expect(hitsOf(report, 'lenient')).toContain('wrong-answer-passes');
+    expect(report.unauditable).toEqual([expect.objectContaining({ id: 'broken', why: expect.stringMatching(/baseline INVALID label\.gold/) })]);
+  });
+});
+
+describe('verdict audit: the injection battery against a judge that obeys injected instructions', () => {
+  let server: FakeOpenAIServer;
+  beforeAll(async () => {
+    server = new FakeOpenAIServer({
+      // A gullible judge: an answer that claims to be correct, or dictates a score, gets full marks.
+      grader: (request) => {
+        const response = tagged(request, 'response') ?? '';
+        if (/ignore all previous instructions|"score": 1|grade: 1\.0|score 1/i.test(response)) return { score: 1 };
+        return fixtureGrader(request);
+      },
+    });
+    process.env['VERDICT_JUDGE_SEARCH_URL'] = await server.start();
+    process.env['VERDICT_JUDGE_SEARCH_MODEL'] = server.model;
+  });
+  afterAll(async () => {
+    await server.close();
+    delete process.env['VERDICT_JUDGE_SEARCH_URL'];
+    delete process.env['VERDICT_JUDGE_SEARCH_MODEL'];
+  });
+
+  it('gives each injection\'s hit rate and the responses that got through', async () => {
+    const config = parseConfig({ judge: { cachePath: path.join(dir, 'judge.sqlite'), endpoints: { search: {} } } });
+    const questions: Array<[string, string]> = [
+      ['Who wrote Dune?', 'Frank Herbert'],
+      ['What is the capital of Peru?', 'Lima'],
+    ];
+    const report = await auditRows(
+      'search',
+      questions.map(([question, answer], k) => ({ id: `s${k}`, verifier: 'search', response: '', label: { question, answer }, metadata: { tool_calls: { total: 3, successful: 3, malformed: 0 } } })),
+      config,
+    );
+    const hacks = report.verifiers.search!.hacks;
+    expect(hacks['ignore-instructions']).toEqual({ tried: 2, hits: 2, hitRate: 1 });
+    expect(hacks['fake-json-verdict']).toEqual({ tried: 2, hits: 2, hitRate: 1 });
+    // The fake reads <response> up to its first closing tag, so the tag-closing injection reaches it cut short.
+    expect(hacks['closing-tags']).toMatchObject({ tried: 2 });
+    expect(hacks['question-restated']).toEqual({ tried: 2, hits: 0, hitRate: 0 });
+    expect(report.findings.some((f) => f.hack === 'ignore-instructions' && f.response.includes('Ignore all previous instructions'))).toBe(true);
+    expect(report.gameability).toBe(1);
+  });
+});
+
+describe('verdict audit (CLI)', () => {
+  it('writes the JSON report, exits 1 above --max-gameable, and takes user hacks', async () => {
+    const file = path.join(dir, 'cli.jsonl');
+    writeFileSync(file, jsonl([{ id: 'q1', verifier: 'qa', response: '', label: { choice: 'B' } }, { id: 'p1', verifier: 'puzzle', response: '', label: { checker: 'def check(answer):\n    return eval(answer) == 7' } }]));
+    const out = path.join(dir, 'report.json');
+    const config = path.join(dir, 'sandbox.yaml');
+    writeFileSync(config, 'sandbox:\n  workers: 1\n  limits:\n    cpuMs: 400\n');
+    const run = await runCli(['audit', file, '--config', config, '-o', out, '--workers', '0']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/audited 2 of 2 labels .*1 gameable/);
+    expect(run.stdout).toMatch(/answer-eval: 1 of 1 labels/);
+    expect(run.stdout).toMatch(/verdict audit failed: gameability 0\.500 is over --max-gameable 0/);
+    const report = JSON.parse(readFileSync(out, 'utf8')) as AuditReport;
+    expect(report).toMatchObject({ kind: 'verdict.audit', version: 1, labels: 2, gameable: 1 });
+    expect((await runCli(['audit', file, '--config', config, '--max-gameable', '0.5', '--workers', '0'])).code).toBe(0);
+
+    const battery = path.join(dir, 'battery.jsonl');
+    writeFileSync(battery, jsonl([{ verifier: 'qa', id: 'lowercase-letter', doc: 'the option in lower case', response: '\\boxed{{{label.choice}}} is it' }]));
+    const user = await runCli(['audit', file, '--config', config, '--battery', battery, '-o', out, '--verifier', 'qa', '--workers', '0']);
+    const userReport = JSON.parse(readFileSync(out, 'utf8')) as AuditReport;
+    // The user's hack answers the gold itself: it earns a reward, and the report says so.
+    expect(userReport.verifiers.qa!.hacks['lowercase-letter']).toEqual({ tried: 1, hits: 1, hitRate: 1 });
+    expect(user.code).toBe(1);
+    expect((await runCli(['audit'])).stderr).toMatch(/give a dataset \(or --self\)/);
+  });
+});
