@@ -8,6 +8,7 @@ import { packageVersion } from '../services/version';
 import { addCheckCommand, addDiffCommand } from './commands';
 import { config, integer, workersOption } from './options';
 import { addScoreCommand } from './score-command';
+import { addReportCommand } from './report';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
 
@@ -67,6 +68,7 @@ export function program(): Command {
   addScoreCommand(cli);
   addCheckCommand(cli);
   addDiffCommand(cli);
+  addReportCommand(cli);
 
   cli
     .command('verifiers')
