@@ -13,7 +13,9 @@ namespace Verdict {
     const el = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
       if (v === false) continue;
-      el.setAttribute(k, v === true ? '' : String(v));
+      // Through the CSSOM: the pages' Content-Security-Policy refuses style attributes.
+      if (k === 'style') el.style.cssText = String(v);
+      else el.setAttribute(k, v === true ? '' : String(v));
     }
     append(el, children);
     return el;
