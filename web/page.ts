@@ -49,7 +49,7 @@ textarea { width: 100%; } .code, pre { font-family: ui-monospace, monospace; fon
 [aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 button { background: #0b57d0; color: #fff; border: 0; border-radius: 3px; padding: .35rem .9rem; cursor: pointer; } button:disabled { background: #767676; }
 #use-example { background: #fff; color: #0b57d0; border: 1px solid #0b57d0; }
-.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1.5rem; } @media (max-width: 900px) { .columns { grid-template-columns: 1fr; } }
+.columns { display: grid; grid-template-columns: 1fr 1fr; gap: 1.5rem; align-items: start; } .columns > section:last-child { position: sticky; top: 0; max-height: 100vh; overflow: auto; } @media (max-width: 900px) { .columns { grid-template-columns: 1fr; } }
 pre { background: var(--bg2); padding: .5rem; overflow: auto; max-height: 24rem; white-space: pre-wrap; word-break: break-word; }
 mark { background: #ffe08a; color: #000; font-weight: 700; }
 .result { border: 1px solid var(--line); border-left: 6px solid var(--muted); padding: .5rem .8rem; margin: .5rem 0; }
