@@ -25,7 +25,7 @@ ARG NPM_CAFILE=/etc/ssl/certs/ca-certificates.crt
 COPY package.json package-lock.json ./
 RUN npm_config_cafile="$NPM_CAFILE" npm ci --ignore-scripts && npm rebuild isolated-vm better-sqlite3
 COPY . .
-RUN npx tsc -p tsconfig.json && npm prune --omit=dev --ignore-scripts && rm -rf test dist/test dist/bench bench
+RUN npm run build && npm prune --omit=dev --ignore-scripts && rm -rf test dist/test dist/bench bench
 
 FROM ${BASE}
 ARG DEBIAN_FRONTEND=noninteractive

@@ -32,6 +32,9 @@ export interface ChangedSample {
 }
 
 export interface DiffReport {
+  /** What `verdict report` dispatches on (cli/report.ts). */
+  kind: 'verdict.diff';
+  version: 1;
   verifiers: VerifierDiff[];
   changed: ChangedSample[];
   /** Results whose status or reward changed, all verifiers. */
@@ -70,7 +73,7 @@ function causeOf(before: JsonObject, after: JsonObject): string {
 export async function diffFiles(oldFile: string, newFile: string, options: { show?: number }): Promise<DiffReport> {
   const show = options.show ?? 10;
   const stats = new Map<string, VerifierDiff & { sumBefore: number; okBefore: number; sumAfter: number; okAfter: number }>();
-  const report: DiffReport = { verifiers: [], changed: [], totalChanged: 0, onlyOld: 0, onlyNew: 0 };
+  const report: DiffReport = { kind: 'verdict.diff', version: 1, verifiers: [], changed: [], totalChanged: 0, onlyOld: 0, onlyNew: 0 };
   const olds = keyedRows(oldFile, 'OLD');
   const news = keyedRows(newFile, 'NEW');
   let a = await olds.next();

@@ -10,6 +10,7 @@ import { config, integer, workersOption } from './options';
 import { addScoreCommand } from './score-command';
 import { addCurateCommand } from './curate/command';
 import { addAuditCommand } from './audit/command';
+import { addReportCommand } from './report';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
 
@@ -71,6 +72,7 @@ export function program(): Command {
   addDiffCommand(cli);
   addCurateCommand(cli);
   addAuditCommand(cli);
+  addReportCommand(cli);
 
   cli
     .command('verifiers')

@@ -73,9 +73,13 @@ export function grpcAuth(token: string): grpc.ServerInterceptor {
   };
 }
 
-const OPEN_HTTP_PATHS = new Set(['/healthz']);
+/**
+ * `/` is the playground's static page: it holds no data and asks the user for the token, which its
+ * API calls then carry (a browser cannot send a bearer header on a plain page load).
+ */
+const OPEN_HTTP_PATHS = new Set(['/healthz', '/']);
 
-/** Answers 401 to HTTP requests without the bearer token, except `/healthz`. */
+/** Answers 401 to HTTP requests without the bearer token, except `/healthz` and the playground page. */
 export function httpAuth(token: string): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
     if (OPEN_HTTP_PATHS.has(req.path)) return next();

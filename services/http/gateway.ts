@@ -8,6 +8,7 @@ import { scoreReplyJson } from '../wire/json';
 import { scanJsonScoreRequest, type ScannedJsonRequest } from '../wire/json-scan';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes, type ScoreFor } from './trainers';
+import { AssetsMissing, playgroundPage } from '../../web/page';
 
 export const MAX_BODY = '256mb';
 
@@ -92,6 +93,23 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
 
   app.get('/metrics', async (_req, res) => {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+
+  // The playground (docs/playground.md): a static page that holds nothing; its API calls carry the token.
+  app.get('/', (_req, res) => {
+    let page: ReturnType<typeof playgroundPage>;
+    try {
+      page = playgroundPage();
+    } catch (error) {
+      if (error instanceof AssetsMissing) return sendError(res, 503, 'UNAVAILABLE', error.message);
+      throw error;
+    }
+    res
+      .type('html')
+      .setHeader('Content-Security-Policy', `${page.policy}; frame-ancestors 'none'`)
+      .setHeader('X-Content-Type-Options', 'nosniff')
+      .setHeader('Referrer-Policy', 'no-referrer')
+      .send(page.html);
   });
 
   app.get('/v1/verifiers', (_req, res) => {

@@ -1,0 +1,234 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { RunningServer } from '../../services/server';
+import { startTestServer } from '../fixtures/server';
+import { generateResults } from './results';
+
+/** Debian's chromium (installed by .ci/run), driven by playwright-core: the real pages in a real browser. */
+const CHROMIUM = '/usr/bin/chromium';
+const OUTPUT = join(__dirname, '..', '..', '..', 'test-output', 'playground');
+const CLI = join(__dirname, '..', '..', '..', 'bin', 'verdict.js');
+
+/** Saves a screenshot into the test output and checks that it is not blank: its bytes' pixels vary. */
+async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUTPUT, { recursive: true });
+  const path = join(OUTPUT, `${name}.png`);
+  await page.screenshot({ path, fullPage: false });
+  // Decoded by the browser itself: the variance of the grey levels of the PNG drawn on a canvas.
+  const png = readFileSync(path).toString('base64');
+  // A string, not a function: the test's TypeScript has no DOM types; the page has the DOM.
+  const variance = (await page.evaluate(`(async () => {
+    const img = new Image();
+    img.src = 'data:image/png;base64,${png}';
+    await img.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = img.width;
+    canvas.height = img.height;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const px = ctx.getImageData(0, 0, img.width, img.height).data;
+    let sum = 0, sq = 0;
+    const n = px.length / 4;
+    for (let i = 0; i < px.length; i += 4) {
+      const g = (px[i] + px[i + 1] + px[i + 2]) / 3;
+      sum += g;
+      sq += g * g;
+    }
+    return sq / n - (sum / n) ** 2;
+  })()`)) as number;
+  expect(variance).toBeGreaterThan(100);
+}
+
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
+describe('playground and report pages in headless chromium', () => {
+  let browser: Browser;
+  let dir: string;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    dir = mkdtempSync(join(tmpdir(), 'verdict-playground-'));
+  });
+  afterAll(async () => {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe('GET / on a server with auth', () => {
+    let server: RunningServer;
+    let base: string;
+    beforeAll(async () => {
+      server = await startTestServer({ authToken: 'sesame' });
+      base = `http://127.0.0.1:${server.httpPort}`;
+    });
+    afterAll(() => server.shutdown());
+
+    it('serves a page that holds nothing without the token, and the API stays closed', async () => {
+      const res = await fetch(`${base}/`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toMatch(/default-src 'none'.*connect-src 'self'/);
+      expect((await fetch(`${base}/v1/verifiers`)).status).toBe(401);
+      const page = await browser.newPage();
+      const errors = watchErrors(page);
+      await page.goto(base);
+      await expect(page.textContent('#connection')).resolves.toMatch(/wants a bearer token/);
+      expect(await page.locator('#verifier').isDisabled()).toBe(true);
+      expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+      await page.fill('#token', 'sesame');
+      await page.click('#connect button');
+      await page.waitForSelector('#verifier:not([disabled])');
+      await expect(page.textContent('#connection')).resolves.toMatch(/Connected: \d+ verifiers/);
+      await page.close();
+    });
+
+    const score = async (page: Page, verifier: string) => {
+      await page.selectOption('#verifier', verifier);
+      await page.click('#score');
+      await page.waitForSelector('#output .result');
+    };
+
+    it('scores math, qa and if through the page: status, reward, reason, the extracted answer, each rubric', async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      const errors = watchErrors(page);
+      await page.goto(base);
+      await page.fill('#token', 'sesame');
+      await page.click('#connect button');
+      await page.waitForSelector('#verifier:not([disabled])');
+
+      // math with its example label: the boxed fraction is the extracted answer, highlighted.
+      await score(page, 'math');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      expect(await page.textContent('#output .reason')).toBe('correct');
+      expect(await page.textContent('#output mark')).toBe('\\frac{1}{2}');
+      await screenshot(page, 'playground-math');
+
+      // qa: a wrong letter, then a label the schema refuses, its error shown at the field.
+      await page.selectOption('#verifier', 'qa');
+      await page.fill('#label-choice', 'B');
+      await page.click('#score');
+      await page.waitForSelector('#output .result');
+      expect(await page.textContent('#output .reward')).toBe('0');
+      expect(await page.textContent('#output .reason')).toBe('wrong_choice');
+      expect(await page.textContent('#output mark')).toBe('A');
+      await page.fill('#label-choice', 'AB');
+      await page.click('#score');
+      await expect(page.textContent('[data-field=choice] .field-error')).resolves.toMatch(/must match/);
+      await page.fill('#label-threshold', '2');
+      await page.fill('#label-choice', 'A');
+      await page.click('#score');
+      await expect(page.textContent('[data-field=threshold] .field-error')).resolves.toBe('at most 1');
+      expect(await page.getAttribute('#label-threshold', 'aria-invalid')).toBe('true');
+      await page.fill('#label-threshold', '');
+
+      // if: each rubric with its verdict; the example response is short and lower case.
+      await score(page, 'if');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.locator('#output td .verdict-pass').count()).toBe(2);
+      await page.fill('#response', 'Not Lower Case At All, and it has far more than ten words in it today');
+      await page.click('#score');
+      await page.waitForSelector('#output .verdict-fail');
+      expect(await page.textContent('#output .reason')).toBe('rubric_failed');
+
+      // A group: the summary and an advantage per rollout.
+      await page.selectOption('#verifier', 'math');
+      await page.fill('#group', '\\boxed{3}\n---\n\\boxed{0.5}');
+      await page.click('#score');
+      await page.waitForSelector('#output table');
+      expect(await page.locator('#output .result').count()).toBe(3);
+      expect(await page.locator('#output .advantage').count()).toBe(3);
+      expect(await page.textContent('#output table tbody')).toContain('playground');
+      await screenshot(page, 'playground-group');
+      // The one 401 is the page's first call, made before the token was typed.
+      expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
+      await page.close();
+    });
+  });
+
+  it('verdict report of 100k results: counts, group window, truncation, a filterable table, and the playground opens the same file', async () => {
+    const { rows, expected } = generateResults(100_000);
+    const results = join(dir, 'results.jsonl');
+    writeFileSync(results, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+    const html = join(dir, 'report.html');
+    expect(execFileSync('node', [CLI, 'report', results, '-o', html], { encoding: 'utf8' })).toMatch(/wrote .*report\.html \(100000 results\)/);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const errors = watchErrors(page);
+    // No request may leave a report: any would be refused and logged by the CSP.
+    await page.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+    await page.goto(`file://${html}`);
+    await page.waitForSelector('#app[data-ready=true]', { timeout: 120_000 });
+    expect(await page.getAttribute('.totals', 'data-total')).toBe('100000');
+    expect(await page.textContent('[data-status=OK] strong')).toBe(String(expected.ok));
+    expect(await page.textContent('[data-status=INVALID] strong')).toBe(String(expected.invalid));
+    expect(await page.textContent('[data-status=ABORTED] strong')).toBe(String(expected.aborted));
+    expect(await page.getAttribute('[data-truncated]', 'data-truncated')).toBe(String(expected.truncated));
+    await expect(page.textContent('section[aria-label="Group pass rates"] .note')).resolves.toContain(`${expected.inWindow} groups`);
+    await expect(page.textContent('section[aria-label="Latency"]')).resolves.toMatch(/p99/);
+    const failed = rows.filter((r) => r['status'] !== 'STATUS_OK' || r['reward'] !== 1).length;
+    expect(await page.textContent('.vt-count')).toBe(`${failed} rows`);
+    // The virtualized table keeps only the rows in view in the page.
+    expect(await page.locator('.vt-body .vt-row').count()).toBeLessThan(30);
+    await page.selectOption('#filter-status', 'ABORTED');
+    expect(await page.textContent('.vt-count')).toBe(`${expected.aborted} rows`);
+    await page.focus('.vt-viewport');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.textContent('.vt-detail')).resolves.toContain('deadline_exceeded');
+    await screenshot(page, 'report-100k');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('the playground opens an uploaded results file as the same report', async () => {
+    const server = await startTestServer();
+    try {
+      const { rows, expected } = generateResults(2_000);
+      const results = join(dir, 'upload.jsonl');
+      writeFileSync(results, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${server.httpPort}/`);
+      await page.setInputFiles('#results-file', results);
+      await page.waitForSelector('#report [data-kind=results]');
+      expect(await page.getAttribute('#report .totals', 'data-total')).toBe('2000');
+      expect(await page.textContent('#report [data-status=ABORTED] strong')).toBe(String(expected.aborted));
+      await page.close();
+    } finally {
+      await server.shutdown();
+    }
+  });
+
+  it('verdict report of a diff --json report, and a clear error for a kind it does not know', async () => {
+    const row = (line: number, reward: number) => ({ id: `r${line}`, line, status: 'STATUS_OK', reward, reason: reward ? 'correct' : 'wrong_answer', verifier: 'math', verifierVersion: '1', details: {}, receipt: { verifier: 'math@1', config: 'c', input: 'i' } });
+    writeFileSync(join(dir, 'old.jsonl'), [row(1, 1), row(2, 0), row(3, 1)].map((r) => JSON.stringify(r)).join('\n'));
+    writeFileSync(join(dir, 'new.jsonl'), [row(1, 0), row(2, 0), row(3, 1)].map((r) => JSON.stringify({ ...r, receipt: { ...r.receipt, verifier: 'math@2' } })).join('\n'));
+    const diff = execFileSync('node', [CLI, 'diff', join(dir, 'old.jsonl'), join(dir, 'new.jsonl'), '--json'], { encoding: 'utf8' });
+    expect(JSON.parse(diff)).toMatchObject({ kind: 'verdict.diff', version: 1, totalChanged: 1 });
+    writeFileSync(join(dir, 'diff.json'), diff);
+    execFileSync('node', [CLI, 'report', join(dir, 'diff.json'), '-o', join(dir, 'diff.html')]);
+    const page = await browser.newPage();
+    await page.goto(`file://${join(dir, 'diff.html')}`);
+    await page.waitForSelector('#app[data-ready=true]');
+    expect(await page.getAttribute('[data-kind="verdict.diff"] .totals', 'data-changed')).toBe('1');
+    expect(await page.locator('.side-by-side').count()).toBe(1);
+    await expect(page.textContent('.side-by-side')).resolves.toContain('cause verifier');
+    await screenshot(page, 'report-diff');
+    await page.close();
+
+    writeFileSync(join(dir, 'curate.json'), JSON.stringify({ kind: 'verdict.curate', version: 1 }));
+    let stderr = '';
+    try {
+      execFileSync('node', [CLI, 'report', join(dir, 'curate.json'), '-o', join(dir, 'c.html')], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      stderr = String((error as { stderr: string }).stderr);
+    }
+    expect(stderr).toMatch(/unknown report kind "verdict\.curate" \(known: verdict\.diff/);
+  });
+});

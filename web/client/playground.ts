@@ -1,0 +1,397 @@
+/**
+ * The playground served at `GET /`: pick a verifier (GET /v1/verifiers), fill its label with the
+ * schema's help, score a response (POST /v1/score), read the verdict; or open a results file and
+ * see the report page. The page holds no data of its own: with auth on, every API call carries the
+ * bearer token typed into the token field (kept in sessionStorage, so it dies with the tab).
+ */
+namespace Verdict {
+  interface Info {
+    name: string;
+    version: string;
+    description: string;
+    labelSchema: string;
+  }
+
+  interface Schema {
+    type?: string | string[];
+    description?: string;
+    enum?: unknown[];
+    properties?: Record<string, Schema>;
+    required?: string[];
+    default?: unknown;
+    pattern?: string;
+    minimum?: number;
+    maximum?: number;
+    minLength?: number;
+    minItems?: number;
+    anyOf?: Schema[];
+    oneOf?: Schema[];
+    items?: Schema;
+    additionalProperties?: boolean | Schema;
+  }
+
+  interface Example {
+    label: Row;
+    response: string;
+    metadata?: Row;
+  }
+
+  /** One example per verifier Verdict ships; any other verifier gets its schema's required fields. */
+  const EXAMPLES: Record<string, Example> = {
+    qa: { label: { choice: 'A' }, response: 'Option A fits the data. \\boxed{A}' },
+    math: { label: { gold: '0.5' }, response: 'Halving 1 gives \\boxed{\\frac{1}{2}}' },
+    search: { label: { question: 'Who wrote Dune?', answer: 'Frank Herbert', tool_calls: { total: 3, successful: 3, malformed: 0 } }, response: 'It was \\boxed{Frank Herbert}' },
+    rlhf: { label: {}, response: 'Leaves drift and fall / the pond holds a quiet sky / one frog breaks the glass', metadata: { messages: [{ role: 'user', content: 'Write a haiku.' }] } },
+    if: {
+      label: {
+        rubrics: [
+          { kind: 'constraint', id: 'length_constraints:number_words', kwargs: { relation: 'less than', num_words: 10 } },
+          { kind: 'constraint', id: 'change_case:english_lowercase' },
+        ],
+      },
+      response: 'all lower case, and short',
+    },
+    code: { label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0'] }, response: '```python\ndef add(a, b):\n    return a + b\n```' },
+    puzzle: { label: { checker: 'def check(answer):\n    return int(answer) % 4 == 0' }, response: '\\boxed{12}' },
+  };
+
+  const TOKEN_KEY = 'verdict.token';
+
+  function typeOf(schema: Schema): string {
+    if (schema.enum) return 'enum';
+    const t = Array.isArray(schema.type) ? schema.type.find((x) => x !== 'null') : schema.type;
+    return t ?? 'json';
+  }
+
+  function skeleton(schema: Schema): Row {
+    const out: Row = {};
+    for (const name of schema.required ?? []) {
+      const field = schema.properties?.[name] ?? {};
+      const t = typeOf(field);
+      out[name] = t === 'string' ? '' : t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'enum' ? field.enum?.[0] : {};
+    }
+    return out;
+  }
+
+  /** One label field's input: what it shows, how its text becomes a value, where its error goes. */
+  interface Field {
+    name: string;
+    schema: Schema;
+    input: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement;
+    error: HTMLElement;
+    /** undefined: left empty (the field is not sent). */
+    read(): { ok: true; value: unknown } | { ok: false; error: string };
+  }
+
+  function fieldFor(name: string, schema: Schema, required: boolean, value: unknown): { row: HTMLElement; field: Field } {
+    const id = `label-${name}`;
+    const t = typeOf(schema);
+    let input: Field['input'];
+    let read: Field['read'];
+    if (t === 'enum' || t === 'boolean') {
+      const options = t === 'boolean' ? [true, false] : schema.enum ?? [];
+      input = h('select', { id }, h('option', { value: '' }, required ? '(choose)' : '(default)'), ...options.map((o, i) => h('option', { value: String(i) }, JSON.stringify(o))));
+      const index = options.findIndex((o) => o === value);
+      input.value = index < 0 ? '' : String(index);
+      read = () => ({ ok: true, value: input.value === '' ? undefined : options[Number(input.value)] });
+    } else if (t === 'string') {
+      const long = typeof value === 'string' && (value.includes('\n') || value.length > 60);
+      input = long ? h('textarea', { id, rows: 4 }) : h('input', { id, type: 'text' });
+      input.value = typeof value === 'string' ? value : '';
+      read = () => ({ ok: true, value: input.value === '' && !required ? undefined : input.value });
+    } else if (t === 'number' || t === 'integer') {
+      input = h('input', { id, type: 'number', step: t === 'integer' ? '1' : 'any' });
+      input.value = typeof value === 'number' ? String(value) : '';
+      read = () => {
+        if (input.value.trim() === '') return { ok: true, value: undefined };
+        const n = Number(input.value);
+        if (!Number.isFinite(n)) return { ok: false, error: 'expected a number' };
+        if (t === 'integer' && !Number.isInteger(n)) return { ok: false, error: 'expected an integer' };
+        return { ok: true, value: n };
+      };
+    } else {
+      input = h('textarea', { id, rows: 5, class: 'code', spellcheck: 'false' });
+      input.value = value === undefined ? '' : JSON.stringify(value, null, 2);
+      read = () => {
+        if (input.value.trim() === '') return { ok: true, value: undefined };
+        try {
+          return { ok: true, value: JSON.parse(input.value) as unknown };
+        } catch (error) {
+          return { ok: false, error: `not valid JSON (${(error as Error).message})` };
+        }
+      };
+    }
+    const error = h('p', { id: `${id}-error`, class: 'field-error', role: 'alert' });
+    const help = h('p', { id: `${id}-help`, class: 'help' }, schema.description ?? '', schema.default !== undefined ? ` Default: ${JSON.stringify(schema.default)}.` : '', t === 'json' || t === 'array' || t === 'object' ? ' (JSON)' : '');
+    input.setAttribute('aria-describedby', `${id}-help ${id}-error`);
+    if (required) input.setAttribute('aria-required', 'true');
+    const row = h('div', { class: 'field', 'data-field': name }, h('label', { for: id }, name, required ? h('span', { class: 'required' }, ' (required)') : null), input, help, error);
+    return { row, field: { name, schema, input, error, read } };
+  }
+
+  /** The checks of the schema the browser can make before sending: the server's INVALID reason is the final word. */
+  function check(field: Field, value: unknown): string | null {
+    const s = field.schema;
+    if (value === undefined) return null;
+    if (typeof value === 'string') {
+      if (s.minLength !== undefined && value.length < s.minLength) return `at least ${s.minLength} characters`;
+      if (s.pattern !== undefined && !new RegExp(s.pattern).test(value)) return `must match ${s.pattern}`;
+    }
+    if (typeof value === 'number') {
+      if (s.minimum !== undefined && value < s.minimum) return `at least ${s.minimum}`;
+      if (s.maximum !== undefined && value > s.maximum) return `at most ${s.maximum}`;
+    }
+    if (Array.isArray(value) && s.minItems !== undefined && value.length < s.minItems) return `at least ${s.minItems} items`;
+    return null;
+  }
+
+  function highlighted(response: string, extracted: unknown): Node {
+    const pre = h('pre', { class: 'response', 'aria-label': 'response' });
+    const at = typeof extracted === 'string' && extracted !== '' ? response.lastIndexOf(extracted) : -1;
+    if (at < 0) append(pre, [response]);
+    else append(pre, [response.slice(0, at), h('mark', { title: 'the extracted answer' }, extracted as string), response.slice(at + (extracted as string).length)]);
+    return pre;
+  }
+
+  /** What each verifier's details mean, shown above the raw details. */
+  function explain(result: Row, response: string): Node[] {
+    const details = (result['details'] ?? {}) as Row;
+    const verifier = String(result['verifier'] ?? '');
+    const out: Node[] = [];
+    if ((verifier === 'math' || verifier === 'qa' || verifier === 'search') && 'extracted' in details) {
+      out.push(h('h4', {}, 'Extracted answer in the response'), highlighted(response, details['extracted']));
+    }
+    if (Array.isArray(details['rubrics'])) {
+      const rubrics = details['rubrics'] as Row[];
+      out.push(
+        table(
+          'Rubrics',
+          ['#', 'rubric', 'verdict', 'reason'],
+          rubrics.map((r) => {
+            const { index, kind, verdict, id, question, ...rest } = r;
+            return [String(index), `${String(kind)} ${String(id ?? question ?? '')}`, h('span', { class: `verdict-${String(verdict)}` }, String(verdict)), Object.keys(rest).length ? JSON.stringify(rest) : '–'];
+          }),
+        ),
+      );
+    }
+    if (verifier === 'code' && typeof details['total'] === 'number') {
+      const failure = details['first_failure'] as Row | undefined;
+      out.push(h('p', { class: 'tests' }, `${String(details['passed'])} of ${String(details['total'])} tests passed`));
+      if (failure) {
+        out.push(
+          table('First failing test (the sandbox stops at the first failure)', ['test', 'reason', 'expected', 'got'], [
+            [String(failure['test'] ?? failure['input'] ?? `#${String(failure['index'])}`), String(failure['reason'] ?? ''), JSON.stringify(failure['expected'] ?? null), JSON.stringify(failure['got'] ?? failure['error'] ?? null)],
+          ]),
+        );
+      }
+    }
+    return out;
+  }
+
+  function resultCard(result: Row, response: string): HTMLElement {
+    const status = statusOf(result);
+    const reward = rewardOf(result);
+    return h(
+      'article',
+      { class: `result status-${status}`, 'data-status': status, 'aria-label': `result ${String(result['id'])}` },
+      h('h3', {}, String(result['id'])),
+      h(
+        'dl',
+        {},
+        h('dt', {}, 'status'),
+        h('dd', { class: 'status' }, status),
+        h('dt', {}, 'reward'),
+        h('dd', { class: 'reward' }, reward === null ? '– (no reward unless OK)' : String(reward)),
+        h('dt', {}, 'reason'),
+        h('dd', { class: 'reason' }, String(result['reason'] ?? '')),
+        'advantage' in result ? h('dt', {}, 'advantage') : null,
+        'advantage' in result ? h('dd', { class: 'advantage' }, fmt(result['advantage'] as number, 4)) : null,
+      ),
+      ...explain(result, response),
+      h('details', {}, h('summary', {}, 'details'), h('pre', { class: 'json details' }, JSON.stringify(result['details'] ?? {}, null, 2))),
+    );
+  }
+
+  export function startPlayground(root: HTMLElement): void {
+    const token = h('input', { id: 'token', type: 'password', autocomplete: 'off' });
+    token.value = sessionStorage.getItem(TOKEN_KEY) ?? '';
+    const connect = h('button', { type: 'submit' }, 'Connect');
+    const connection = h('p', { id: 'connection', role: 'status' });
+    const verifier = h('select', { id: 'verifier', disabled: true });
+    const description = h('p', { id: 'verifier-description', class: 'help' });
+    const fields = h('fieldset', { id: 'label-fields' }, h('legend', {}, 'Label'));
+    const useExample = h('button', { type: 'button', id: 'use-example' }, 'Fill the example label');
+    const response = h('textarea', { id: 'response', rows: 6, class: 'code', spellcheck: 'false' });
+    const metadata = h('textarea', { id: 'metadata', rows: 3, class: 'code', spellcheck: 'false', 'aria-describedby': 'metadata-help metadata-error' });
+    const metadataError = h('p', { id: 'metadata-error', class: 'field-error', role: 'alert' });
+    const group = h('textarea', { id: 'group', rows: 4, class: 'code', spellcheck: 'false', 'aria-describedby': 'group-help' });
+    const advantage = h('select', { id: 'advantage' }, h('option', { value: 'grpo' }, 'grpo'), h('option', { value: 'mean' }, 'mean'), h('option', { value: '' }, 'none'));
+    const score = h('button', { type: 'submit', id: 'score', disabled: true }, 'Score');
+    const output = h('section', { id: 'output', 'aria-live': 'polite', 'aria-label': 'verdict' });
+    const file = h('input', { id: 'results-file', type: 'file', accept: '.jsonl,.json,.gz' });
+    const reportRoot = h('div', { id: 'report' });
+
+    let infos: Info[] = [];
+    let current: Field[] = [];
+    const headers = (): Record<string, string> => (token.value.trim() === '' ? {} : { authorization: `Bearer ${token.value.trim()}` });
+
+    const buildForm = (fill: Row | null) => {
+      const info = infos.find((i) => i.name === verifier.value);
+      fields.replaceChildren(h('legend', {}, 'Label'));
+      current = [];
+      if (!info) return;
+      description.textContent = `${info.name} ${info.version}: ${info.description}`;
+      const schema = JSON.parse(info.labelSchema) as Schema;
+      const values = fill ?? EXAMPLES[info.name]?.label ?? skeleton(schema);
+      for (const [name, fieldSchema] of Object.entries(schema.properties ?? {})) {
+        const { row, field } = fieldFor(name, fieldSchema, (schema.required ?? []).includes(name), values[name]);
+        fields.appendChild(row);
+        current.push(field);
+      }
+    };
+    const fillExample = () => {
+      const example = EXAMPLES[verifier.value];
+      buildForm(null);
+      response.value = example?.response ?? '';
+      metadata.value = example?.metadata ? JSON.stringify(example.metadata, null, 2) : '';
+      group.value = '';
+      output.replaceChildren();
+    };
+
+    const load = async () => {
+      sessionStorage.setItem(TOKEN_KEY, token.value.trim());
+      connection.textContent = 'Connecting…';
+      let res: Response;
+      try {
+        res = await fetch('/v1/verifiers', { headers: headers() });
+      } catch (error) {
+        connection.textContent = `Cannot reach the server: ${(error as Error).message}`;
+        return;
+      }
+      if (res.status === 401) {
+        connection.textContent = 'This server wants a bearer token: type it above and connect.';
+        verifier.disabled = score.disabled = true;
+        return;
+      }
+      if (!res.ok) {
+        connection.textContent = `GET /v1/verifiers answered ${res.status}`;
+        return;
+      }
+      infos = ((await res.json()) as { verifiers: Info[] }).verifiers;
+      connection.textContent = `Connected: ${infos.length} verifiers.`;
+      const keep = verifier.value;
+      verifier.replaceChildren(...infos.map((i) => h('option', { value: i.name }, `${i.name} ${i.version}`)));
+      if (infos.some((i) => i.name === keep)) verifier.value = keep;
+      verifier.disabled = score.disabled = false;
+      fillExample();
+    };
+
+    const submit = async () => {
+      for (const f of current) f.error.textContent = '';
+      metadataError.textContent = '';
+      const label: Row = {};
+      let bad = false;
+      for (const f of current) {
+        const read = f.read();
+        const problem = read.ok ? check(f, read.value) : read.error;
+        if (problem !== null) {
+          f.error.textContent = problem;
+          f.input.setAttribute('aria-invalid', 'true');
+          bad = true;
+        } else {
+          f.input.removeAttribute('aria-invalid');
+          if (read.ok && read.value !== undefined) label[f.name] = read.value;
+        }
+      }
+      let meta: Row = {};
+      if (metadata.value.trim() !== '') {
+        try {
+          meta = JSON.parse(metadata.value) as Row;
+          if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('expected a JSON object');
+        } catch (error) {
+          metadataError.textContent = `metadata: ${(error as Error).message}`;
+          bad = true;
+        }
+      }
+      if (bad) return void output.replaceChildren(h('p', { class: 'error' }, 'Fix the fields marked above.'));
+      const others = group.value.trim() === '' ? [] : group.value.split(/^---$/m).map((s) => s.replace(/^\n|\n$/g, ''));
+      const responses = [response.value, ...others];
+      const grouped = others.length > 0;
+      const samples = responses.map((text, i) => ({ id: grouped ? `rollout-${i}` : 'playground', verifier: verifier.value, response: text, label, metadata: meta, ...(grouped ? { groupId: 'playground' } : {}) }));
+      const body = { samples, ...(grouped ? { groupOptions: { advantage: advantage.value } } : {}) };
+      output.replaceChildren(h('p', {}, 'Scoring…'));
+      const res = await fetch('/v1/score', { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const reply = (await res.json()) as { results?: Row[]; groups?: Row[]; error?: { code: string; message: string } };
+      if (!res.ok || !reply.results) return void output.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${res.status} ${reply.error?.code ?? ''}: ${reply.error?.message ?? ''}`));
+      output.replaceChildren();
+      for (const result of reply.results) {
+        // An INVALID label names its field ("label.answers[0]: …"): the message goes to that field too.
+        const field = /^label\.([A-Za-z0-9_]+)/.exec(String(result['reason'] ?? ''))?.[1];
+        const target = current.find((f) => f.name === field);
+        if (statusOf(result) === 'INVALID' && target) {
+          target.error.textContent = String(result['reason']);
+          target.input.setAttribute('aria-invalid', 'true');
+        }
+        output.appendChild(resultCard(result, responses[Number(result['index'] ?? 0)] ?? ''));
+      }
+      for (const g of reply.groups ?? []) {
+        output.appendChild(
+          table('Group summary', ['group', 'size', 'OK', 'INVALID', 'ABORTED', 'mean reward', 'keep', 'why not'], [
+            [String(g['groupId']), String(g['size']), String(g['ok']), String(g['invalid']), String(g['aborted']), fmt((g['meanReward'] as number | undefined) ?? null, 4), String(g['keep']), String(g['keepReason'] || '–')],
+          ]),
+        );
+      }
+    };
+
+    const open = async () => {
+      const chosen = file.files?.[0];
+      if (!chosen) return;
+      reportRoot.replaceChildren(h('p', {}, `Reading ${chosen.name}…`));
+      let text: string;
+      if (chosen.name.endsWith('.gz')) text = await new Response(chosen.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+      else if (/\.(zst|parquet)$/.test(chosen.name)) {
+        return void reportRoot.replaceChildren(h('p', { role: 'alert', class: 'error' }, `${chosen.name}: the browser reads JSONL, JSON and .gz; for .zst and Parquet run verdict report ${chosen.name}`));
+      } else text = await chosen.text();
+      renderParsed(parseReportText(text), reportRoot, chosen.name);
+    };
+
+    verifier.addEventListener('change', fillExample);
+    useExample.addEventListener('click', () => buildForm(null));
+    file.addEventListener('change', () => void open());
+    const connectForm = h('form', { id: 'connect', 'aria-label': 'server' }, h('label', { for: 'token' }, 'Bearer token (only if the server was started with one) '), token, connect, connection);
+    connectForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void load();
+    });
+    const scoreForm = h(
+      'form',
+      { id: 'score-form', 'aria-label': 'score a response' },
+      h('div', { class: 'field' }, h('label', { for: 'verifier' }, 'Verifier'), verifier, description),
+      fields,
+      useExample,
+      h('div', { class: 'field' }, h('label', { for: 'response' }, 'Response'), response),
+      h('div', { class: 'field' }, h('label', { for: 'metadata' }, 'Metadata'), metadata, h('p', { id: 'metadata-help', class: 'help' }, 'JSON object: the prompt as metadata.messages, tool-call counts, … (optional)'), metadataError),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'group' }, 'More responses to the same prompt (a group)'),
+        group,
+        h('p', { id: 'group-help', class: 'help' }, 'Optional: other rollouts, separated by lines of ---. The group is scored together: its summary and advantages are shown.'),
+        h('label', { for: 'advantage' }, 'Advantage estimator '),
+        advantage,
+      ),
+      score,
+    );
+    scoreForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void submit();
+    });
+    root.replaceChildren(
+      h('h1', {}, 'Verdict playground'),
+      connectForm,
+      h('div', { class: 'columns' }, h('section', { 'aria-label': 'input' }, h('h2', {}, 'Score a response'), scoreForm), h('section', { 'aria-label': 'output' }, h('h2', {}, 'Verdict'), output)),
+      h('section', { 'aria-label': 'open a results file' }, h('h2', {}, 'Open a results file'), h('label', { for: 'results-file' }, 'Results (JSONL, .gz) or a report (JSON) '), file, reportRoot),
+    );
+    void load();
+  }
+}

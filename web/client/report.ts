@@ -1,0 +1,199 @@
+/**
+ * The report page: one renderer per kind of input, shared by `verdict report` (data embedded in the
+ * file) and the playground (a file the user opens). Results files are told by their shape; JSON
+ * reports by their `kind`, looked up in RENDERERS.
+ */
+namespace Verdict {
+  type Renderer = (report: Row) => Node;
+
+  /**
+   * Report kinds by their `kind` field. `verdict.curate` and `verdict.audit` (version 1) plug in
+   * here once their commands exist; until then they get the unknown-kind message.
+   */
+  export const RENDERERS: Record<string, { versions: readonly number[]; render: Renderer }> = {
+    'verdict.diff': { versions: [1], render: (r) => renderDiff(r) },
+  };
+
+  const section = (title: string, ...children: Array<Node | null>) => h('section', { 'aria-label': title }, h('h2', {}, title), ...children);
+
+  /** Renders whatever `parseReportText` made of a file into `root`; an error shows as an alert. */
+  export function renderParsed(parsed: Parsed, root: HTMLElement, source: string): void {
+    root.replaceChildren();
+    if (!parsed.ok) return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: ${parsed.error}`));
+    if ('rows' in parsed) return void root.appendChild(renderResults(parsed.rows, source));
+    const entry = RENDERERS[parsed.kind];
+    if (!entry) {
+      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: unknown report kind "${parsed.kind}" (known: ${Object.keys(RENDERERS).join(', ')}, or a results file)`));
+    }
+    const version = parsed.report['version'];
+    if (typeof version !== 'number' || !entry.versions.includes(version)) {
+      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: ${parsed.kind} version ${String(version)} is not one this page reads (${entry.versions.join(', ')})`));
+    }
+    root.appendChild(entry.render(parsed.report));
+  }
+
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+
+  function resultDetail(row: Row): Node {
+    return h('div', {}, h('h3', {}, `${String(row['id'] ?? '')} — ${statusOf(row)} ${String(row['reason'] ?? '')}`), h('pre', { class: 'json' }, json(row)));
+  }
+
+  export function renderResults(rows: readonly Row[], source: string): HTMLElement {
+    const a = aggregate(rows);
+    const root = h('div', { class: 'report', 'data-kind': 'results' });
+    root.appendChild(h('h1', {}, `Results: ${source}`));
+    const statusNames = ['OK', 'INVALID', 'ABORTED', ...Object.keys(a.statuses).filter((s) => !['OK', 'INVALID', 'ABORTED'].includes(s))];
+    root.appendChild(
+      section(
+        'Status counts',
+        h('p', { class: 'totals', 'data-total': a.total }, `${a.total} results`),
+        table(
+          'Results by verifier and status',
+          ['verifier', 'results', 'OK', 'INVALID', 'ABORTED', 'mean reward (OK)'],
+          a.verifiers.map((v) => [v.verifier || '(none)', v.total, v.ok, v.invalid, v.aborted, fmt(v.ok ? v.rewardSum / v.ok : null)]),
+        ),
+        h('ul', { class: 'statuses' }, ...statusNames.map((s) => h('li', { 'data-status': s }, `${s}: `, h('strong', {}, a.statuses[s] ?? 0), ` (${pct(a.statuses[s] ?? 0, a.total)})`))),
+      ),
+    );
+    const bars = (hist: Histogram, mark: boolean) => hist.counts.map((value, k) => ({ label: hist.labels[k]!, value, marked: mark && hist.unit && inWindowBin(k) }));
+    root.appendChild(section('Reward histograms', h('div', { class: 'charts' }, ...a.verifiers.map((v) => barChart(`${v.verifier || '(none)'}: rewards of ${v.ok} OK results`, bars(v.histogram, false))))));
+    root.appendChild(
+      section(
+        'Group pass rates',
+        a.groups.count === 0
+          ? h('p', { class: 'note' }, 'No groups: results carry no group_id column and no rollouts of one prompt.')
+          : barChart(
+              `Pass rate (mean reward) of ${a.groups.count} groups`,
+              bars(a.groups.histogram, true),
+              `${a.groups.inWindow} groups (${pct(a.groups.inWindow, a.groups.count)}) in the dynamic-sampling window (${WINDOW.low}, ${WINDOW.high}] (marked), ${a.groups.allZero} all 0, ${a.groups.allOne} all 1.`,
+            ),
+      ),
+    );
+    root.appendChild(
+      section(
+        'Reasons of results that did not pass',
+        a.reasons.length === 0 ? h('p', {}, 'Every result passed.') : table('Reasons, most frequent first', ['status', 'reason', 'count'], a.reasons.slice(0, 50).map((r) => [r.status, r.reason, r.count])),
+      ),
+    );
+    root.appendChild(
+      section(
+        'Latency',
+        a.latency === null
+          ? h('p', { class: 'note', 'data-latency': 'none' }, 'These results carry no latency: verdict score writes no timing into result rows (the same input must give the same bytes); its summary prints seconds per verifier. A latency_ms (or seconds) column passed through from the input is shown here.')
+          : h(
+              'div',
+              {},
+              table('Latency percentiles (ms)', ['results timed', 'p50', 'p90', 'p99', 'max'], [[a.latency.count, fmt(a.latency.p50, 1), fmt(a.latency.p90, 1), fmt(a.latency.p99, 1), fmt(a.latency.max, 1)]]),
+              table('Slowest results', ['id', 'verifier', 'status', 'ms'], a.latency.slowest.map((i) => [String(rows[i]!['id'] ?? ''), String(rows[i]!['verifier'] ?? ''), statusOf(rows[i]!), fmt(latencyOf(rows[i]!), 1)])),
+            ),
+      ),
+    );
+    const t = a.truncation;
+    root.appendChild(
+      section(
+        'Truncation',
+        h(
+          'p',
+          { 'data-truncated': t.truncated },
+          t.known === 0
+            ? 'No result says whether its response was truncated (a truncated or finish_reason column, or the same in metadata).'
+            : `${t.truncated} of ${t.known} results truncated (${pct(t.truncated, t.known)}); mean reward truncated ${fmt(t.truncatedRewardMean)}, others ${fmt(t.otherRewardMean)}.`,
+        ),
+      ),
+    );
+    root.appendChild(section('Results that did not pass', failureTable(rows, a.failures)));
+    return root;
+  }
+
+  function failureTable(rows: readonly Row[], failures: readonly number[]): HTMLElement {
+    const columns: Column[] = [
+      { title: 'id', width: '2fr', cell: (r) => String(r['id'] ?? '') },
+      { title: 'verifier', width: '1fr', cell: (r) => String(r['verifier'] ?? '') },
+      { title: 'status', width: '1fr', cell: (r) => statusOf(r) },
+      { title: 'reward', width: '0.7fr', cell: (r) => fmt(rewardOf(r)) },
+      { title: 'reason', width: '3fr', cell: (r) => String(r['reason'] ?? '') },
+    ];
+    const vt = virtualTable('Results that did not pass', rows, columns, resultDetail);
+    const statuses = [...new Set(failures.map((i) => statusOf(rows[i]!)))].sort();
+    const verifiers = [...new Set(failures.map((i) => String(rows[i]!['verifier'] ?? '')))].sort();
+    const text = h('input', { id: 'filter-text', type: 'search', placeholder: 'id or reason contains…' });
+    const status = h('select', { id: 'filter-status' }, h('option', { value: '' }, 'all'), ...statuses.map((s) => h('option', { value: s }, s)));
+    const verifier = h('select', { id: 'filter-verifier' }, h('option', { value: '' }, 'all'), ...verifiers.map((v) => h('option', { value: v }, v || '(none)')));
+    // Lower-cased search text per failure, built once, so a keystroke filters 100k rows without re-reading them.
+    const haystack = failures.map((i) => `${String(rows[i]!['id'] ?? '')}\u0000${String(rows[i]!['reason'] ?? '')}`.toLowerCase());
+    const apply = () => {
+      const needle = text.value.toLowerCase();
+      const out: number[] = [];
+      failures.forEach((i, k) => {
+        const row = rows[i]!;
+        if (status.value !== '' && statusOf(row) !== status.value) return;
+        if (verifier.value !== '' && String(row['verifier'] ?? '') !== verifier.value) return;
+        if (needle !== '' && !haystack[k]!.includes(needle)) return;
+        out.push(i);
+      });
+      vt.show(out);
+    };
+    text.addEventListener('input', apply);
+    status.addEventListener('change', apply);
+    verifier.addEventListener('change', apply);
+    apply();
+    return h(
+      'div',
+      {},
+      h(
+        'div',
+        { class: 'filters', role: 'search' },
+        h('label', { for: 'filter-text' }, 'Search ', text),
+        h('label', { for: 'filter-status' }, 'Status ', status),
+        h('label', { for: 'filter-verifier' }, 'Verifier ', verifier),
+      ),
+      vt.element,
+    );
+  }
+
+  function renderDiff(report: Row): HTMLElement {
+    const verifiers = (Array.isArray(report['verifiers']) ? report['verifiers'] : []) as Row[];
+    const changed = (Array.isArray(report['changed']) ? report['changed'] : []) as Row[];
+    const num = (x: unknown) => (typeof x === 'number' ? x : null);
+    const root = h('div', { class: 'report', 'data-kind': 'verdict.diff' }, h('h1', {}, 'Diff of two results files'));
+    root.appendChild(
+      section(
+        'Flips per verifier',
+        h('p', { class: 'totals', 'data-changed': num(report['totalChanged']) ?? 0 }, `${fmt(num(report['totalChanged']))} results changed; rows only in OLD: ${fmt(num(report['onlyOld']))}, only in NEW: ${fmt(num(report['onlyNew']))}`),
+        table(
+          'Per verifier',
+          ['verifier', 'compared', 'rewards changed', '0→1', '1→0', 'mean before', 'mean after', 'status changes', 'causes'],
+          verifiers.map((v) => [
+            String(v['verifier'] || '(none)'),
+            fmt(num(v['compared'])),
+            fmt(num(v['rewardChanged'])),
+            fmt(num(v['flipsUp'])),
+            fmt(num(v['flipsDown'])),
+            fmt(num(v['meanBefore']), 4),
+            fmt(num(v['meanAfter']), 4),
+            Object.entries((v['statusChanges'] ?? {}) as Record<string, number>).map(([k, n]) => `${n} ${k}`).join(', ') || 'none',
+            Object.entries((v['causes'] ?? {}) as Record<string, number>).map(([k, n]) => `${n} ${k}`).join(', ') || '–',
+          ]),
+        ),
+        barChart('Flips per verifier (0→1 and 1→0)', verifiers.flatMap((v) => [
+          { label: `${String(v['verifier'])} ↑`, value: num(v['flipsUp']) ?? 0 },
+          { label: `${String(v['verifier'])} ↓`, value: num(v['flipsDown']) ?? 0, marked: true },
+        ])),
+      ),
+    );
+    root.appendChild(
+      section(
+        `Changed samples (${changed.length} shown)`,
+        ...changed.map((c) =>
+          h(
+            'article',
+            { class: 'side-by-side' },
+            h('h3', {}, `line ${String(c['line'])}${c['rollout'] === null || c['rollout'] === undefined ? '' : ` rollout ${String(c['rollout'])}`} — cause ${String(c['cause'])}`),
+            h('div', { class: 'pair' }, h('div', {}, h('h4', {}, 'old'), h('pre', { class: 'json' }, json(c['old']))), h('div', {}, h('h4', {}, 'new'), h('pre', { class: 'json' }, json(c['new'])))),
+          ),
+        ),
+      ),
+    );
+    return root;
+  }
+}
