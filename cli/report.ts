@@ -13,10 +13,12 @@ import { openRows } from './dataset/read';
 
 /**
  * Report kinds this command accepts, with the versions it reads: the keys of the page's RENDERERS
- * (web/client/report.ts). `verdict.curate` and `verdict.audit` join both when their commands exist.
+ * (web/client/report.ts).
  */
 export const REPORT_KINDS: Readonly<Record<string, readonly number[]>> = {
   'verdict.diff': [1],
+  'verdict.curate': [1],
+  'verdict.audit': [1],
 };
 
 export class ReportInputError extends Error {}

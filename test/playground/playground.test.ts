@@ -222,13 +222,36 @@ describe('playground and report pages in headless chromium', () => {
     await screenshot(page, 'report-diff');
     await page.close();
 
-    writeFileSync(join(dir, 'curate.json'), JSON.stringify({ kind: 'verdict.curate', version: 1 }));
+    writeFileSync(join(dir, 'other.json'), JSON.stringify({ kind: 'verdict.nonesuch', version: 1 }));
     let stderr = '';
     try {
-      execFileSync('node', [CLI, 'report', join(dir, 'curate.json'), '-o', join(dir, 'c.html')], { encoding: 'utf8', stdio: 'pipe' });
+      execFileSync('node', [CLI, 'report', join(dir, 'other.json'), '-o', join(dir, 'c.html')], { encoding: 'utf8', stdio: 'pipe' });
     } catch (error) {
       stderr = String((error as { stderr: string }).stderr);
     }
-    expect(stderr).toMatch(/unknown report kind "verdict\.curate" \(known: verdict\.diff/);
+    expect(stderr).toMatch(/unknown report kind "verdict\.nonesuch" \(known: verdict\.diff, verdict\.curate, verdict\.audit/);
+  });
+
+  it('verdict report of curate and audit reports, as the commands write them', async () => {
+    const words = (tag: string) => Array.from({ length: 60 }, (_, k) => `${tag}${k}`).join(' ');
+    writeFileSync(join(dir, 'bench.jsonl'), JSON.stringify({ id: 'b1', question: words('alpha') }) + '\n');
+    writeFileSync(join(dir, 'train.jsonl'), [{ id: 't1', text: `copy: ${words('alpha')}` }, { id: 't2', text: 'clean' }].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    execFileSync('node', [CLI, 'curate', 'decontam', join(dir, 'train.jsonl'), '--benchmark', join(dir, 'bench.jsonl'), '--summary-json', join(dir, 'decontam.json'), '--workers', '0']);
+    execFileSync('node', [CLI, 'report', join(dir, 'decontam.json'), '-o', join(dir, 'decontam.html')]);
+    writeFileSync(join(dir, 'audit-in.jsonl'), JSON.stringify({ id: 'q', verifier: 'qa', response: '', label: { choice: 'B' } }) + '\n');
+    execFileSync('node', [CLI, 'audit', join(dir, 'audit-in.jsonl'), '-o', join(dir, 'audit.json'), '--workers', '0']);
+    execFileSync('node', [CLI, 'report', join(dir, 'audit.json'), '-o', join(dir, 'audit.html')]);
+    const page = await browser.newPage();
+    await page.goto(`file://${join(dir, 'decontam.html')}`);
+    await page.waitForSelector('#app[data-ready=true]');
+    await expect(page.textContent('[data-kind="verdict.curate"] .totals')).resolves.toContain('2 samples screened (words form): kept 1, removed 1');
+    await expect(page.textContent('[data-kind="verdict.curate"]')).resolves.toContain('alpha0 alpha1 alpha2');
+    await screenshot(page, 'report-curate');
+    await page.goto(`file://${join(dir, 'audit.html')}`);
+    await page.waitForSelector('#app[data-ready=true]');
+    expect(await page.getAttribute('[data-kind="verdict.audit"] .totals', 'data-gameable')).toBe('0');
+    await expect(page.textContent('[data-kind="verdict.audit"] .totals')).resolves.toContain('1 of 1 labels audited');
+    await screenshot(page, 'report-audit');
+    await page.close();
   });
 });

@@ -12,6 +12,8 @@ namespace Verdict {
    */
   export const RENDERERS: Record<string, { versions: readonly number[]; render: Renderer }> = {
     'verdict.diff': { versions: [1], render: (r) => renderDiff(r) },
+    'verdict.curate': { versions: [1], render: (r) => renderCurate(r) },
+    'verdict.audit': { versions: [1], render: (r) => renderAudit(r) },
   };
 
   const section = (title: string, ...children: Array<Node | null>) => h('section', { 'aria-label': title }, h('h2', {}, title), ...children);
@@ -154,7 +156,6 @@ namespace Verdict {
   function renderDiff(report: Row): HTMLElement {
     const verifiers = (Array.isArray(report['verifiers']) ? report['verifiers'] : []) as Row[];
     const changed = (Array.isArray(report['changed']) ? report['changed'] : []) as Row[];
-    const num = (x: unknown) => (typeof x === 'number' ? x : null);
     const root = h('div', { class: 'report', 'data-kind': 'verdict.diff' }, h('h1', {}, 'Diff of two results files'));
     root.appendChild(
       section(
@@ -192,6 +193,86 @@ namespace Verdict {
             h('div', { class: 'pair' }, h('div', {}, h('h4', {}, 'old'), h('pre', { class: 'json' }, json(c['old']))), h('div', {}, h('h4', {}, 'new'), h('pre', { class: 'json' }, json(c['new'])))),
           ),
         ),
+      ),
+    );
+    return root;
+  }
+
+  const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
+  const rows = (x: unknown): Row[] => (Array.isArray(x) ? (x as Row[]) : []);
+
+  /** `verdict curate … --summary-json`: decontam passes, learnability decisions and histogram, dedup clusters. */
+  function renderCurate(report: Row): HTMLElement {
+    const command = String(report['command']);
+    const root = h('div', { class: 'report', 'data-kind': 'verdict.curate', 'data-command': command }, h('h1', {}, `verdict curate ${command}`));
+    if (command === 'decontam') {
+      const passes = rows(report['passes']);
+      root.appendChild(
+        section(
+          'Chained passes',
+          h('p', { class: 'totals' }, `${fmt(num(report['samples']))} samples screened (${String(report['form'])} form): kept ${fmt(num(report['kept']))}, removed ${fmt(num(report['removed']))}`),
+          table('Removed per benchmark, in chain order', ['pass', 'benchmark', 'items', 'indexed', 'short items', 'empty items', 'removed'], passes.map((p, k) => [k + 1, String(p['benchmark']), fmt(num(p['items'])), fmt(num(p['indexed'])), fmt(num(p['shortItems'])), fmt(num(p['emptyItems'])), fmt(num(p['removed']))])),
+          barChart('Samples removed per pass', passes.map((p) => ({ label: String(p['benchmark']), value: num(p['removed']) ?? 0 }))),
+        ),
+      );
+      root.appendChild(
+        section(
+          'Items that removed the most samples (review these by hand)',
+          table(
+            'Top items',
+            ['benchmark', 'item', 'removed', 'most frequent phrases'],
+            passes.flatMap((p) => rows(p['topItems']).map((t) => [String(p['benchmark']), String(t['itemId']), fmt(num(t['removed'])), rows(t['phrases']).map((ph) => `"${String(ph['phrase'])}" ×${String(ph['samples'])}`).join('; ')])),
+          ),
+        ),
+      );
+    } else if (command === 'learnability') {
+      const histogram = rows(report['histogram']);
+      const samples = (report['samples'] ?? {}) as Row;
+      root.appendChild(
+        section(
+          'Prompts',
+          h('p', { class: 'totals' }, `${fmt(num(report['prompts']))} prompts, mode ${String(report['mode'])}: kept ${fmt(num(report['kept']))}, dropped ${fmt(num(report['dropped']))}, undecided ${fmt(num(report['undecided']))} (samples: ${fmt(num(samples['ok']))} OK, ${fmt(num(samples['aborted']))} ABORTED, ${fmt(num(samples['invalid']))} INVALID)`),
+          barChart('Pass rate over OK samples', histogram.map((b) => ({ label: String(b['bin']), value: num(b['prompts']) ?? 0 }))),
+          table('Reasons', ['reason', 'prompts'], Object.entries((report['reasons'] ?? {}) as Record<string, number>).map(([r, n]) => [r, n])),
+        ),
+      );
+    } else {
+      root.appendChild(
+        section(
+          'Duplicates',
+          h('p', { class: 'totals' }, `${fmt(num(report['rows']))} rows: kept ${fmt(num(report['kept']))}, removed ${fmt(num(report['removed']))} in ${fmt(num(report['clusters']))} clusters`),
+          table('Largest clusters', ['key', 'first line', 'copies'], rows(report['largest']).map((c) => [String(c['key']).slice(0, 16), fmt(num(c['firstLine'])), fmt(num(c['size']))])),
+        ),
+      );
+    }
+    return root;
+  }
+
+  /** `verdict audit -o`: gameability per verifier, each hack's hit rate, and the responses that got through. */
+  function renderAudit(report: Row): HTMLElement {
+    const verifiers = Object.entries((report['verifiers'] ?? {}) as Record<string, Row>);
+    const findings = rows(report['findings']);
+    const root = h('div', { class: 'report', 'data-kind': 'verdict.audit' }, h('h1', {}, 'Reward-hack audit'));
+    root.appendChild(
+      section(
+        'Gameability',
+        h('p', { class: 'totals', 'data-gameable': num(report['gameable']) ?? 0 }, `${fmt(num(report['audited']))} of ${fmt(num(report['labels']))} labels audited: ${fmt(num(report['gameable']))} gameable (gameability ${fmt(num(report['gameability']))})`),
+        table('Per verifier', ['verifier', 'audited', 'gameable', 'not auditable', 'gameability'], verifiers.map(([name, v]) => [name, fmt(num(v['audited'])), fmt(num(v['gameable'])), fmt(num(v['unauditable'])), fmt(num(v['gameability']))])),
+        table(
+          'Hacks that hit',
+          ['verifier', 'hack', 'labels tried', 'hits', 'hit rate'],
+          verifiers.flatMap(([name, v]) =>
+            Object.entries((v['hacks'] ?? {}) as Record<string, Row>)
+              .filter(([, x]) => (num(x['hits']) ?? 0) > 0)
+              .map(([hack, x]) => [name, hack, fmt(num(x['tried'])), fmt(num(x['hits'])), fmt(num(x['hitRate']), 2)]),
+          ),
+        ),
+      ),
+    );
+    root.appendChild(
+      section(
+        `Findings (${findings.length})`,
+        table('Each response that got through', ['where', 'verifier', 'hack', 'how', 'result', 'response'], findings.map((f) => [`${String(f['input'])}:${String(f['line'])} ${String(f['id'])}`, String(f['verifier']), String(f['hack']), String(f['how']), `${String(f['status'])} ${String(f['reason'])}`, h('pre', {}, String(f['response']))])),
       ),
     );
     return root;
