@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { isJsonObject, type JsonObject } from '../core/json';
 import { reportPage, type ReportData } from '../web/page';
+import { REPORT_KINDS } from '../web/report-kinds';
 import { formatOf } from './dataset/format';
 import { openRows } from './dataset/read';
 
@@ -10,16 +11,6 @@ import { openRows } from './dataset/read';
  * its shape: rows with a status and a verifier) or of a JSON report (told by its `kind`). The page
  * itself renders (web/client/report.ts), the same renderer the playground uses for an opened file.
  */
-
-/**
- * Report kinds this command accepts, with the versions it reads: the keys of the page's RENDERERS
- * (web/client/report.ts).
- */
-export const REPORT_KINDS: Readonly<Record<string, readonly number[]>> = {
-  'verdict.diff': [1],
-  'verdict.curate': [1],
-  'verdict.audit': [1],
-};
 
 export class ReportInputError extends Error {}
 

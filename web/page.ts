@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPORT_KINDS } from './report-kinds';
 
 /**
  * The two HTML pages, each one self-contained file: the browser scripts of web/client (compiled by
@@ -22,7 +23,9 @@ function scripts(): string {
   const dir = join(__dirname, 'client');
   const missing = SCRIPTS.filter((f) => !existsSync(join(dir, f)));
   if (missing.length > 0) throw new AssetsMissing(`the page's scripts are not built (${missing.join(', ')} missing in ${dir}): run npm run build`);
-  bundle = SCRIPTS.map((f) => readFileSync(join(dir, f), 'utf8').replace(/^\/\/# sourceMappingURL=.*$/m, '')).join('\n');
+  // The report kinds first: the scripts' renderers are looked up by them (web/report-kinds.ts).
+  const kinds = `var Verdict; (function (V) { V.REPORT_KINDS = ${JSON.stringify(REPORT_KINDS)}; })(Verdict || (Verdict = {}));`;
+  bundle = [kinds, ...SCRIPTS.map((f) => readFileSync(join(dir, f), 'utf8').replace(/^\/\/# sourceMappingURL=.*$/m, ''))].join('\n');
   return bundle;
 }
 
@@ -55,7 +58,7 @@ mark { background: #ffe08a; color: #000; font-weight: 700; }
 .result { border: 1px solid var(--line); border-left: 6px solid var(--muted); padding: .5rem .8rem; margin: .5rem 0; }
 .status-OK { border-left-color: var(--good); } .status-INVALID, .status-ABORTED { border-left-color: var(--bad); }
 dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem; } dt { font-weight: 600; } dd { margin: 0; }
-.verdict-pass { color: var(--good); font-weight: 700; } .verdict-fail { color: var(--bad); font-weight: 700; }
+.verdict-pass { color: var(--good); font-weight: 700; } .verdict-fail { color: var(--bad); font-weight: 700; } .verdict-skip { color: var(--muted); }
 .filters { display: flex; gap: 1rem; flex-wrap: wrap; margin: .5rem 0; }
 .vt { border: 1px solid var(--line); } .vt-viewport { overflow-y: auto; position: relative; }
 .vt-spacer { width: 1px; } .vt-body { position: absolute; top: 0; left: 0; right: 0; }

@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { RunningServer } from '../../services/server';
+import { parseConfig } from '../../services/config';
+import { FakeOpenAIServer } from '../fakes/fake-openai-server';
+import { FakeVllmServer } from '../fakes/fake-vllm-server';
 import { startTestServer } from '../fixtures/server';
+import { MODEL } from '../rlhf/harness';
 import { generateResults } from './results';
 
 /** Debian's chromium (installed by .ci/run), driven by playwright-core: the real pages in a real browser. */
@@ -151,6 +155,122 @@ describe('playground and report pages in headless chromium', () => {
       // The one 401 is the page's first call, made before the token was typed.
       expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
       await page.close();
+    });
+  });
+
+  describe('every other verifier through the page: the sandbox, the terminal backend, a judge and a reward model', () => {
+    let server: RunningServer;
+    let judge: FakeOpenAIServer;
+    let rm: FakeVllmServer;
+    let page: Page;
+    let errors: string[];
+    beforeAll(async () => {
+      judge = new FakeOpenAIServer();
+      process.env['VERDICT_JUDGE_SEARCH_URL'] = await judge.start();
+      process.env['VERDICT_JUDGE_SEARCH_MODEL'] = judge.model;
+      rm = new FakeVllmServer();
+      const url = await rm.listen();
+      const config = parseConfig({
+        sandbox: { workers: 1 },
+        terminal: { workers: 1 },
+        judge: { cachePath: join(dir, 'judge.sqlite'), endpoints: { search: {} } },
+        rewardModel: { endpoints: { skywork: { server: 'vllm', url, model: MODEL, input: 'text', chatTemplate: 'qwen3' } } },
+      });
+      server = await startTestServer({ config });
+      page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+      errors = watchErrors(page);
+      await page.goto(`http://127.0.0.1:${server.httpPort}/`);
+      await page.waitForSelector('#verifier:not([disabled])');
+    });
+    afterAll(async () => {
+      await page.close();
+      await server.shutdown();
+      await judge.close();
+      await rm.close();
+      delete process.env['VERDICT_JUDGE_SEARCH_URL'];
+      delete process.env['VERDICT_JUDGE_SEARCH_MODEL'];
+    });
+
+    /** Picks the verifier (its example label, response and metadata fill the form) and scores it. */
+    const scoreExample = async (verifier: string) => {
+      await page.selectOption('#verifier', verifier);
+      await page.click('#score');
+      await page.waitForSelector('#output .result');
+    };
+
+    it('code: every test with its verdict, the failing one with expected against got', async () => {
+      await scoreExample('code');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      expect(await page.textContent('#output .tests')).toBe('2 of 2 tests passed');
+      expect(await page.locator('#output td .verdict-pass').count()).toBe(2);
+      await page.fill('#response', '```python\ndef add(a, b):\n    return a - b\n```');
+      await page.click('#score');
+      await page.waitForSelector('#output .verdict-fail');
+      expect(await page.textContent('#output .reason')).toBe('wrong_answer');
+      const cells = await page.locator('#output tbody tr').first().locator('td').allTextContents();
+      expect(cells.slice(0, 3)).toEqual(['0', 'assert add(1, 2) == 3', 'failed: assertion_failed']);
+      await expect(page.textContent('#output tbody tr:nth-child(2)')).resolves.toContain('not run');
+      // stdin/stdout tests carry the expected output and what the program printed.
+      await page.selectOption('#label-variant', { label: 'mode "stdio"' });
+      await page.fill('#label-tests', JSON.stringify([{ stdin: '2 3\n', stdout: '5\n' }, { stdin: '1 1\n', stdout: '2\n' }]));
+      await page.fill('#response', '```python\na, b = map(int, input().split())\nprint(a * b)\n```');
+      await page.click('#score');
+      await page.waitForSelector('#output .verdict-fail');
+      const stdio = await page.locator('#output tbody tr').first().locator('td').allTextContents();
+      expect(stdio[0]).toBe('0');
+      expect(stdio[3]).toContain('5');
+      expect(stdio[4]).toContain('6');
+      await screenshot(page, 'playground-code');
+    });
+
+    it('puzzle: the checker\'s verdict on the boxed answer', async () => {
+      await scoreExample('puzzle');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      await page.fill('#response', '\\boxed{13}');
+      await page.click('#score');
+      // The page's CSP forbids the string evaluation waitForFunction needs: the wait is a selector.
+      await page.waitForSelector('#output .reward:text-is("0")');
+    });
+
+    it('search: the judge\'s verdict and the extracted answer', async () => {
+      await scoreExample('search');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      expect(await page.textContent('#output mark')).toBe('Frank Herbert');
+      expect(judge.calls).toBeGreaterThan(0);
+      await screenshot(page, 'playground-search');
+    });
+
+    it('rlhf: the reward model\'s score of the response to the prompt in metadata', async () => {
+      await scoreExample('rlhf');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(Number(await page.textContent('#output .reward'))).not.toBeNaN();
+      await expect(page.textContent('#output .details')).resolves.toContain('raw_score');
+    });
+
+    it('agent_state: the task\'s verification of the final database', async () => {
+      await scoreExample('agent_state');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      expect(await page.textContent('#output .task-verdict')).toBe('Task follow-artist: passed (1 follows)');
+      await page.fill('#metadata', JSON.stringify({ finalState: { sql: 'CREATE TABLE follows (user_id INTEGER, artist_id INTEGER);' } }));
+      await page.click('#score');
+      await page.waitForSelector('#output .task-verdict:has-text("failed")');
+      expect(await page.textContent('#output .task-verdict')).toBe('Task follow-artist: failed (0 follows)');
+    });
+
+    it('terminal: the Harbor test run on the workspace archive, its reward file and exit code', async () => {
+      await scoreExample('terminal');
+      expect(await page.textContent('#output .status')).toBe('OK');
+      expect(await page.textContent('#output .reward')).toBe('1');
+      expect(await page.textContent('#output .reason')).toBe('tests_passed');
+      const run = await page.locator('#output table tbody').textContent();
+      expect(run).toContain('answer-42');
+      expect(run).toContain('reward.txt: 1');
+      await screenshot(page, 'playground-terminal');
+      expect(errors).toEqual([]);
     });
   });
 

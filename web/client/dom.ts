@@ -7,7 +7,7 @@
  * lines, where a charting library would be the largest part of every report file.
  */
 namespace Verdict {
-  type Child = Node | string | number | null | undefined | false;
+  export type Child = Node | string | number | null | undefined | false;
 
   export function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
     const el = document.createElement(tag);

@@ -16,6 +16,7 @@ namespace Verdict {
     type?: string | string[];
     description?: string;
     enum?: unknown[];
+    const?: unknown;
     properties?: Record<string, Schema>;
     required?: string[];
     default?: unknown;
@@ -53,12 +54,29 @@ namespace Verdict {
     },
     code: { label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0'] }, response: '```python\ndef add(a, b):\n    return a + b\n```' },
     puzzle: { label: { checker: 'def check(answer):\n    return int(answer) % 4 == 0' }, response: '\\boxed{12}' },
+    agent_state: {
+      label: {
+        task: {
+          id: 'follow-artist',
+          code: "import sqlite3\ndef verify(initial_db, final_db, params):\n    con = sqlite3.connect('file:%s?mode=ro' % final_db, uri=True)\n    n = con.execute('SELECT count(*) FROM follows WHERE user_id = ? AND artist_id = ?', (params['user'], params['artist'])).fetchone()[0]\n    return {'passed': n == 1, 'reason': '%d follows' % n}\n",
+          params: { user: 2, artist: 3 },
+        },
+      },
+      response: 'Followed.',
+      metadata: { finalState: { sql: "CREATE TABLE follows (user_id INTEGER, artist_id INTEGER); INSERT INTO follows VALUES (2, 3);" } },
+    },
+    terminal: {
+      label: { task: { id: 'answer-42', tests: { 'test.sh': 'cd /app\nif [ "$(cat answer.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } },
+      response: 'Wrote the answer.',
+      // A tar.gz of one file, answer.txt holding 42: the episode's final workspace.
+      metadata: { workspace: { tar: 'H4sIAAAAAAACA+3NMQrCQBQE0H8UTyBDWN3zpLC1SDbo8UUrsTcovNfMMM3M1/V2WY7jPuprkuTc2iuTfGaS6a0/9977qQ6pHWzrmJfKLl8/qE0FAAAAAAAAAADAH3oA6vlHOAAoAAA=' } },
+    },
   };
 
   const TOKEN_KEY = 'verdict.token';
 
   function typeOf(schema: Schema): string {
-    if (schema.enum) return 'enum';
+    if (schema.enum || schema.const !== undefined) return 'enum';
     const t = Array.isArray(schema.type) ? schema.type.find((x) => x !== 'null') : schema.type;
     return t ?? 'json';
   }
@@ -68,7 +86,7 @@ namespace Verdict {
     for (const name of schema.required ?? []) {
       const field = schema.properties?.[name] ?? {};
       const t = typeOf(field);
-      out[name] = t === 'string' ? '' : t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'enum' ? field.enum?.[0] : {};
+      out[name] = t === 'string' ? '' : t === 'number' || t === 'integer' ? 0 : t === 'boolean' ? false : t === 'array' ? [] : t === 'enum' ? (field.enum?.[0] ?? field.const) : {};
     }
     return out;
   }
@@ -89,7 +107,7 @@ namespace Verdict {
     let input: Field['input'];
     let read: Field['read'];
     if (t === 'enum' || t === 'boolean') {
-      const options = t === 'boolean' ? [true, false] : schema.enum ?? [];
+      const options = t === 'boolean' ? [true, false] : schema.enum ?? [schema.const];
       input = h('select', { id }, h('option', { value: '' }, required ? '(choose)' : '(default)'), ...options.map((o, i) => h('option', { value: String(i) }, JSON.stringify(o))));
       const index = options.findIndex((o) => o === value);
       input.value = index < 0 ? '' : String(index);
@@ -154,7 +172,7 @@ namespace Verdict {
   }
 
   /** What each verifier's details mean, shown above the raw details. */
-  function explain(result: Row, response: string): Node[] {
+  function explain(result: Row, response: string, label: Row): Node[] {
     const details = (result['details'] ?? {}) as Row;
     const verifier = String(result['verifier'] ?? '');
     const out: Node[] = [];
@@ -174,21 +192,58 @@ namespace Verdict {
         ),
       );
     }
-    if (verifier === 'code' && typeof details['total'] === 'number') {
-      const failure = details['first_failure'] as Row | undefined;
-      out.push(h('p', { class: 'tests' }, `${String(details['passed'])} of ${String(details['total'])} tests passed`));
-      if (failure) {
-        out.push(
-          table('First failing test (the sandbox stops at the first failure)', ['test', 'reason', 'expected', 'got'], [
-            [String(failure['test'] ?? failure['input'] ?? `#${String(failure['index'])}`), String(failure['reason'] ?? ''), JSON.stringify(failure['expected'] ?? null), JSON.stringify(failure['got'] ?? failure['error'] ?? null)],
-          ]),
-        );
-      }
+    if (verifier === 'code' && typeof details['total'] === 'number') out.push(...codeTests(details, label));
+    if (verifier === 'agent_state' && 'task' in details) {
+      out.push(h('p', { class: 'task-verdict' }, `Task ${String(details['task'])}: ${String(result['reason'] ?? '')}${'why' in details ? ` (${String(details['why'])})` : ''}`));
+    }
+    if (verifier === 'terminal' && 'task' in details) {
+      const rows: Array<[string, string]> = [['task', String(details['task'])]];
+      if ('exitCode' in details) rows.push(['test.sh exit code', String(details['exitCode'])]);
+      if ('file' in details) rows.push(['reward file', `${String(details['file'])}: ${JSON.stringify(details['raw'] ?? null)}`]);
+      out.push(table('Harbor test run', ['', ''], rows));
+      if (typeof details['output'] === 'string' && details['output'] !== '') out.push(h('h4', {}, 'test.sh output (tail)'), h('pre', { class: 'output' }, details['output']));
     }
     return out;
   }
 
-  function resultCard(result: Row, response: string): HTMLElement {
+  /**
+   * Every test of a code label with its verdict. The sandbox runs the selected tests in ascending
+   * order and stops at the first failure: those before it passed, the one that failed shows expected
+   * against got, the rest did not run. A subsampled label (tests_in_label) names only what is known.
+   */
+  function codeTests(details: Row, label: Row): Node[] {
+    const passed = Number(details['passed']);
+    const total = Number(details['total']);
+    const failure = details['first_failure'] as Row | undefined;
+    const subsampled = typeof details['tests_in_label'] === 'number';
+    const out: Node[] = [h('p', { class: 'tests' }, `${passed} of ${total} tests passed${subsampled ? ` (${total} of the label's ${String(details['tests_in_label'])} tests were selected)` : ''}`)];
+    if (typeof details['error'] === 'string') out.push(h('pre', { class: 'output' }, `compile error: ${details['error']}`));
+    const tests = Array.isArray(label['tests']) ? (label['tests'] as unknown[]) : [];
+    // An assert test as written; a stdin/stdout test by its input (its expected output is in the row).
+    const shown = (test: unknown) => (typeof test === 'string' ? test : `stdin ${JSON.stringify((test as Row | null)?.['stdin'] ?? test)}`);
+    const failedRow = (f: Row, test: unknown): Child[] => [
+      String(f['index']),
+      test === undefined ? String(f['test'] ?? f['input'] ?? '') : shown(test),
+      h('span', { class: 'verdict-fail' }, `failed: ${String(f['reason'] ?? '')}`),
+      JSON.stringify(f['expected'] ?? null),
+      JSON.stringify(f['got'] ?? f['error'] ?? null),
+    ];
+    let rows: Child[][];
+    if (subsampled || tests.length !== total) {
+      rows = failure ? [failedRow(failure, tests[Number(failure['index'])])] : [];
+    } else {
+      const failedAt = failure ? Number(failure['index']) : -1;
+      rows = tests.map((test, i) => {
+        if (i === failedAt) return failedRow(failure!, test);
+        const ran = failedAt < 0 ? i < passed : i < failedAt;
+        return [String(i), shown(test), h('span', { class: ran ? 'verdict-pass' : 'verdict-skip' }, ran ? 'passed' : 'not run (after the first failure)'), '–', '–'];
+      });
+    }
+    if (rows.length > 0) out.push(table('Tests (the sandbox stops at the first failure)', ['#', 'test', 'verdict', 'expected', 'got'], rows));
+    return out;
+  }
+
+  function resultCard(result: Row, response: string, label: Row): HTMLElement {
     const status = statusOf(result);
     const reward = rewardOf(result);
     return h(
@@ -207,7 +262,7 @@ namespace Verdict {
         'advantage' in result ? h('dt', {}, 'advantage') : null,
         'advantage' in result ? h('dd', { class: 'advantage' }, fmt(result['advantage'] as number, 4)) : null,
       ),
-      ...explain(result, response),
+      ...explain(result, response, label),
       h('details', {}, h('summary', {}, 'details'), h('pre', { class: 'json details' }, JSON.stringify(result['details'] ?? {}, null, 2))),
     );
   }
@@ -235,14 +290,38 @@ namespace Verdict {
     let current: Field[] = [];
     const headers = (): Record<string, string> => (token.value.trim() === '' ? {} : { authorization: `Bearer ${token.value.trim()}` });
 
-    const buildForm = (fill: Row | null) => {
+    /** The branch of a union label (oneOf/anyOf) that fits `values`: its const fields match and it has all their keys. */
+    const branchFor = (branches: Schema[], values: Row): number => {
+      const fits = (b: Schema) =>
+        Object.keys(values).every((k) => k in (b.properties ?? {})) && Object.entries(b.properties ?? {}).every(([k, f]) => f.const === undefined || values[k] === undefined || values[k] === f.const);
+      return Math.max(0, branches.findIndex(fits));
+    };
+    /** How a branch is named in the variant picker: its const fields, else its required fields. */
+    const branchName = (b: Schema): string => {
+      const consts = Object.entries(b.properties ?? {}).filter(([, f]) => f.const !== undefined);
+      return consts.length ? consts.map(([k, f]) => `${k} ${JSON.stringify(f.const)}`).join(', ') : `with ${(b.required ?? Object.keys(b.properties ?? {})).join(', ')}`;
+    };
+
+    const buildForm = (fill: Row | null, branch?: number) => {
       const info = infos.find((i) => i.name === verifier.value);
       fields.replaceChildren(h('legend', {}, 'Label'));
       current = [];
       if (!info) return;
       description.textContent = `${info.name} ${info.version}: ${info.description}`;
-      const schema = JSON.parse(info.labelSchema) as Schema;
-      const values = fill ?? EXAMPLES[info.name]?.label ?? skeleton(schema);
+      const root = JSON.parse(info.labelSchema) as Schema;
+      // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
+      const branches = root.oneOf ?? root.anyOf;
+      let values = fill ?? EXAMPLES[info.name]?.label ?? (branches ? {} : skeleton(root));
+      let schema = root;
+      if (branches) {
+        const chosen = branch ?? branchFor(branches, values);
+        schema = branches[chosen]!;
+        if (branch !== undefined) values = skeleton(schema);
+        const picker = h('select', { id: 'label-variant' }, ...branches.map((b, i) => h('option', { value: String(i) }, branchName(b))));
+        picker.value = String(chosen);
+        picker.addEventListener('change', () => buildForm(null, Number(picker.value)));
+        fields.appendChild(h('div', { class: 'field' }, h('label', { for: 'label-variant' }, 'Label form'), picker, h('p', { class: 'help' }, 'This label comes in several forms: pick one, its fields follow.')));
+      }
       for (const [name, fieldSchema] of Object.entries(schema.properties ?? {})) {
         const { row, field } = fieldFor(name, fieldSchema, (schema.required ?? []).includes(name), values[name]);
         fields.appendChild(row);
@@ -332,7 +411,7 @@ namespace Verdict {
           target.error.textContent = String(result['reason']);
           target.input.setAttribute('aria-invalid', 'true');
         }
-        output.appendChild(resultCard(result, responses[Number(result['index'] ?? 0)] ?? ''));
+        output.appendChild(resultCard(result, responses[Number(result['index'] ?? 0)] ?? '', label));
       }
       for (const g of reply.groups ?? []) {
         output.appendChild(

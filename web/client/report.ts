@@ -6,14 +6,14 @@
 namespace Verdict {
   type Renderer = (report: Row) => Node;
 
-  /**
-   * Report kinds by their `kind` field. `verdict.curate` and `verdict.audit` (version 1) plug in
-   * here once their commands exist; until then they get the unknown-kind message.
-   */
-  export const RENDERERS: Record<string, { versions: readonly number[]; render: Renderer }> = {
-    'verdict.diff': { versions: [1], render: (r) => renderDiff(r) },
-    'verdict.curate': { versions: [1], render: (r) => renderCurate(r) },
-    'verdict.audit': { versions: [1], render: (r) => renderAudit(r) },
+  /** The report kinds and the versions this build reads, put into the bundle by web/page.ts from web/report-kinds.ts. */
+  export declare const REPORT_KINDS: Readonly<Record<string, readonly number[]>>;
+
+  /** One renderer per report kind of REPORT_KINDS. */
+  const RENDERERS: Record<string, Renderer> = {
+    'verdict.diff': (r) => renderDiff(r),
+    'verdict.curate': (r) => renderCurate(r),
+    'verdict.audit': (r) => renderAudit(r),
   };
 
   const section = (title: string, ...children: Array<Node | null>) => h('section', { 'aria-label': title }, h('h2', {}, title), ...children);
@@ -23,15 +23,16 @@ namespace Verdict {
     root.replaceChildren();
     if (!parsed.ok) return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: ${parsed.error}`));
     if ('rows' in parsed) return void root.appendChild(renderResults(parsed.rows, source));
-    const entry = RENDERERS[parsed.kind];
-    if (!entry) {
-      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: unknown report kind "${parsed.kind}" (known: ${Object.keys(RENDERERS).join(', ')}, or a results file)`));
+    const versions = REPORT_KINDS[parsed.kind];
+    const render = RENDERERS[parsed.kind];
+    if (!versions || !render) {
+      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: unknown report kind "${parsed.kind}" (known: ${Object.keys(REPORT_KINDS).join(', ')}, or a results file)`));
     }
     const version = parsed.report['version'];
-    if (typeof version !== 'number' || !entry.versions.includes(version)) {
-      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: ${parsed.kind} version ${String(version)} is not one this page reads (${entry.versions.join(', ')})`));
+    if (typeof version !== 'number' || !versions.includes(version)) {
+      return void root.appendChild(h('p', { role: 'alert', class: 'error' }, `${source}: ${parsed.kind} version ${String(version)} is not one this page reads (${versions.join(', ')})`));
     }
-    root.appendChild(entry.render(parsed.report));
+    root.appendChild(render(parsed.report));
   }
 
   const json = (value: unknown) => JSON.stringify(value, null, 2);
