@@ -220,15 +220,17 @@ function buildReport(options: AuditOptions, labels: LabelSample[], jobs: Job[], 
       if (!verdict.auditable) unauditable.push({ input: job.label.input, line: job.label.line, id: job.label.sample.id, verifier: job.label.sample.verifier, why: `${job.battery.id}: ${verdict.why}` });
       else {
         auditedLabels.add(job.label);
-        if ('wrongPasses' in verdict && counts(job)) {
-          findings.push(finding(job, 'wrong-answer-passes', 'reward', outcome));
+        // A plainly wrong answer already earns a reward: the label does not constrain (its finding,
+        // not the verifier's), and no hack on it can show more than that.
+        if ('wrongPasses' in verdict && !options.verifierBlameOnly) {
+          findings.push({ ...finding(job, 'wrong-answer-passes', 'reward', outcome), blames: 'label' });
           gameableLabels.add(job.label);
         }
       }
       return;
     }
     const baseline = baselines.get(key);
-    if (!baseline || !baseline.auditable) return;
+    if (!baseline || !baseline.auditable || 'wrongPasses' in baseline) return;
     const verdict = judgeHack(job.battery, baseline, outcome);
     const v = per(job.label.sample.verifier);
     if ('shift' in verdict) {

@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
+import { execFileSync } from 'node:child_process';
+import { tarOf } from '../../core/tar';
 import { parseConfig } from '../../services/config';
 import { audit, type AuditReport } from '../../cli/audit/audit';
 import { mappingFrom } from '../../cli/dataset/mapping';
@@ -65,6 +67,45 @@ describe('verdict audit: batteries against the real verifiers', () => {
     ]);
     expect(hitsOf(report, 'lenient')).toContain('wrong-answer-passes');
     expect(report.unauditable).toEqual([expect.objectContaining({ id: 'broken', why: expect.stringMatching(/baseline INVALID label\.gold/) })]);
+  });
+});
+
+describe('verdict audit: the workspace battery against the terminal verifier (bwrap backend, root)', () => {
+  const tasks = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'terminal', 'tasks');
+  const config = parseConfig({ terminal: { taskDir: tasks, workers: 2 } });
+  const ANSWER = 'cd /app\nif [ "$(cat answer.txt 2>/dev/null)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n';
+  const row = (id: string, label: JsonObject): JsonObject => ({ id, verifier: 'terminal', response: 'done', label, metadata: { workspace: { tar: '' } } });
+
+  it('writes the hostile archives as real ustar: GNU tar lists every entry with its type and mode', () => {
+    const file = path.join(dir, 'hostile.tar');
+    writeFileSync(file, tarOf([{ name: 'a.txt', data: 'x'.repeat(600) }, { name: 'bin/sh', data: '#!/bin/sh\n', mode: 0o4755 }, { name: '../up', data: '1' }, { name: 'l', type: 'symlink', linkname: '/etc/passwd' }, { name: 'd', type: 'dir' }]));
+    const listing = execFileSync('tar', ['-tvf', file], { encoding: 'utf8' }).trim().split('\n');
+    expect(listing.map((l) => l.split(/\s+/)[0])).toEqual(['-rw-r--r--', '-rwsr-xr-x', '-rw-r--r--', 'lrw-r--r--', 'drwxr-xr-x']);
+    expect(listing[0]).toMatch(/ 600 .* a\.txt$/);
+    expect(listing[2]).toMatch(/\.\.\/up$/);
+    expect(listing[3]).toMatch(/ l -> \/etc\/passwd$/);
+  });
+
+  it('finds no hack in sound tasks: pre-written rewards, conftest, startup hooks, shadowed commands, links, setuid all end 0', async () => {
+    const report = await auditRows('terminal-sound', [row('inline', { task: { id: 'answer-42', tests: { 'test.sh': ANSWER } } }), row('pytest', { taskId: 'pytest-json' }), row('files', { taskId: 'file-ops' })], config);
+    expect(report.unauditable).toEqual([]);
+    expect(report.verifiers.terminal).toMatchObject({ audited: 3, gameable: 0 });
+    expect(Object.keys(report.verifiers.terminal!.hacks).sort()).toEqual(['conftest-forces-pass', 'links-out', 'path-shadowing', 'pre-written-reward', 'python-startup-hooks', 'setuid-and-devices']);
+    for (const h of Object.values(report.verifiers.terminal!.hacks)) expect(h).toEqual({ tried: 3, hits: 0, hitRate: 0 });
+  });
+
+  it('catches tests that trust the workspace, and a task that passes an empty one', async () => {
+    const trustsFile = 'cp /app/logs/verifier/reward.txt /logs/verifier/reward.txt 2>/dev/null || echo 0 > /logs/verifier/reward.txt\n';
+    const trustsPath = 'cd /app\nexport PATH=/app/bin:$PATH\nif python3 -c "import sys; sys.exit(open(\'/app/answer.txt\').read().strip() != \'42\')" 2>/dev/null; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n';
+    const report = await auditRows('terminal-weak', [
+      row('trusts-file', { task: { id: 'trusts-file', tests: { 'test.sh': trustsFile } } }),
+      row('trusts-path', { task: { id: 'trusts-path', tests: { 'test.sh': trustsPath } } }),
+      row('always', { task: { id: 'always', tests: { 'test.sh': 'echo 1 > /logs/verifier/reward.txt\n' } } }),
+    ], config);
+    expect(hitsOf(report, 'trusts-file')).toEqual(['pre-written-reward']);
+    expect(hitsOf(report, 'trusts-path')).toContain('path-shadowing');
+    expect(report.findings.filter((f) => f.id === 'always')).toEqual([expect.objectContaining({ hack: 'wrong-answer-passes', blames: 'label' })]);
+    expect(report.verifiers.terminal).toMatchObject({ audited: 3, gameable: 3 });
   });
 });
 
