@@ -200,7 +200,7 @@ namespace Verdict {
       const rows: Array<[string, string]> = [['task', String(details['task'])]];
       if ('exitCode' in details) rows.push(['test.sh exit code', String(details['exitCode'])]);
       if ('file' in details) rows.push(['reward file', `${String(details['file'])}: ${JSON.stringify(details['raw'] ?? null)}`]);
-      out.push(table('Harbor test run', ['', ''], rows));
+      out.push(table('Harbor test run', ['what', 'value'], rows));
       if (typeof details['output'] === 'string' && details['output'] !== '') out.push(h('h4', {}, 'test.sh output (tail)'), h('pre', { class: 'output' }, details['output']));
     }
     return out;
@@ -236,7 +236,7 @@ namespace Verdict {
       rows = tests.map((test, i) => {
         if (i === failedAt) return failedRow(failure!, test);
         const ran = failedAt < 0 ? i < passed : i < failedAt;
-        return [String(i), shown(test), h('span', { class: ran ? 'verdict-pass' : 'verdict-skip' }, ran ? 'passed' : 'not run (after the first failure)'), '–', '–'];
+        return [String(i), shown(test), h('span', { class: ran ? 'verdict-pass' : 'verdict-skip' }, ran ? 'passed' : failure ? 'not run (after the first failure)' : 'not run'), '–', '–'];
       });
     }
     if (rows.length > 0) out.push(table('Tests (the sandbox stops at the first failure)', ['#', 'test', 'verdict', 'expected', 'got'], rows));
