@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { WorkspaceError, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
-import { tarFiles, unpack } from './tar';
+import { unpack } from './tar';
 import { loadHarborTask } from './tasks';
 
 export { terminalConfigSection, type TerminalConfigSection } from './config';
@@ -14,32 +14,19 @@ export { terminalConfigSection, type TerminalConfigSection } from './config';
  * The local backend of the `terminal` verifier: each test run in a fresh bubblewrap sandbox
  * (verifiers/terminal/README.md has the contract and the threat table).
  *
- * Inside, a runner script (Verdict's, as the sandbox's root with only the capabilities it needs)
+ * Inside, Verdict's runner (runner.c, as the sandbox's root with only the capabilities it needs)
  * copies the workspace into a size-capped tmpfs at the task's workdir, starts `bash /tests/test.sh`
  * as an unprivileged uid of its own, and when test.sh ends kills every process that is left,
  * then reads the reward files. The test's processes cannot signal, trace or read the runner (other
- * uid), and its report travels on the runner's stdout, which they cannot reach, as the last line.
+ * uid), and its report travels on the runner's stdout, which they cannot reach.
  */
 
 const RECORD = '@@VERDICT@@';
-
-const RUNNER = String.raw`
-U="$1"; W="$2"
-cp -a /.workspace/. "$W"/ 2>/dev/null || { echo "${RECORD} copy_failed"; exit 0; }
-[ "$3" = chown ] && chown -R "$U:$U" "$W"
-exec 4>/logs/verifier/test-stdout.txt
-cd "$W"
-(ulimit -t "$4" && ulimit -v "$5" && ulimit -f "$6" && ulimit -p 1024 && ulimit -n 1024 && ulimit -c 0 && exec setpriv --reuid="$U" --regid="$U" --clear-groups --inh-caps=-all --bounding-set=-all --no-new-privs bash /tests/test.sh) </dev/null >&4 2>&4 4>&-
-code=$?
-exec 4>&-
-left=0
-kill -KILL -1 2>/dev/null && left=1
-cd /logs/verifier
-full=0
-[ -f reward.txt ] || [ -f reward.json ] || [ "$(stat -f -c %a "$W")" != 0 ] || full=1
-echo "${RECORD} ran $code $left $full"
-exec tar -cf - --ignore-failed-read reward.txt reward.json test-stdout.txt 2>/dev/null
-`;
+/** runner.c, compiled by `npm run build` beside this file. */
+const RUNNER = path.join(__dirname, 'runner');
+/** What the runner sends back of the reward files (their head) and of test.sh's output (its tail). */
+const MAX_REWARD_BYTES = 64 << 10;
+const OUTPUT_TAIL_BYTES = 4000;
 
 interface Slot {
   uid: number;
@@ -100,20 +87,15 @@ export class BwrapWorkspace implements WorkspacePort {
     }
     let workspace = path.join(scratch, 'workspace');
     let skipped: string[] = [];
-    // A workspace folder given by path keeps its owners: the runner gives it to the test user.
-    let chown = false;
-    const limits = { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers, owner: slot.uid };
+    const limits = { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers };
     if ('tar' in source || !statSafe(this.resolve(source.path))?.isDirectory()) {
       const bytes = 'tar' in source ? source.tar : readFileSync(this.resolve(source.path));
       mkdirSync(workspace);
-      // cp -a copies the folder's own owner onto the workdir too.
-      chownSync(workspace, slot.uid, slot.uid);
       const unpacked = unpack(bytes, workspace, limits);
       if (!unpacked.ok) return { kind: 'too_large', what: unpacked.tooLarge };
       skipped = unpacked.skipped;
     } else {
       workspace = this.resolve(source.path);
-      chown = true;
     }
     const passwd = path.join(scratch, 'passwd');
     writeFileSync(passwd, `root:x:0:0:root:/root:/bin/sh\nuser:x:${slot.uid}:${slot.uid}:user:/tmp:/bin/sh\n`);
@@ -124,7 +106,6 @@ export class BwrapWorkspace implements WorkspacePort {
       '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       '--hostname', 'workspace', '--die-with-parent', '--new-session',
       ...systemMounts(),
-      ...(existsSync('/etc/ld.so.cache') ? ['--ro-bind', '/etc/ld.so.cache', '/etc/ld.so.cache'] : []),
       '--ro-bind', passwd, '/etc/passwd',
       '--ro-bind', path.join(scratch, 'group'), '/etc/group',
       '--proc', '/proc', '--dev', '/dev',
@@ -134,6 +115,7 @@ export class BwrapWorkspace implements WorkspacePort {
       '--perms', '1777', '--size', String(16 << 20), '--tmpfs', '/logs/verifier',
       '--ro-bind', tests, '/tests',
       '--ro-bind', workspace, '/.workspace',
+      '--ro-bind', RUNNER, '/.runner',
       '--cap-drop', 'ALL',
       ...['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_DAC_READ_SEARCH'].flatMap((c) => ['--cap-add', c]),
       '--clearenv',
@@ -142,17 +124,18 @@ export class BwrapWorkspace implements WorkspacePort {
       // No user site-packages, no bytecode written into the workspace.
       '--setenv', 'PYTHONNOUSERSITE', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
       '--chdir', '/',
-      '--', '/bin/sh', '-c', RUNNER, 'runner', String(slot.uid), workdir, chown ? 'chown' : 'owned',
+      '--', '/.runner', String(slot.uid), workdir,
       // rlimits of the test run only (the runner keeps its own): CPU s, address space and file size in KiB.
       String(Math.max(1, Math.ceil(task.timeoutSec * task.cpus))), String(task.memoryMb * 1024 + (256 << 10)), String(Math.ceil(storage / 1024)),
+      String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES),
     ];
     return new Promise<WorkspaceRun>((resolve, reject) => {
       const child = spawn(this.config.bwrap, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       const chunks: Buffer[] = [];
       let size = 0;
       child.stdout.on('data', (d: Buffer) => {
-        // The report: a line, then a tar of at most the 16 MiB reward tmpfs.
-        if (size < 40 << 20) chunks.push(d);
+        // The report: a line, then at most 2 × 64 KiB of reward files and 4 KB of output.
+        if (size < 1 << 20) chunks.push(d);
         size += d.length;
       });
       let stderr = '';
@@ -177,11 +160,10 @@ export class BwrapWorkspace implements WorkspacePort {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (failure) return reject(failure);
-        const stdout = Buffer.concat(chunks);
-        const end = stdout.indexOf(0x0a);
-        const line = end < 0 ? '' : stdout.toString('utf8', 0, end);
-        if (!line.startsWith(RECORD)) return reject(new WorkspaceError('sandbox_start_failed', `the runner gave no report (exit ${code}): ${stderr.trim().slice(0, 300)}`));
-        resolve(parseRecord(line, tarFiles(stdout.subarray(end + 1)), skipped));
+        const report = parseReport(Buffer.concat(chunks), skipped);
+        if (report instanceof WorkspaceError) return reject(report);
+        if (report === null) return reject(new WorkspaceError('sandbox_start_failed', `the runner gave no report (exit ${code}): ${stderr.trim().slice(0, 300)}`));
+        resolve(report);
       });
     });
   }
@@ -203,25 +185,44 @@ function statSafe(file: string) {
   }
 }
 
-const MAX_REWARD_BYTES = 64 << 10;
-
-function parseRecord(line: string, files: Map<string, Buffer>, skipped: string[]): WorkspaceRun {
-  const parts = line.split(' ');
-  if (parts[1] === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
-  const [, , code, left, full] = parts;
-  const text = (name: string) => {
-    const bytes = files.get(name);
-    return bytes === undefined ? null : bytes.subarray(0, MAX_REWARD_BYTES).toString('utf8');
+/**
+ * The runner's report (runner.c): a line, then each file as `<name> <length>\n<bytes>` or
+ * `<name> -`. Null when there is no report at all.
+ */
+function parseReport(stdout: Buffer, skipped: string[]): WorkspaceRun | WorkspaceError | null {
+  let offset = 0;
+  const line = (): string | null => {
+    const end = stdout.indexOf(0x0a, offset);
+    if (end < 0) return null;
+    const text = stdout.toString('utf8', offset, end);
+    offset = end + 1;
+    return text;
   };
-  const out = files.get('test-stdout.txt');
-  const output = out ? out.subarray(Math.max(0, out.length - 4000)).toString('utf8') : '';
+  const record = line();
+  if (record === null || !record.startsWith(RECORD + ' ')) return null;
+  const [kind, ...rest] = record.slice(RECORD.length + 1).split(' ');
+  if (kind === 'failed') return new WorkspaceError('sandbox_start_failed', `the runner failed: ${rest.join(' ')}`);
+  if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: 'folders nested deeper than 256' };
+  if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
+  if (kind !== 'ran' || rest.length !== 3) return null;
+  const files = new Map<string, string>();
+  for (;;) {
+    const header = line();
+    if (header === null) break;
+    const [name, length] = header.split(' ');
+    if (name === undefined || length === '-' || length === undefined) continue;
+    files.set(name, stdout.toString('utf8', offset, offset + Number(length)));
+    offset += Number(length);
+  }
+  const [code, left, full] = rest;
+  const output = files.get('test-stdout.txt') ?? '';
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.
   if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped };
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
-  const rewardTxt = text('reward.txt');
-  const rewardJson = text('reward.json');
+  const rewardTxt = files.get('reward.txt') ?? null;
+  const rewardJson = files.get('reward.json') ?? null;
   if (rewardTxt === null && rewardJson === null && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
   return { kind: 'finished', exitCode, rewardTxt, rewardJson, output, skipped };
 }

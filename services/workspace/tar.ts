@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, existsSync, lchownSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { WorkspaceError } from '../../core/ports/workspace';
@@ -22,8 +22,6 @@ import { WorkspaceError } from '../../core/ports/workspace';
 export interface UnpackLimits {
   maxBytes: number;
   maxMembers: number;
-  /** Every unpacked entry is given to this uid (and gid): the test user's own workspace. */
-  owner?: number;
 }
 
 export type Unpacked = { ok: true; skipped: string[]; members: number; bytes: number } | { ok: false; tooLarge: string };
@@ -99,9 +97,6 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
   let pax = new Map<string, string>();
   let longName: string | null = null;
   let longLink: string | null = null;
-  const own = (target: string) => {
-    if (limits.owner !== undefined) lchownSync(target, limits.owner, limits.owner);
-  };
   const throughLink = (rel: string) => {
     const parts = rel.split('/');
     for (let k = 1; k < parts.length; k++) if (links.has(parts.slice(0, k).join('/'))) return true;
@@ -150,27 +145,24 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
       total += declared;
       if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
       if (dataStart + declared > bytes.length) throw new WorkspaceError('archive_unreadable', `tar: ${rel} is truncated`);
-      makeParents(root, rel, own);
+      makeParents(root, rel);
       removeExisting(target);
       writeFileSync(target, bytes.subarray(dataStart, dataStart + declared), { flag: 'wx', mode: 0o600 });
       chmodSync(target, mode);
-      own(target);
       files.add(rel);
     } else if (type === '5') {
-      makeParents(root, rel, own);
+      makeParents(root, rel);
       mkdirSync(target, { recursive: true });
       chmodSync(target, mode | 0o700);
-      own(target);
     } else if (type === '2') {
       const resolved = linkName.startsWith('/') ? null : clean(path.posix.join(path.posix.dirname(rel), linkName));
       if (resolved === null) {
         skipped.push(`${rel}: symlink out of the workspace (${linkName})`);
         continue;
       }
-      makeParents(root, rel, own);
+      makeParents(root, rel);
       removeExisting(target);
       symlinkSync(linkName, target);
-      own(target);
       links.add(rel);
     } else if (type === '1') {
       const source = clean(linkName);
@@ -178,10 +170,9 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
         skipped.push(`${rel}: hardlink to ${linkName}, not a file of the workspace`);
         continue;
       }
-      makeParents(root, rel, own);
+      makeParents(root, rel);
       removeExisting(target);
       copyFileSync(path.join(root, source), target);
-      own(target);
       files.add(rel);
     } else if (type === 'S') {
       skipped.push(`${rel}: sparse member (not expanded)`);
@@ -192,14 +183,13 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
   return { ok: true, skipped, members, bytes: total };
 }
 
-/** The folders above a member that the archive did not list, created (and owned) on the way. */
-function makeParents(root: string, rel: string, own: (target: string) => void): void {
+/** The folders above a member that the archive did not list, created on the way. */
+function makeParents(root: string, rel: string): void {
   const parts = rel.split('/').slice(0, -1);
   for (let k = 1; k <= parts.length; k++) {
     const dir = path.join(root, ...parts.slice(0, k));
     if (!existsSync(dir)) {
       mkdirSync(dir);
-      own(dir);
     }
   }
 }
@@ -212,20 +202,4 @@ function removeExisting(target: string): void {
     return;
   }
   if (!stat.isDirectory()) unlinkSync(target);
-}
-
-/** The regular files of a small trusted tar stream (the runner's report), by name; the rest ignored. */
-export function tarFiles(bytes: Buffer): Map<string, Buffer> {
-  const files = new Map<string, Buffer>();
-  let offset = 0;
-  while (offset + BLOCK <= bytes.length) {
-    const header = bytes.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0) || !checksumOk(header)) break;
-    const size = octal(header, 124, 12);
-    const type = String.fromCharCode(header[156]!);
-    const start = offset + BLOCK;
-    if ((type === '0' || type === '\0') && start + size <= bytes.length) files.set(clean(cstring(header, 0, 100)) ?? '', bytes.subarray(start, start + size));
-    offset = start + Math.ceil(size / BLOCK) * BLOCK;
-  }
-  return files;
 }
