@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { WorkspaceError, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
-import { unpack } from './tar';
+import { runnerInput } from './runner-input';
+import { readArchive, type WorkspaceEntry } from './tar';
 import { loadHarborTask } from './tasks';
 
 export { terminalConfigSection, type TerminalConfigSection } from './config';
@@ -68,53 +69,45 @@ export class BwrapWorkspace implements WorkspacePort {
 
   async run(task: HarborTask, source: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun> {
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+    // An archive is read here and its entries created by the runner in the sandbox: nothing of
+    // the policy's workspace is written on the host. A folder is bound read-only and copied in.
+    let folder: string | null = null;
+    let entries: WorkspaceEntry[] = [];
+    let skipped: string[] = [];
+    if ('tar' in source || !statSafe(this.resolve(source.path))?.isDirectory()) {
+      const read = readArchive('tar' in source ? source.tar : readFileSync(this.resolve(source.path)), {
+        maxBytes: this.config.maxWorkspaceMb << 20,
+        maxMembers: this.config.maxMembers,
+      });
+      if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
+      ({ entries, skipped } = read);
+    } else {
+      folder = this.resolve(source.path);
+    }
     const slot = await this.take();
-    const scratch = mkdtempSync(path.join(tmpdir(), 'verdict-terminal-'));
     try {
-      return await this.runIn(scratch, slot, task, source, signal);
+      return await this.runIn(slot, task, runnerInput(entries, task.tests), folder, skipped, signal);
     } finally {
-      rmSync(scratch, { recursive: true, force: true });
       this.give(slot);
     }
   }
 
-  private async runIn(scratch: string, slot: Slot, task: HarborTask, source: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun> {
-    const tests = path.join(scratch, 'tests');
-    for (const [rel, content] of Object.entries(task.tests)) {
-      const file = path.join(tests, rel);
-      mkdirSync(path.dirname(file), { recursive: true });
-      writeFileSync(file, content, { mode: 0o644 });
-    }
-    let workspace = path.join(scratch, 'workspace');
-    let skipped: string[] = [];
-    const limits = { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers };
-    if ('tar' in source || !statSafe(this.resolve(source.path))?.isDirectory()) {
-      const bytes = 'tar' in source ? source.tar : readFileSync(this.resolve(source.path));
-      mkdirSync(workspace);
-      const unpacked = unpack(bytes, workspace, limits);
-      if (!unpacked.ok) return { kind: 'too_large', what: unpacked.tooLarge };
-      skipped = unpacked.skipped;
-    } else {
-      workspace = this.resolve(source.path);
-    }
-    const passwd = path.join(scratch, 'passwd');
-    writeFileSync(passwd, `root:x:0:0:root:/root:/bin/sh\nuser:x:${slot.uid}:${slot.uid}:user:/tmp:/bin/sh\n`);
-    writeFileSync(path.join(scratch, 'group'), `root:x:0:\nuser:x:${slot.uid}:\n`);
+  private async runIn(slot: Slot, task: HarborTask, input: Buffer[], folder: string | null, skipped: string[], signal: AbortSignal): Promise<WorkspaceRun> {
     const workdir = this.config.workdir;
     const storage = Math.round(task.storageMb * 1024 * 1024);
+    const testsBytes = Object.values(task.tests).reduce((sum, text) => sum + Buffer.byteLength(text) + 4096, 1 << 20);
     const args = [
       '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       '--hostname', 'workspace', '--die-with-parent', '--new-session',
       ...systemMounts(),
-      '--ro-bind', passwd, '/etc/passwd',
-      '--ro-bind', path.join(scratch, 'group'), '/etc/group',
       '--proc', '/proc', '--dev', '/dev',
       '--perms', '1777', '--size', String(64 << 20), '--tmpfs', '/tmp',
       '--perms', '0777', '--size', String(storage), '--tmpfs', workdir,
       // A fresh, empty reward folder: nothing the workspace holds can be there before test.sh runs.
       '--perms', '1777', '--size', String(16 << 20), '--tmpfs', '/logs/verifier',
-      '--ro-bind', tests, '/tests',
-      '--ro-bind', workspace, '/.workspace',
+      // The runner fills these two from its stdin: /tests root's, the workdir the test uid's.
+      '--perms', '0755', '--size', String(testsBytes), '--tmpfs', '/tests',
+      ...(folder === null ? [] : ['--ro-bind', folder, '/.workspace']),
       '--ro-bind', RUNNER, '/.runner',
       '--cap-drop', 'ALL',
       ...['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_DAC_READ_SEARCH'].flatMap((c) => ['--cap-add', c]),
@@ -130,7 +123,12 @@ export class BwrapWorkspace implements WorkspacePort {
       String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES),
     ];
     return new Promise<WorkspaceRun>((resolve, reject) => {
-      const child = spawn(this.config.bwrap, args, { stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      const child = spawn(this.config.bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      // The runner stops reading when the workspace does not fit, and says so in its report.
+      child.stdin.on('error', () => {});
+      child.stdin.cork();
+      for (const chunk of input) child.stdin.write(chunk);
+      child.stdin.end();
       const chunks: Buffer[] = [];
       let size = 0;
       child.stdout.on('data', (d: Buffer) => {

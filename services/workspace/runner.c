@@ -5,21 +5,25 @@
  *
  * It runs as the sandbox's uid 0 with only CAP_SETUID, SETGID, KILL, CHOWN, FOWNER and
  * DAC_READ_SEARCH, and in order:
- *   1. copies the read-only workspace at /.workspace into the size-capped workdir tmpfs, every entry
- *      given to the test uid, links never followed, setuid/setgid bits dropped, devices, fifos and
- *      sockets left out;
- *   2. runs `bash /tests/test.sh` in the workdir as the test uid (no groups, no capabilities,
+ *   1. writes /etc/passwd and /etc/group naming the test uid;
+ *   2. creates what Verdict sends on stdin (runner-input.ts: the archive's entries, already read and
+ *      checked, and the task's tests/), the workspace's in the size-capped workdir tmpfs, every
+ *      entry given to the test uid, the tests' in /tests, root's; then copies a workspace folder
+ *      bound at /.workspace, if any, the same way (links never followed, setuid/setgid bits
+ *      dropped, devices, fifos and sockets left out);
+ *   3. runs `bash /tests/test.sh` in the workdir as the test uid (no groups, no capabilities,
  *      no_new_privs, rlimits of the test run), its output into /logs/verifier/test-stdout.txt;
- *   3. once test.sh has ended, kills every process left (kill(-1) reaches all but itself and pid 1);
- *   4. reports on its stdout, which nothing of the test can reach: one line
+ *   4. once test.sh has ended, kills every process left (kill(-1) reaches all but itself and pid 1);
+ *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
  *      (or `@@VERDICT@@ copy_failed disk_full|nesting`: the workspace does not fit; or
- *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as `<name> <length>\n<bytes>`
- *      (`<name> -` when absent or not a regular file): the first <head> bytes of reward.txt and
- *      reward.json, the last <tail> bytes of test-stdout.txt.
+ *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
+ *      `<name> <length>\n<bytes>` (`<name> -` when absent or not a regular file): the first
+ *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
  *
  * It is C rather than a shell script for speed only: one static exec in place of sh, cp, setpriv
- * and tar saves ~3 ms a run, a third of a bare sandbox's cost (`npm run bench -- terminal`).
+ * and tar, and no file of the run on the host, make a run cost little more than a bare sandbox
+ * (`npm run bench -- terminal`).
  *
  * Usage: runner <uid> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
  */
@@ -46,7 +50,7 @@
 
 static uid_t test_uid;
 
-/* Why a copy stopped: the workspace's fault (space, nesting) or the runner's (anything else). */
+/* Why creating the workspace stopped: its own fault (space, nesting) or the runner's (anything else). */
 static const char *copy_error;
 
 static void fail_copy(const char *why) {
@@ -70,8 +74,57 @@ static int write_all(int fd, const char *data, size_t length) {
   return 0;
 }
 
+/* ---- 2. the workspace and the tests ---------------------------------------------------------- */
+
+/* Folders whose mode and times are set once everything is in them (so that a read-only folder can
+   still be filled and its mtime stays). */
+struct folder {
+  int base;
+  char *path;
+  uid_t owner;
+  mode_t mode;
+  struct timespec mtime;
+};
+static struct folder *folders;
+static size_t folder_count, folder_capacity;
+
+static void remember_folder(int base, const char *path, uid_t owner, mode_t mode, struct timespec mtime) {
+  if (folder_count == folder_capacity) {
+    folder_capacity = folder_capacity ? folder_capacity * 2 : 64;
+    folders = realloc(folders, folder_capacity * sizeof *folders);
+    if (folders == NULL) abort();
+  }
+  folders[folder_count++] = (struct folder){base, strdup(path), owner, mode, mtime};
+}
+
+/* Owner (the test uid in the workdir, root's in /tests), permission bits (setuid and setgid
+   dropped: the test user gains nothing by them) and times. */
+static void settle(int fd, uid_t owner, mode_t mode, struct timespec mtime) {
+  if (owner != 0 && fchown(fd, owner, owner) < 0) note_errno();
+  if (fchmod(fd, mode & 01777) < 0) note_errno();
+  struct timespec times[2] = {mtime, mtime};
+  if (futimens(fd, times) < 0) note_errno();
+}
+
+/* The folder that holds `path` under `base`, every step without following a link; *leaf is the last
+   component. The caller closes the result unless it is `base`. */
+static int parent_of(int base, char *path, char **leaf) {
+  int dir = base;
+  char *rest = path;
+  for (char *slash; (slash = strchr(rest, '/')) != NULL; rest = slash + 1) {
+    *slash = '\0';
+    int next = openat(dir, rest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    *slash = '/';
+    if (dir != base) close(dir);
+    if (next < 0) return -1;
+    dir = next;
+  }
+  *leaf = rest;
+  return dir;
+}
+
 static int copy_bytes(int from, int to) {
-  char buffer[65536];
+  static char buffer[1 << 16];
   for (;;) {
     ssize_t n = read(from, buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
@@ -81,16 +134,98 @@ static int copy_bytes(int from, int to) {
   }
 }
 
-/* Owner, permission bits (setuid and setgid dropped: the test user gains nothing by them) and times. */
-static void settle(int fd, const struct stat *st) {
-  if (fchown(fd, test_uid, test_uid) < 0) note_errno();
-  if (fchmod(fd, st->st_mode & 01777) < 0) note_errno();
-  struct timespec times[2] = {st->st_atim, st->st_mtim};
-  if (futimens(fd, times) < 0) note_errno();
+/* Exactly `length` bytes of `in` into `fd` (or dropped when fd < 0); false when the input ends. */
+static int take_bytes(FILE *in, int fd, unsigned long long length) {
+  static char buffer[1 << 16];
+  while (length > 0) {
+    size_t want = length < sizeof buffer ? (size_t)length : sizeof buffer;
+    size_t got = fread(buffer, 1, want, in);
+    if (got == 0) return 0;
+    if (fd >= 0 && write_all(fd, buffer, got) < 0) {
+      note_errno();
+      fd = -1;
+    }
+    length -= got;
+  }
+  return 1;
+}
+
+/* One entry of the input: `<w|t> <d|f|l> <mode octal> <mtime> <path length> <data length>\n`, then
+   the path, then the data (a file's bytes, a link's target). False at the end of the input. */
+static int create_entry(FILE *in, int workdir, int tests) {
+  char where, kind;
+  unsigned int mode;
+  long long mtime;
+  unsigned long long path_length, data_length;
+  static char *line;
+  static size_t line_capacity;
+  ssize_t line_length = getline(&line, &line_capacity, in);
+  if (line_length < 0) return 0;
+  int fields = sscanf(line, "%c %c %o %lld %llu %llu", &where, &kind, &mode, &mtime, &path_length, &data_length);
+  if (fields != 6 || (where != 'w' && where != 't') || path_length == 0 || path_length > 65536) {
+    fail_copy("malformed input");
+    return 0;
+  }
+  char *path = malloc(path_length + 1);
+  if (path == NULL || fread(path, 1, path_length, in) != path_length) {
+    fail_copy("input truncated");
+    free(path);
+    return 0;
+  }
+  path[path_length] = '\0';
+  int base = where == 'w' ? workdir : tests;
+  uid_t owner = where == 'w' ? test_uid : 0;
+  struct timespec when = {mtime, 0};
+  if (strcmp(path, ".") == 0) {
+    /* The workdir itself (folders[0]); /tests keeps its own. */
+    if (where == 'w') {
+      folders[0].mode = mode;
+      folders[0].mtime = when;
+    }
+    free(path);
+    return take_bytes(in, -1, data_length);
+  }
+  char *leaf;
+  int dir = parent_of(base, path, &leaf);
+  int ok = 1;
+  if (dir < 0) {
+    note_errno();
+  } else if (kind == 'd') {
+    if (mkdirat(dir, leaf, 0700) < 0) note_errno();
+    else remember_folder(base, path, owner, mode, when);
+  } else if (kind == 'f') {
+    int fd = openat(dir, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) note_errno();
+    ok = take_bytes(in, fd, data_length);
+    if (fd >= 0) {
+      settle(fd, owner, mode, when);
+      close(fd);
+    }
+    data_length = 0;
+  } else if (kind == 'l') {
+    char *target = malloc(data_length + 1);
+    if (target == NULL || fread(target, 1, data_length, in) != data_length) ok = 0;
+    else {
+      target[data_length] = '\0';
+      struct timespec times[2] = {when, when};
+      if (symlinkat(target, dir, leaf) < 0) note_errno();
+      else if ((owner != 0 && fchownat(dir, leaf, owner, owner, AT_SYMLINK_NOFOLLOW) < 0) || utimensat(dir, leaf, times, AT_SYMLINK_NOFOLLOW) < 0) note_errno();
+    }
+    free(target);
+    data_length = 0;
+  } else {
+    fail_copy("malformed input");
+  }
+  if (dir >= 0 && dir != base) close(dir);
+  free(path);
+  if (ok && data_length > 0) ok = take_bytes(in, -1, data_length);
+  if (!ok) fail_copy("input truncated");
+  return ok && copy_error == NULL;
 }
 
 static void copy_tree(int from, int to, int depth);
 
+/* One entry of a workspace folder bound at /.workspace, into the workdir. */
 static void copy_entry(int from, int to, const char *name, int depth) {
   struct stat st;
   if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW) < 0) return note_errno();
@@ -101,8 +236,7 @@ static void copy_entry(int from, int to, const char *name, int depth) {
     int dst = openat(to, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (src < 0 || dst < 0) note_errno();
     else copy_tree(src, dst, depth + 1);
-    /* After its entries, so that a read-only folder can still be filled and its mtime stays. */
-    if (dst >= 0) settle(dst, &st);
+    if (dst >= 0) settle(dst, test_uid, st.st_mode, st.st_mtim);
     if (src >= 0) close(src);
     if (dst >= 0) close(dst);
   } else if (S_ISREG(st.st_mode)) {
@@ -112,7 +246,7 @@ static void copy_entry(int from, int to, const char *name, int depth) {
     if (dst < 0) note_errno();
     else {
       if (copy_bytes(src, dst) < 0) note_errno();
-      settle(dst, &st);
+      settle(dst, test_uid, st.st_mode, st.st_mtim);
       close(dst);
     }
     close(src);
@@ -121,10 +255,9 @@ static void copy_entry(int from, int to, const char *name, int depth) {
     ssize_t n = readlinkat(from, name, target, sizeof target - 1);
     if (n < 0) return note_errno();
     target[n] = '\0';
+    struct timespec times[2] = {st.st_mtim, st.st_mtim};
     if (symlinkat(target, to, name) < 0) return note_errno();
-    if (fchownat(to, name, test_uid, test_uid, AT_SYMLINK_NOFOLLOW) < 0) note_errno();
-    struct timespec times[2] = {st.st_atim, st.st_mtim};
-    if (utimensat(to, name, times, AT_SYMLINK_NOFOLLOW) < 0) note_errno();
+    if (fchownat(to, name, test_uid, test_uid, AT_SYMLINK_NOFOLLOW) < 0 || utimensat(to, name, times, AT_SYMLINK_NOFOLLOW) < 0) note_errno();
   }
   /* Devices, fifos and sockets are not part of a workspace (the archive reader skips them too). */
 }
@@ -140,6 +273,38 @@ static void copy_tree(int from, int to, int depth) {
   }
   closedir(dir);
 }
+
+/* The remembered folders, deepest first (they were created parents first). */
+static void settle_folders(void) {
+  for (size_t k = folder_count; k-- > 0 && copy_error == NULL;) {
+    struct folder *f = &folders[k];
+    int fd;
+    if (strcmp(f->path, ".") == 0) {
+      fd = dup(f->base);
+    } else {
+      char *leaf;
+      int dir = parent_of(f->base, f->path, &leaf);
+      fd = dir < 0 ? -1 : openat(dir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (dir >= 0 && dir != f->base) close(dir);
+    }
+    if (fd < 0) {
+      note_errno();
+      continue;
+    }
+    settle(fd, f->owner, f->mode, f->mtime);
+    close(fd);
+  }
+}
+
+static int write_etc(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) return -1;
+  int result = write_all(fd, text, strlen(text));
+  close(fd);
+  return result;
+}
+
+/* ---- 3. the test run ------------------------------------------------------------------------- */
 
 /* Set on the test's side of the fork: where it tells the runner that it could not start test.sh. */
 static int setup_report = -1;
@@ -175,6 +340,8 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   execvp(argv[0], argv);
   setup_failed("exec bash");
 }
+
+/* ---- 5. the report --------------------------------------------------------------------------- */
 
 /* `<name> <length>\n<bytes>`: the first `head` bytes, or the last `tail` bytes when head is 0. */
 static void report_file(int logs, const char *name, off_t head, off_t tail) {
@@ -226,19 +393,38 @@ int main(int argc, char **argv) {
     return 2;
   }
 
-  int source = open("/.workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* 1. */
+  char passwd[160], group[96];
+  snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\nuser:x:%u:%u:user:/tmp:/bin/sh\n", test_uid, test_uid);
+  snprintf(group, sizeof group, "root:x:0:\nuser:x:%u:\n", test_uid);
+  if ((mkdir("/etc", 0755) < 0 && errno != EEXIST) || write_etc("/etc/passwd", passwd) < 0 || write_etc("/etc/group", group) < 0) return failed(strerror(errno));
+
+  /* 2. */
   int target = open(workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  struct stat root;
-  if (source < 0 || target < 0 || fstat(source, &root) < 0) return failed(strerror(errno));
-  copy_tree(source, target, 0);
-  settle(target, &root);
-  close(source);
+  int tests = open("/tests", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (target < 0 || tests < 0) return failed(strerror(errno));
+  remember_folder(target, ".", test_uid, 0755, (struct timespec){0, UTIME_NOW});
+  while (create_entry(stdin, target, tests)) {
+  }
+  int source = copy_error == NULL ? open("/.workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+  if (source >= 0) {
+    struct stat root;
+    if (fstat(source, &root) < 0) note_errno();
+    else {
+      copy_tree(source, target, 0);
+      folders[0].mode = root.st_mode;
+      folders[0].mtime = root.st_mtim;
+    }
+    close(source);
+  }
+  settle_folders();
   if (copy_error != NULL) {
     if (strcmp(copy_error, "disk_full") != 0 && strcmp(copy_error, "nesting") != 0) return failed(copy_error);
     dprintf(1, RECORD " copy_failed %s\n", copy_error);
     return 0;
   }
 
+  /* 3. */
   int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (output < 0) return failed(strerror(errno));
   /* Close-on-exec: it reads end-of-file once bash runs, an error when the set-up failed. */
@@ -265,8 +451,11 @@ int main(int argc, char **argv) {
     return failed(why);
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+  /* 4. */
   int left = kill(-1, SIGKILL) == 0;
 
+  /* 5. */
   int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   struct stat st;
   int rewarded = 0;

@@ -1,30 +1,36 @@
-import { chmodSync, copyFileSync, existsSync, lstatSync, mkdirSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { WorkspaceError } from '../../core/ports/workspace';
 
 /**
- * Unpacks a workspace archive (tar, or gzip-compressed tar) into an empty folder, bounded and
- * contained. The bytes come from the policy's episode, so:
+ * Reads a workspace archive (tar, or gzip-compressed tar) into the entries the runner creates in
+ * the sandbox (runner.c): nothing of it is written on the host. The bytes come from the policy's
+ * episode, so:
  *  - expansion is bounded by counted bytes, never by time: gunzip stops at `maxBytes` (a highly
  *    compressible member), a member's declared size counts before its data is read, and GNU sparse
  *    members are not expanded at all;
- *  - no member is written outside the root: absolute paths and `..` are skipped, as is any member
- *    whose path passes through a symlink of the archive, and files are created without following
- *    links; a symlink is kept only when its target stays inside the workspace, a hardlink only as a
- *    copy of a file already unpacked;
+ *  - no member lands outside the root: absolute paths and `..` are skipped, as is any member whose
+ *    path passes through a symlink of the archive or a file (the runner follows no link either); a
+ *    symlink is kept only when its target stays inside the workspace, a hardlink only as a copy of
+ *    a file already read; a later member of the same path replaces an earlier one, but not a folder;
  *  - device nodes and fifos are skipped, and modes keep only their permission bits (no setuid,
  *    setgid or sticky).
  * Skipped members are reported by name; a malformed archive is a WorkspaceError (ABORTED: the bytes
  * were damaged on the way, the policy does not write them).
  */
 
-export interface UnpackLimits {
+export interface ArchiveLimits {
   maxBytes: number;
   maxMembers: number;
 }
 
-export type Unpacked = { ok: true; skipped: string[]; members: number; bytes: number } | { ok: false; tooLarge: string };
+/** One thing the runner creates under the workdir; `path` is relative, `.` the workdir itself. */
+export type WorkspaceEntry =
+  | { kind: 'dir'; path: string; mode: number; mtime: number }
+  | { kind: 'file'; path: string; mode: number; mtime: number; data: Uint8Array }
+  | { kind: 'symlink'; path: string; target: string; mtime: number };
+
+export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[]; members: number; bytes: number } | { ok: false; tooLarge: string };
 
 const BLOCK = 512;
 
@@ -76,7 +82,7 @@ function clean(name: string): string | null {
   return parts.join('/');
 }
 
-export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits): Unpacked {
+export function readArchive(archive: Uint8Array, limits: ArchiveLimits): ArchiveRead {
   let bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -89,8 +95,9 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
     }
   }
   const skipped: string[] = [];
-  const links = new Set<string>();
-  const files = new Set<string>();
+  // Path → entry, in the order the runner creates them: a member that replaces an earlier one of
+  // the same path moves to the end, after the folders it needs.
+  const entries = new Map<string, WorkspaceEntry>();
   let members = 0;
   let total = 0;
   let offset = 0;
@@ -99,8 +106,32 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
   let longLink: string | null = null;
   const throughLink = (rel: string) => {
     const parts = rel.split('/');
-    for (let k = 1; k < parts.length; k++) if (links.has(parts.slice(0, k).join('/'))) return true;
+    for (let k = 1; k < parts.length; k++) if (entries.get(parts.slice(0, k).join('/'))?.kind === 'symlink') return true;
     return false;
+  };
+  /** The folders above a member that the archive did not list; false when one is not a folder. */
+  const parents = (rel: string, mtime: number): boolean => {
+    const parts = rel.split('/');
+    for (let k = 1; k < parts.length; k++) {
+      const dir = parts.slice(0, k).join('/');
+      const there = entries.get(dir);
+      if (there === undefined) entries.set(dir, { kind: 'dir', path: dir, mode: 0o755, mtime });
+      else if (there.kind !== 'dir') return false;
+    }
+    return true;
+  };
+  const place = (entry: WorkspaceEntry): void => {
+    const there = entries.get(entry.path);
+    if (there?.kind === 'dir' && entry.kind !== 'dir') {
+      skipped.push(`${entry.path}: would replace a folder`);
+      return;
+    }
+    if (!parents(entry.path, entry.mtime)) {
+      skipped.push(`${entry.path}: under a file`);
+      return;
+    }
+    entries.delete(entry.path);
+    entries.set(entry.path, entry);
   };
   while (offset + BLOCK <= bytes.length) {
     const header = bytes.subarray(offset, offset + BLOCK);
@@ -125,11 +156,16 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
     const rawName = pax.get('path') ?? longName ?? (prefix ? `${prefix}/${cstring(header, 0, 100)}` : cstring(header, 0, 100));
     const linkName = pax.get('linkpath') ?? longLink ?? cstring(header, 157, 100);
     const declared = pax.has('size') ? Number(pax.get('size')) : size;
+    const mtime = Math.max(0, Math.floor(Number(pax.get('mtime') ?? octal(header, 136, 12)))) || 0;
     pax = new Map();
     longName = null;
     longLink = null;
+    const mode = octal(header, 100, 8) & 0o777;
     // The archive's own root ("./") is the workspace itself.
-    if (rawName.split('/').every((p) => p === '' || p === '.') && type === '5') continue;
+    if (rawName.split('/').every((p) => p === '' || p === '.') && type === '5') {
+      entries.set('.', { kind: 'dir', path: '.', mode: mode | 0o700, mtime });
+      continue;
+    }
     const rel = clean(rawName);
     if (rel === null) {
       skipped.push(`${rawName}: outside the workspace`);
@@ -139,67 +175,37 @@ export function unpack(archive: Uint8Array, root: string, limits: UnpackLimits):
       skipped.push(`${rel}: under a symlink`);
       continue;
     }
-    const target = path.join(root, rel);
-    const mode = octal(header, 100, 8) & 0o777;
     if (type === '0' || type === '\0' || type === '7') {
       total += declared;
       if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
       if (dataStart + declared > bytes.length) throw new WorkspaceError('archive_unreadable', `tar: ${rel} is truncated`);
-      makeParents(root, rel);
-      removeExisting(target);
-      writeFileSync(target, bytes.subarray(dataStart, dataStart + declared), { flag: 'wx', mode: 0o600 });
-      chmodSync(target, mode);
-      files.add(rel);
+      place({ kind: 'file', path: rel, mode, mtime, data: bytes.subarray(dataStart, dataStart + declared) });
     } else if (type === '5') {
-      makeParents(root, rel);
-      mkdirSync(target, { recursive: true });
-      chmodSync(target, mode | 0o700);
+      const there = entries.get(rel);
+      if (there !== undefined && there.kind !== 'dir') skipped.push(`${rel}: a folder in place of a file`);
+      else if (there !== undefined) entries.set(rel, { ...there, mode: mode | 0o700, mtime });
+      else place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
     } else if (type === '2') {
       const resolved = linkName.startsWith('/') ? null : clean(path.posix.join(path.posix.dirname(rel), linkName));
       if (resolved === null) {
         skipped.push(`${rel}: symlink out of the workspace (${linkName})`);
         continue;
       }
-      makeParents(root, rel);
-      removeExisting(target);
-      symlinkSync(linkName, target);
-      links.add(rel);
+      place({ kind: 'symlink', path: rel, target: linkName, mtime });
     } else if (type === '1') {
-      const source = clean(linkName);
-      if (source === null || !files.has(source)) {
+      const source = entries.get(clean(linkName) ?? '');
+      if (source?.kind !== 'file') {
         skipped.push(`${rel}: hardlink to ${linkName}, not a file of the workspace`);
         continue;
       }
-      makeParents(root, rel);
-      removeExisting(target);
-      copyFileSync(path.join(root, source), target);
-      files.add(rel);
+      total += source.data.length;
+      if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
+      place({ ...source, path: rel });
     } else if (type === 'S') {
       skipped.push(`${rel}: sparse member (not expanded)`);
     } else {
       skipped.push(`${rel}: ${type === '3' ? 'character device' : type === '4' ? 'block device' : type === '6' ? 'fifo' : `member type ${JSON.stringify(type)}`} not unpacked`);
     }
   }
-  return { ok: true, skipped, members, bytes: total };
-}
-
-/** The folders above a member that the archive did not list, created on the way. */
-function makeParents(root: string, rel: string): void {
-  const parts = rel.split('/').slice(0, -1);
-  for (let k = 1; k <= parts.length; k++) {
-    const dir = path.join(root, ...parts.slice(0, k));
-    if (!existsSync(dir)) {
-      mkdirSync(dir);
-    }
-  }
-}
-
-function removeExisting(target: string): void {
-  let stat;
-  try {
-    stat = lstatSync(target);
-  } catch {
-    return;
-  }
-  if (!stat.isDirectory()) unlinkSync(target);
+  return { ok: true, entries: [...entries.values()], skipped, members, bytes: total };
 }
