@@ -99,6 +99,8 @@ export class BwrapWorkspace implements WorkspacePort {
     const args = [
       '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       '--hostname', 'workspace', '--die-with-parent', '--new-session',
+      // Readable by the test user: the runner writes passwd and group into it.
+      '--perms', '0755', '--dir', '/etc',
       ...systemMounts(),
       '--proc', '/proc', '--dev', '/dev',
       '--perms', '1777', '--size', String(64 << 20), '--tmpfs', '/tmp',

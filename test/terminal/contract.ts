@@ -1,0 +1,67 @@
+import type { HarborTask, WorkspacePort, WorkspaceRun } from '../../core/ports/workspace';
+import { WorkspaceError } from '../../core/ports/workspace';
+import { never, workspaceTar } from './helpers';
+
+/**
+ * The backend contract of core/ports/workspace.ts (verifiers/terminal/README.md, "The backend
+ * contract"), as a suite any WorkspacePort runs: the local bwrap backend now, a remote one (the
+ * episode's own microVM) later. It calls the port directly, not through the verifier. `make`
+ * gives a backend whose largest workspace is 2 MiB.
+ */
+export function describeWorkspaceBackend(name: string, make: () => WorkspacePort): void {
+  describe(`workspace backend contract: ${name}`, () => {
+    const port = make();
+    const task = (script: string, limits: Partial<HarborTask> = {}): HarborTask => ({ ...port.defaults, id: 'contract', tests: { 'test.sh': script }, ...limits });
+    const tar = (files: Record<string, string> = { 'answer.txt': '42' }) => ({ tar: Buffer.from(workspaceTar(files), 'base64') });
+    const finished = (run: WorkspaceRun) => {
+      if (run.kind !== 'finished') throw new Error(`expected a finished run, got ${JSON.stringify(run)}`);
+      return run;
+    };
+
+    it('runs test.sh in the workspace and gives back its exit code, both reward files and the tail of its output', async () => {
+      const run = finished(await port.run(task('cat answer.txt; echo 0.5 > /logs/verifier/reward.txt; echo \'{"reward": 1}\' > /logs/verifier/reward.json; exit 3'), tar(), never));
+      expect(run).toMatchObject({ exitCode: 3, rewardTxt: '0.5\n', rewardJson: '{"reward": 1}\n', skipped: [] });
+      expect(run.output).toBe('42');
+      const quiet = finished(await port.run(task('exit 0'), tar(), never));
+      expect(quiet).toMatchObject({ exitCode: 0, rewardTxt: null, rewardJson: null });
+    });
+
+    it('starts test.sh with /logs/verifier holding no reward file, whatever the workspace holds', async () => {
+      const planted = tar({ 'answer.txt': '41', 'logs/verifier/reward.txt': '1', 'reward.json': '{"reward": 1}', 'reward.txt': '1' });
+      const run = finished(await port.run(task('n=$(ls -A /logs/verifier | grep -c reward); echo $n > /logs/verifier/reward.txt'), planted, never));
+      expect(run.rewardTxt).toBe('0\n');
+    });
+
+    it('puts the task\'s tests/ (subfolders too) at /tests, where the test cannot change them', async () => {
+      const tests = { 'test.sh': 'cat /tests/data/expected.txt; { echo x > /tests/data/expected.txt; } 2>/dev/null && echo wrote; echo 1 > /logs/verifier/reward.txt', 'data/expected.txt': 'expected\n' };
+      const run = finished(await port.run({ ...task(''), tests }, tar(), never));
+      expect(run.output).toBe('expected\n');
+    });
+
+    it('gets every process of the test gone before the reward is read: one left over is the workspace\'s fault', async () => {
+      const run = await port.run(task('(sleep 5; echo 1 > /logs/verifier/reward.txt) & echo 0 > /logs/verifier/reward.txt'), tar(), never);
+      expect(run).toMatchObject({ kind: 'workspace_fault', fault: 'leftover_processes' });
+    });
+
+    it('reports test.sh killed by a signal, and a full disk without a reward, as the workspace\'s fault', async () => {
+      expect(await port.run(task('echo 1 > /logs/verifier/reward.txt; kill -9 $$'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
+      expect(await port.run(task('cat /dev/zero > fill.bin 2>/dev/null; exit 1', { storageMb: 16 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
+    });
+
+    it('refuses a workspace past its limits as too large, before running anything', async () => {
+      const big = { tar: Buffer.from(workspaceTar({ 'a.bin': 'x'.repeat(3 << 20) }), 'base64') };
+      expect(await port.run({ ...task('echo 1 > /logs/verifier/reward.txt'), storageMb: 1024 }, big, never)).toMatchObject({ kind: 'too_large' });
+    });
+
+    it('throws WorkspaceError (never a run) for an unreadable archive, a wall-time overrun and a cancelled call', async () => {
+      await expect(port.run(task('exit 0'), { tar: Buffer.alloc(2048, 7) }, never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'archive_unreadable' });
+      await expect(port.run(task('sleep 30', { timeoutSec: 1 }), tar(), never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'verifier_timeout' });
+      const controller = new AbortController();
+      const pending = port.run(task('sleep 30'), tar(), controller.signal);
+      setTimeout(() => controller.abort('shutdown'), 200);
+      const error = await pending.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(WorkspaceError);
+      expect(error).toMatchObject({ reason: 'shutdown' });
+    });
+  });
+}

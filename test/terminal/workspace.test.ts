@@ -1,0 +1,92 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, linkSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { HarborTask, WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
+import { describeWorkspaceBackend } from './contract';
+import { never, workspaceTar } from './helpers';
+
+describeWorkspaceBackend('bwrap', () => new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 2 })));
+
+/** A test.sh that prints what the workspace looks like to the test user and rewards 1. */
+const LOOK: Pick<HarborTask, 'id' | 'tests'> = {
+  id: 'look',
+  tests: {
+    'test.sh': [
+      'cd /app',
+      'echo "user $(whoami) $(id -u) $(stat -c %U .)"',
+      'for f in old.txt ro/inside.txt tool link copy replaced; do [ -e "$f" ] || [ -L "$f" ] && echo "$f $(stat -c \'%A %Y %U\' "$f")"; done',
+      'echo "link -> $(readlink link)"; cat replaced; cat copy',
+      'echo 1 > /logs/verifier/reward.txt',
+    ].join('\n'),
+  },
+};
+
+function prepare(dir: string): void {
+  writeFileSync(path.join(dir, 'old.txt'), 'old\n');
+  utimesSync(path.join(dir, 'old.txt'), 1_000_000_000, 1_000_000_000);
+  mkdirSync(path.join(dir, 'ro'));
+  writeFileSync(path.join(dir, 'ro', 'inside.txt'), 'in a read-only folder\n');
+  chmodSync(path.join(dir, 'ro'), 0o555);
+  writeFileSync(path.join(dir, 'tool'), '#!/bin/sh\n');
+  chmodSync(path.join(dir, 'tool'), 0o6755);
+  symlinkSync('old.txt', path.join(dir, 'link'));
+  linkSync(path.join(dir, 'old.txt'), path.join(dir, 'copy'));
+  writeFileSync(path.join(dir, 'replaced'), 'first\n');
+}
+
+describe('terminal bwrap backend: the workspace as the test user sees it', () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'verdict-wsroot-'));
+  const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, workspaceRoot: root }));
+  const look = async (source: WorkspaceSource, task = LOOK): Promise<string> => {
+    const run: WorkspaceRun = await port.run({ ...port.defaults, ...task }, source, never);
+    if (run.kind !== 'finished') throw new Error(JSON.stringify(run));
+    expect(run).toMatchObject({ exitCode: 0, rewardTxt: '1\n' });
+    return run.output;
+  };
+
+  const expectLook = (output: string) => {
+    expect(output).toMatch(/^user user \d+ user$/m);
+    expect(output).toMatch(/^old\.txt -rw-r--r-- 1000000000 user$/m);
+    expect(output).toMatch(/^ro\/inside\.txt -rw-r--r-- \d+ user$/m);
+    // setuid and setgid dropped, the rest of the mode kept.
+    expect(output).toMatch(/^tool -rwxr-xr-x \d+ user$/m);
+    expect(output).toMatch(/^link lrwxrwxrwx \d+ user$/m);
+    expect(output).toMatch(/^link -> old\.txt$/m);
+  };
+
+  it('keeps an archive\'s modes (less setuid), mtimes, links inside and hard links as copies, all the test user\'s; a later member replaces an earlier one', async () => {
+    const tar = workspaceTar({}, { prepare });
+    // GNU tar appends a second "replaced" member after the first.
+    const appended = (() => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'verdict-second-'));
+      writeFileSync(path.join(dir, 'second'), 'second\n');
+      const file = path.join(dir, 'ws.tar');
+      writeFileSync(file, Buffer.from(tar, 'base64'));
+      execFileSync('tar', ['-C', dir, '-rf', file, '--transform', 's,^second$,./replaced,', 'second']);
+      return execFileSync('cat', [file]);
+    })();
+    const output = await look({ tar: appended });
+    expectLook(output);
+    expect(output).toMatch(/^second\nold$/m);
+  });
+
+  it('takes a workspace folder, .tar or .tar.gz by path under terminal.workspaceRoot, and leaves a folder\'s fifos out', async () => {
+    const folder = path.join(root, 'episode-1');
+    mkdirSync(folder);
+    prepare(folder);
+    execFileSync('mkfifo', [path.join(folder, 'pipe')]);
+    expectLook(await look({ path: 'episode-1' }, { ...LOOK, tests: { 'test.sh': `[ -e /app/pipe ] && exit 9\n${LOOK.tests['test.sh']}` } }));
+    execFileSync('tar', ['-C', folder, '--exclude', 'pipe', '-cf', path.join(root, 'episode-1.tar'), '.']);
+    execFileSync('tar', ['-C', folder, '--exclude', 'pipe', '-czf', path.join(root, 'episode-1.tar.gz'), '.']);
+    expectLook(await look({ path: 'episode-1.tar' }));
+    expectLook(await look({ path: 'episode-1.tar.gz' }));
+  });
+
+  it('ends 0 for a workspace folder nested deeper than the runner copies', async () => {
+    const deep = path.join(root, 'deep');
+    mkdirSync(path.join(deep, ...Array.from({ length: 300 }, () => 'd')), { recursive: true });
+    expect(await port.run({ ...port.defaults, ...LOOK }, { path: 'deep' }, never)).toMatchObject({ kind: 'too_large', what: 'folders nested deeper than 256' });
+  });
+});
