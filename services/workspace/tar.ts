@@ -33,6 +33,9 @@ export type WorkspaceEntry =
 export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[]; members: number; bytes: number } | { ok: false; tooLarge: string };
 
 const BLOCK = 512;
+/** Linux's NAME_MAX, and PATH_MAX less room for the workdir. */
+const MAX_NAME_BYTES = 255;
+const MAX_PATH_BYTES = 4000;
 
 function cstring(block: Buffer, start: number, length: number): string {
   const end = block.indexOf(0, start);
@@ -175,6 +178,11 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       skipped.push(`${rel}: under a symlink`);
       continue;
     }
+    // Names the kernel refuses would fail the runner, not the workspace.
+    if (Buffer.byteLength(rel) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)) {
+      skipped.push(`${rel.slice(0, 100)}…: name too long`);
+      continue;
+    }
     if (type === '0' || type === '\0' || type === '7') {
       total += declared;
       if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
@@ -186,6 +194,10 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       else if (there !== undefined) entries.set(rel, { ...there, mode: mode | 0o700, mtime });
       else place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
     } else if (type === '2') {
+      if (linkName === '' || Buffer.byteLength(linkName) > MAX_PATH_BYTES) {
+        skipped.push(`${rel}: symlink with ${linkName === '' ? 'no' : 'too long a'} target`);
+        continue;
+      }
       const resolved = linkName.startsWith('/') ? null : clean(path.posix.join(path.posix.dirname(rel), linkName));
       if (resolved === null) {
         skipped.push(`${rel}: symlink out of the workspace (${linkName})`);

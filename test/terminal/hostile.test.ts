@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
 import type { Services } from '../../core/verifier';
+import { tarOf } from '../../core/tar';
 import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
 import { scoreTerminal, workspaceTar } from './helpers';
 
@@ -133,6 +134,18 @@ describe('terminal verifier: hostile workspaces', () => {
     const filler = workspaceTar({ 'run.sh': 'cat /dev/zero > fill.bin 2>/dev/null; echo 41\n' });
     const outcome = await run({ ...RUNS, toml: { environment: { storage_mb: 16 } } }, filler);
     expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('members the kernel would refuse (a name past 255 bytes, an empty link target) are skipped: never an ABORTED the workspace caused', async () => {
+    const long = 'n'.repeat(300);
+    const withLongName = workspaceTar({ ...wrong, short: 'x' }, { tarArgs: ['--transform', `s,^\\./short$,./${long},`] });
+    const first = await run(TASK, withLongName);
+    expect(first).toMatchObject({ status: 'OK', reward: 0 });
+    expect((first.details as { skipped: string[] }).skipped).toEqual([expect.stringMatching(/^n+…: name too long$/)]);
+    const emptyLink = Buffer.from(tarOf([{ name: 'answer.txt', data: '41' }, { name: 'sub', type: 'dir' }, { name: 'sub/link', type: 'symlink', linkname: '' }])).toString('base64');
+    const second = await run(TASK, emptyLink);
+    expect(second).toMatchObject({ status: 'OK', reward: 0 });
+    expect((second.details as { skipped: string[] }).skipped).toEqual(['sub/link: symlink with no target']);
   });
 
   it('leaves nothing of a run on the host', async () => {
