@@ -86,6 +86,8 @@ export class BwrapWorkspace implements WorkspacePort {
     }
     const slot = await this.take();
     try {
+      // Cancelled while it waited for a slot: the listener in runIn would never hear it.
+      if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
       return await this.runIn(slot, task, runnerInput(entries, task.tests), folder, skipped, signal);
     } finally {
       this.give(slot);

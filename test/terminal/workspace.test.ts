@@ -90,3 +90,16 @@ describe('terminal bwrap backend: the workspace as the test user sees it', () =>
     expect(await port.run({ ...port.defaults, ...LOOK }, { path: 'deep' }, never)).toMatchObject({ kind: 'too_large', what: 'folders nested deeper than 256' });
   });
 });
+
+describe('terminal bwrap backend: slots', () => {
+  it('a call cancelled while it waits for a slot throws at once, and never starts', async () => {
+    const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 1 }));
+    const tar = { tar: Buffer.from(workspaceTar({ 'answer.txt': '42' }), 'base64') };
+    const busy = port.run({ ...port.defaults, id: 'busy', tests: { 'test.sh': 'sleep 1; echo 1 > /logs/verifier/reward.txt' } }, tar, never);
+    const controller = new AbortController();
+    const queued = port.run({ ...port.defaults, id: 'queued', tests: { 'test.sh': 'sleep 60' } }, tar, controller.signal);
+    controller.abort('shutdown');
+    await expect(queued).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'shutdown' });
+    expect(await busy).toMatchObject({ kind: 'finished', rewardTxt: '1\n' });
+  });
+});
