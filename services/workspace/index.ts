@@ -38,6 +38,8 @@ export class BwrapWorkspace implements WorkspacePort {
   private readonly waiting: Array<(slot: Slot) => void> = [];
   readonly defaults: WorkspacePort['defaults'];
   private readonly tasks = new Map<string, HarborTaskLookup>();
+  /** The host's /usr and its links, looked up once rather than on every run. */
+  private readonly mounts = systemMounts();
 
   constructor(private readonly config: TerminalConfigSection) {
     const workers = config.workers === 'auto' ? availableParallelism() : config.workers;
@@ -74,15 +76,17 @@ export class BwrapWorkspace implements WorkspacePort {
     let folder: string | null = null;
     let entries: WorkspaceEntry[] = [];
     let skipped: string[] = [];
-    if ('tar' in source || !statSafe(this.resolve(source.path))?.isDirectory()) {
-      const read = readArchive('tar' in source ? source.tar : readFileSync(this.resolve(source.path)), {
-        maxBytes: this.config.maxWorkspaceMb << 20,
-        maxMembers: this.config.maxMembers,
-      });
+    let archive: Uint8Array | null = null;
+    if ('tar' in source) archive = source.tar;
+    else {
+      const full = this.resolve(source.path);
+      if (statSafe(full)?.isDirectory()) folder = full;
+      else archive = readFileSync(full);
+    }
+    if (archive !== null) {
+      const read = readArchive(archive, { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers });
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
       ({ entries, skipped } = read);
-    } else {
-      folder = this.resolve(source.path);
     }
     const slot = await this.take();
     try {
@@ -103,7 +107,7 @@ export class BwrapWorkspace implements WorkspacePort {
       '--hostname', 'workspace', '--die-with-parent', '--new-session',
       // Readable by the test user: the runner writes passwd and group into it.
       '--perms', '0755', '--dir', '/etc',
-      ...systemMounts(),
+      ...this.mounts,
       '--proc', '/proc', '--dev', '/dev',
       '--perms', '1777', '--size', String(64 << 20), '--tmpfs', '/tmp',
       '--perms', '0777', '--size', String(storage), '--tmpfs', workdir,
@@ -204,7 +208,7 @@ function parseReport(stdout: Buffer, skipped: string[]): WorkspaceRun | Workspac
   if (record === null || !record.startsWith(RECORD + ' ')) return null;
   const [kind, ...rest] = record.slice(RECORD.length + 1).split(' ');
   if (kind === 'failed') return new WorkspaceError('sandbox_start_failed', `the runner failed: ${rest.join(' ')}`);
-  if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: 'folders nested deeper than 256' };
+  if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: `folders nested deeper than ${rest[1]}` };
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
   if (kind !== 'ran' || rest.length !== 3) return null;
   const files = new Map<string, string>();

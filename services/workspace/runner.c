@@ -16,7 +16,7 @@
  *   4. once test.sh has ended, kills every process left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
- *      (or `@@VERDICT@@ copy_failed disk_full|nesting`: the workspace does not fit; or
+ *      (or `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
  *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
  *      `<name> <length>\n<bytes>` (`<name> -` when absent or not a regular file): the first
  *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
@@ -420,7 +420,8 @@ int main(int argc, char **argv) {
   settle_folders();
   if (copy_error != NULL) {
     if (strcmp(copy_error, "disk_full") != 0 && strcmp(copy_error, "nesting") != 0) return failed(copy_error);
-    dprintf(1, RECORD " copy_failed %s\n", copy_error);
+    if (strcmp(copy_error, "nesting") == 0) dprintf(1, RECORD " copy_failed nesting %d\n", MAX_DEPTH);
+    else dprintf(1, RECORD " copy_failed %s\n", copy_error);
     return 0;
   }
 

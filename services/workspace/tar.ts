@@ -30,7 +30,7 @@ export type WorkspaceEntry =
   | { kind: 'file'; path: string; mode: number; mtime: number; data: Uint8Array }
   | { kind: 'symlink'; path: string; target: string; mtime: number };
 
-export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[]; members: number; bytes: number } | { ok: false; tooLarge: string };
+export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[] } | { ok: false; tooLarge: string };
 
 const BLOCK = 512;
 /** Linux's NAME_MAX, and PATH_MAX less room for the workdir. */
@@ -219,5 +219,5 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       skipped.push(`${rel}: ${type === '3' ? 'character device' : type === '4' ? 'block device' : type === '6' ? 'fifo' : `member type ${JSON.stringify(type)}`} not unpacked`);
     }
   }
-  return { ok: true, entries: [...entries.values()], skipped, members, bytes: total };
+  return { ok: true, entries: [...entries.values()], skipped };
 }
