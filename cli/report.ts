@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { isJsonObject, type JsonObject } from '../core/json';
 import { reportPage, type ReportData } from '../web/page';
@@ -24,12 +24,16 @@ function jsonReport(path: string): JsonObject | null {
   } catch {
     return null; // several JSON lines: a results file
   }
+  if (isJsonObject(value) && typeof value.kind !== 'string' && typeof value.total === 'number' && Array.isArray(value.rows)) {
+    throw new ReportInputError(`${path}: this is the closing summary of verdict score (--summary-json), which holds counts only; give the results file it wrote (-o) to see each result`);
+  }
   return isJsonObject(value) && typeof value.kind === 'string' ? value : null;
 }
 
 export async function readReportInput(path: string): Promise<ReportData> {
   const format = formatOf(path, undefined, 'RESULTS');
   if (!format.ok) throw new ReportInputError(format.error);
+  if (path !== '-' && !existsSync(path)) throw new ReportInputError(`${path}: no such file (the results of verdict score -o FILE, or a JSON report)`);
   if (format.format === 'jsonl' && path !== '-') {
     const report = jsonReport(path);
     if (report !== null) {

@@ -8,7 +8,7 @@ import type { ClientAuth } from '../services/auth';
 import { groupToJson, resultToJson } from '../services/wire/json';
 import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
-import { formatOf, type DatasetFormat } from './dataset/format';
+import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
 import { openRows, type InputRow } from './dataset/read';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
@@ -122,7 +122,7 @@ const RESUME_PARTS: Record<keyof ResumeKey, string> = {
 export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const inputFormat = formatOf(options.input, options.inputFormat, 'input');
   if (!inputFormat.ok) throw new Error(inputFormat.error);
-  const outputFormat = formatOf(options.output, options.outputFormat, 'output');
+  const outputFormat = outputFormatOf(options.output, options.outputFormat, '-o', '--output-format');
   if (!outputFormat.ok) throw new Error(outputFormat.error);
   if (options.input !== '-' && !existsSync(options.input)) throw new Error(`${options.input}: no such file`);
 

@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/json';
-import { formatOf, type DatasetFormat } from '../dataset/format';
+import { formatOf, outputFormatOf, type DatasetFormat } from '../dataset/format';
 import { openRows, type InputRow, type RowSource } from '../dataset/read';
 import { openSink, type OutputRow, type ResultSink } from '../dataset/write';
 import { Progress } from '../progress';
@@ -35,7 +35,7 @@ export class Output {
     input: OpenedInput | null,
     formatFlag?: string,
   ) {
-    const choice = formatOf(path, formatFlag, path);
+    const choice = outputFormatOf(path, formatFlag, 'output', '--output-format');
     if (!choice.ok) throw new Error(choice.error);
     this.takesLines = choice.format !== 'parquet';
     this.sink = openSink(path, choice.format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });

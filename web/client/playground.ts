@@ -9,7 +9,8 @@ namespace Verdict {
     name: string;
     version: string;
     description: string;
-    labelSchema: string;
+    /** The label's JSON Schema (an object since /v1/verifiers answers it as `verdict verifiers --json` does). */
+    labelSchema: Schema;
   }
 
   interface Schema {
@@ -308,7 +309,7 @@ namespace Verdict {
       current = [];
       if (!info) return;
       description.textContent = `${info.name} ${info.version}: ${info.description}`;
-      const root = JSON.parse(info.labelSchema) as Schema;
+      const root = info.labelSchema;
       // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
       const branches = root.oneOf ?? root.anyOf;
       let values = fill ?? EXAMPLES[info.name]?.label ?? (branches ? {} : skeleton(root));

@@ -1,0 +1,124 @@
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../fixtures/cli';
+
+/** What a new user trips over: usage errors, errors that name the flag or file, and hints with the next step. */
+const dir = mkdtempSync(path.join(tmpdir(), 'verdict-usage-'));
+const write = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+const QA = JSON.stringify({ id: 'q', verifier: 'qa', response: '\\boxed{A}', label: { choice: 'A' } });
+
+describe('usage errors: exit 2, one error line and a pointer to --help', () => {
+  const input = write('one.jsonl', QA + '\n');
+  it.each([
+    [['score', input, '--ouput', 'x.jsonl'], /^error: unknown option '--ouput'\n\(Did you mean --output\?\)\n\(see verdict score --help\)\n$/],
+    [['score', input, '--preset', 'verll'], /^error: option '--preset <name>' argument 'verll' is invalid\. Allowed choices are verl, openrlhf, slime\.\n\(see verdict score --help\)\n$/],
+    [['score', input, '--workers', 'abc'], /^error: .*--workers must be an integer ≥ 0\n\(see verdict score --help\)\n$/],
+    [['score'], /^error: missing required argument 'in'\n\(see verdict score --help\)\n$/],
+    [['serve', '--port', '99999'], /^error: .*--port must be an integer from 0 to 65535\n\(see verdict serve --help\)\n$/],
+    [['score', input, '--summary-json', '-'], /^verdict: --summary-json - and results on stdout cannot share it: .*\n\(see verdict score --help\)\n$/],
+    [['nonesuch'], /^error: unknown command 'nonesuch'\n\(see verdict --help\)\n$/],
+  ])('%j', async (args, stderr) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(stderr);
+    expect(run.stdout).toBe('');
+  });
+
+  it('--help and --version still exit 0', async () => {
+    expect((await runCli(['score', '--help'])).code).toBe(0);
+    expect((await runCli(['--version'])).code).toBe(0);
+  });
+});
+
+describe('errors that name the flag or file', () => {
+  it('a busy port names its flag', async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      const http = await runCli(['serve', '--port', '0', '--http-port', String(port), '--workers', '0']);
+      expect(http.code).toBe(2);
+      expect(http.stderr).toMatch(new RegExp(`verdict: --http-port ${port}: HTTP on 127\\.0\\.0\\.1:${port}: cannot listen: the port is in use`));
+      const grpc = await runCli(['serve', '--port', String(port), '--no-http', '--workers', '0']);
+      expect(grpc.code).toBe(2);
+      expect(grpc.stderr).toMatch(new RegExp(`verdict: --port ${port}: gRPC on 127\\.0\\.0\\.1:${port}: cannot listen: the port is in use`));
+    } finally {
+      busy.close();
+    }
+  });
+
+  it('verdict report of a missing file, and of a --summary-json file, says what it is', async () => {
+    const missing = await runCli(['report', path.join(dir, 'nope.jsonl')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.jsonl: no such file \(the results of verdict score -o FILE/);
+    expect(missing.stderr).not.toMatch(/ENOENT/);
+    const input = write('report-in.jsonl', QA + '\n');
+    const summary = path.join(dir, 'summary.json');
+    expect((await runCli(['score', input, '-o', path.join(dir, 'r.jsonl'), '--summary-json', summary])).code).toBe(0);
+    const report = await runCli(['report', summary, '-o', path.join(dir, 'summary.html')]);
+    expect(report.code).toBe(2);
+    expect(report.stderr).toMatch(/this is the closing summary of verdict score \(--summary-json\)/);
+  });
+
+  it('an output extension no format has is refused, and nothing is written', async () => {
+    const input = write('csv-in.jsonl', QA + '\n');
+    const out = path.join(dir, 'y.csv');
+    const run = await runCli(['score', input, '-o', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/-o .*y\.csv: unknown extension; name it \.jsonl, .* or choose the format with --output-format/);
+    expect(existsSync(out)).toBe(false);
+    expect((await runCli(['score', input, '-o', out, '--output-format', 'jsonl'])).code).toBe(0);
+  });
+
+  it('a config key with a slip names the key it is closest to', async () => {
+    const config = write('slip.yaml', 'sandbx: {}\nterminal:\n  taskdir: /x\njudge:\n  endpoints:\n    search: {url: "http://127.0.0.1:1/v1", modle: m}\n');
+    const run = await runCli(['score', write('cfg-in.jsonl', QA + '\n'), '--config', config]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/slip\.yaml\.sandbx: unknown field \(did you mean "sandbox"\?\)/);
+    expect(run.stderr).toMatch(/slip\.yaml\.terminal\.taskdir: unknown field \(did you mean "taskDir"\?\)/);
+    expect(run.stderr).toMatch(/slip\.yaml\.judge\.endpoints\.search\.modle: unknown field \(did you mean "model"\?\)/);
+  });
+});
+
+describe('hints with the next step, and the summary', () => {
+  it('a JSON array instead of JSON Lines says so', async () => {
+    const array = write('array.json', `[\n  ${QA},\n  ${QA}\n]\n`);
+    const run = await runCli(['score', array]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/JSONL expected, one object a line; this looks like a JSON array/);
+    const oneLine = write('array-line.json', `[${QA}]\n`);
+    const rows = (await runCli(['score', oneLine, '--max-invalid', '1'])).stdout;
+    expect(JSON.parse(rows.trim()).reason).toMatch(/^line 1: expected a JSON object, received array \(JSONL expected/);
+  });
+
+  it('ABORTED service_unavailable names the config section that serves the verifier', async () => {
+    const code = JSON.stringify({ id: 'c', verifier: 'code', response: '```python\nprint(1)\n```', label: { mode: 'assert', fn_name: 'f', tests: ['assert f() == 1'] } });
+    const run = await runCli(['score', write('code.jsonl', `${QA}\n${code}\n`), '-o', path.join(dir, 'code-out.jsonl')]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/hint: 1 code sample was not scored \(ABORTED service_unavailable\): give --config FILE with sandbox: \{\}, e\.g\. --config examples\/verdict\.yaml/);
+    expect(run.stdout).toMatch(/^scored 2 samples: 1 ok, 0 invalid, 1 aborted$/m);
+    expect(run.stdout).toMatch(/qa\s+mean reward 1\.0000 over 1 ok sample$/m);
+  });
+
+  it('a code label without mode names the two modes', async () => {
+    const bad = JSON.stringify({ id: 'c', verifier: 'code', response: 'x', label: { tests: [] } });
+    const wrong = JSON.stringify({ id: 'd', verifier: 'code', response: 'x', label: { mode: 'io', tests: [] } });
+    const rows = (await runCli(['score', write('mode.jsonl', `${bad}\n${wrong}\n`), '--max-invalid', '1'])).stdout.trim().split('\n').map((l) => JSON.parse(l) as { reason: string });
+    expect(rows.map((r) => r.reason)).toEqual(['line 1: label.mode: required: "assert" or "stdio"', 'line 2: label.mode: expected "assert" or "stdio", received "io"']);
+  });
+
+  it('--summary-json - writes the summary to stdout, the text to stderr; "1 sample"', async () => {
+    const run = await runCli(['score', write('sum.jsonl', QA + '\n'), '-o', path.join(dir, 'sum-out.jsonl'), '--summary-json', '-']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ total: 1, ok: 1, invalid: 0, aborted: 0 });
+    expect(run.stderr).toMatch(/^scored 1 sample: 1 ok, 0 invalid, 0 aborted$/m);
+    expect(existsSync(path.join(process.cwd(), '-'))).toBe(false);
+    expect(readFileSync(path.join(dir, 'sum-out.jsonl'), 'utf8')).toMatch(/"status":"STATUS_OK"/);
+  });
+});
