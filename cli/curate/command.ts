@@ -154,8 +154,8 @@ function addDedup(curate: Command): void {
       .description('drop rows whose problem statement repeats an earlier one: SHA-256 of the lower-cased, whitespace-collapsed text; the first copy is kept')
       .argument('<in>', 'dataset file'),
   )
-    .option('--text-field <path>', 'the problem statement (repeatable, joined by newlines; default: every string of the row)', collect)
-    .option('--id-field <path>', 'the row id shown in the removed and cluster records', 'id')
+    .option('--text-field <path>', 'the problem statement (repeatable, joined by newlines; default: the row\'s question, problem, prompt, instruction, text, content, messages or conversations field, else every string but the id)', collect)
+    .option('--id-field <path>', 'the row id shown in the removed and cluster records (and left out of the default key)', 'id')
     .option('-o, --output <file>', 'kept rows, untouched')
     .option('--removed <file>', 'removed rows, each with the line and id of the copy kept')
     .option('--clusters <file>', 'one record per statement that occurs more than once')
