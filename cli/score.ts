@@ -334,8 +334,14 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     progress?.stop();
     // Settle batches still in flight (after an error) before the scorer closes under them.
     await Promise.allSettled(inFlight);
-    await sink.close();
-    await groupsSink?.close();
+    // Complete: the files take their names. Stopped (SIGINT, an error): the partial files stay for --resume.
+    if (completed) {
+      await sink.close();
+      await groupsSink?.close();
+    } else {
+      await sink.abandon();
+      await groupsSink?.abandon();
+    }
     await previous?.close();
     await scorer.close();
   }

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../core/json';
 import { dedupKey } from '../../curate/dedup';
 import { at, promptText, rowText } from '../../curate/text';
-import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 export interface DedupOptions {
   input: string;
@@ -51,6 +51,7 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
   let dropped = 0;
   const keyFields: Record<string, number> = {};
   const progress = progressFor(input.source, options.progress, 'dedup', ['kept', 'removed']);
+  let ok = false;
   try {
     for await (const raw of input.source.rows) {
       const row = rowOrThrow(raw, options.input);
@@ -77,10 +78,10 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
       }
       if (rows % 4096 === 0) progress?.update(rows, { kept: rows - dropped, removed: dropped });
     }
+    ok = true;
   } finally {
     progress?.stop();
-    await kept?.close();
-    await removed?.close();
+    await finishOutputs(ok, kept, removed);
   }
   const clusters = [...seen.entries()].filter(([, c]) => c.copies.length > 0);
   const out = maybeOutput(options.clusters, null);

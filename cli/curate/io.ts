@@ -67,10 +67,21 @@ export class Output {
     await this.sink.write(rows);
   }
 
+  /** Complete: the file takes its name (it was written under a temporary one). */
   async close(): Promise<void> {
     await this.flush();
     await this.sink.close();
   }
+
+  /** Stopped by an error: the partial file is removed, so nothing is left under the output's name. */
+  async abandon(): Promise<void> {
+    await this.sink.abandon();
+  }
+}
+
+/** Closes every output when the command completed (`ok`), else abandons them. */
+export async function finishOutputs(ok: boolean, ...outputs: Array<Output | null | undefined>): Promise<void> {
+  for (const out of outputs) await (ok ? out?.close() : out?.abandon());
 }
 
 export function maybeOutput(path: string | undefined, input: OpenedInput | null, formatFlag?: string): Output | null {

@@ -122,3 +122,45 @@ describe('hints with the next step, and the summary', () => {
     expect(readFileSync(path.join(dir, 'sum-out.jsonl'), 'utf8')).toMatch(/"status":"STATUS_OK"/);
   });
 });
+
+describe('data kept as it was', () => {
+  it('a truncated .jsonl.gz names the file, and curate leaves no output behind', async () => {
+    const { gzipSync } = await import('node:zlib');
+    const rows = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ id: `r${i}`, prompt: `problem ${i} ${'x'.repeat(50)}` })).join('\n') + '\n';
+    const whole = gzipSync(rows);
+    const cut = write('cut.jsonl.gz', '');
+    writeFileSync(cut, whole.subarray(0, Math.floor(whole.length / 2)));
+    const out = path.join(dir, 'cut-kept.jsonl');
+    const run = await runCli(['curate', 'dedup', cut, '-o', out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/cut\.jsonl\.gz: cannot read past line \d+ \(unexpected end of file\): a truncated or corrupt jsonl\.gz file\?/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(`${out}.partial`)).toBe(false);
+  });
+
+  it('a score run stopped by an error leaves nothing under the output\'s name', async () => {
+    const rows = [
+      { id: 'a1', verifier: 'qa', groupId: 'a', response: '\\boxed{A}', label: { choice: 'A' } },
+      { id: 'b1', verifier: 'qa', groupId: 'b', response: '\\boxed{A}', label: { choice: 'A' } },
+      { id: 'a2', verifier: 'qa', groupId: 'a', response: '\\boxed{A}', label: { choice: 'A' } },
+    ];
+    const out = path.join(dir, 'stopped.jsonl');
+    const run = await runCli(['score', write('split-group.jsonl', rows.map((r) => JSON.stringify(r)).join('\n') + '\n'), '-o', out, '--groups', path.join(dir, 'groups.jsonl'), '--batch-size', '1']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/group "a" is not contiguous/);
+    expect(existsSync(out)).toBe(false);
+    expect(existsSync(path.join(dir, 'groups.jsonl'))).toBe(false);
+    const parquet = path.join(dir, 'stopped.parquet');
+    expect((await runCli(['score', write('split-group-2.jsonl', rows.map((r) => JSON.stringify(r)).join('\n') + '\n'), '-o', parquet, '--groups', path.join(dir, 'groups2.jsonl'), '--batch-size', '1'])).code).toBe(2);
+    expect(existsSync(parquet)).toBe(false);
+    expect(existsSync(`${parquet}.partial`)).toBe(false);
+  });
+
+  it('lines with bytes that are not UTF-8 are counted and said', async () => {
+    const file = path.join(dir, 'latin1.jsonl');
+    writeFileSync(file, Buffer.concat([Buffer.from(QA.replace('}}', '}, "note": "caf')), Buffer.from([0xe9]), Buffer.from('"}\n'), Buffer.from(QA + '\n'), Buffer.from('{"id": "z", "note": "\u00e9\u4e2d"}\n')]));
+    const run = await runCli(['curate', 'dedup', file, '-o', path.join(dir, 'latin1-kept.jsonl')]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toMatch(/latin1\.jsonl: 1 line holds bytes that are not UTF-8; they were read, and are written, with U\+FFFD in their place/);
+  });
+});
