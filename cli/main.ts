@@ -12,6 +12,7 @@ import { addScoreCommand } from './score-command';
 import { addCurateCommand } from './curate/command';
 import { addAuditCommand } from './audit/command';
 import { addReportCommand } from './report';
+import { addExamples } from './examples';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
 
@@ -114,6 +115,7 @@ export function program(): Command {
       if (findings.some((f) => f.status === 'fail')) process.exitCode = 1;
     });
 
+  addExamples(cli);
   return cli;
 }
 

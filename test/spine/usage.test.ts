@@ -164,3 +164,21 @@ describe('data kept as it was', () => {
     expect(run.stderr).toMatch(/latin1\.jsonl: 1 line holds bytes that are not UTF-8; they were read, and are written, with U\+FFFD in their place/);
   });
 });
+
+describe('--help', () => {
+  it('every command shows examples', async () => {
+    const { program } = await import('../../cli/main');
+    const { commandPath } = await import('../../cli/examples');
+    type Cmd = ReturnType<typeof program>;
+    const all: Cmd[] = [];
+    const walk = (c: Cmd) => c.commands.forEach((sub) => (all.push(sub), walk(sub)));
+    walk(program());
+    expect(all.length).toBeGreaterThan(10);
+    for (const command of all) {
+      let text = '';
+      command.configureOutput({ writeOut: (s) => (text += s) });
+      command.outputHelp();
+      expect([commandPath(command), text]).toEqual([commandPath(command), expect.stringMatching(/\nExamples:\n {2}\$ verdict /)]);
+    }
+  });
+});

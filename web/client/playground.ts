@@ -164,14 +164,6 @@ namespace Verdict {
     return null;
   }
 
-  function highlighted(response: string, extracted: unknown): Node {
-    const pre = h('pre', { class: 'response', 'aria-label': 'response' });
-    const at = typeof extracted === 'string' && extracted !== '' ? response.lastIndexOf(extracted) : -1;
-    if (at < 0) append(pre, [response]);
-    else append(pre, [response.slice(0, at), h('mark', { title: 'the extracted answer' }, extracted as string), response.slice(at + (extracted as string).length)]);
-    return pre;
-  }
-
   /** What each verifier's details mean, shown above the raw details. */
   function explain(result: Row, response: string, label: Row): Node[] {
     const details = (result['details'] ?? {}) as Row;

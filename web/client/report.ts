@@ -37,8 +37,22 @@ namespace Verdict {
 
   const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+  /**
+   * One result opened: its response (when `verdict report --input` joined it) with the extracted
+   * answer marked, as the playground shows it, then the result itself.
+   */
   function resultDetail(row: Row): Node {
-    return h('div', {}, h('h3', {}, `${String(row['id'] ?? '')} — ${statusOf(row)} ${String(row['reason'] ?? '')}`), h('pre', { class: 'json' }, json(row)));
+    const { response, ...result } = row;
+    const details = (row['details'] ?? {}) as Row;
+    return h(
+      'div',
+      {},
+      h('h3', {}, `${String(row['id'] ?? '')} — ${statusOf(row)} ${String(row['reason'] ?? '')}`),
+      typeof response === 'string'
+        ? h('div', { class: 'response-view' }, h('h4', {}, typeof details['extracted'] === 'string' ? 'Response (the extracted answer marked)' : 'Response'), highlighted(response, details['extracted']))
+        : null,
+      h('pre', { class: 'json' }, json(result)),
+    );
   }
 
   export function renderResults(rows: readonly Row[], source: string): HTMLElement {
@@ -60,15 +74,48 @@ namespace Verdict {
     );
     const bars = (hist: Histogram, mark: boolean) => hist.counts.map((value, k) => ({ label: hist.labels[k]!, value, marked: mark && hist.unit && inWindowBin(k) }));
     root.appendChild(section('Reward histograms', h('div', { class: 'charts' }, ...a.verifiers.map((v) => barChart(`${v.verifier || '(none)'}: rewards of ${v.ok} OK results`, bars(v.histogram, false))))));
+    const measured = a.verifiers.filter((v) => v.lengths !== null);
+    root.appendChild(
+      section(
+        'Response lengths',
+        measured.length === 0
+          ? h('p', { class: 'note' }, 'No result carries its response or a response length: give verdict report --input DATASET (the file the results were scored from), or keep a responseTokens column.')
+          : h(
+              'div',
+              { class: 'charts' },
+              ...measured.map((v) => {
+                const l = v.lengths!;
+                return barChart(
+                  `${v.verifier || '(none)'}: response length in ${l.unit} of ${l.count} results`,
+                  l.histogram.counts.map((value, k) => ({ label: l.histogram.labels[k]!, value })),
+                  `mean ${fmt(l.mean)} ${l.unit}; passed (reward 1) ${fmt(l.meanPassed)}, others ${fmt(l.meanFailed)}.`,
+                );
+              }),
+            ),
+      ),
+    );
     root.appendChild(
       section(
         'Group pass rates',
         a.groups.count === 0
           ? h('p', { class: 'note' }, 'No groups: results carry no group_id column and no rollouts of one prompt.')
-          : barChart(
-              `Pass rate (mean reward) of ${a.groups.count} groups`,
-              bars(a.groups.histogram, true),
-              `${a.groups.inWindow} groups (${pct(a.groups.inWindow, a.groups.count)}) in the dynamic-sampling window (${WINDOW.low}, ${WINDOW.high}] (marked), ${a.groups.allZero} all 0, ${a.groups.allOne} all 1.`,
+          : h(
+              'div',
+              { class: 'charts' },
+              barChart(
+                `Pass rate (mean reward) of ${a.groups.count} groups`,
+                bars(a.groups.histogram, true),
+                `${a.groups.inWindow} groups (${pct(a.groups.inWindow, a.groups.count)}) in the dynamic-sampling window (${WINDOW.low}, ${WINDOW.high}] (marked), ${a.groups.allZero} all 0, ${a.groups.allOne} all 1.`,
+              ),
+              h(
+                'div',
+                { class: 'group-spread', 'data-no-spread': a.groups.noSpread },
+                barChart(
+                  `Reward spread (standard deviation) within each of ${a.groups.count} groups`,
+                  bars(a.groups.spread, false),
+                  `${a.groups.noSpread} groups (${pct(a.groups.noSpread, a.groups.count)}) with every reward equal: no GRPO advantage.`,
+                ),
+              ),
             ),
       ),
     );

@@ -1,0 +1,79 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+
+/**
+ * `verdict report RESULTS --input DATASET` in headless chromium: each result beside the response it
+ * was given for, the extracted answer marked; response lengths per verifier; reward spread per group.
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const CLI = join(__dirname, '..', '..', '..', 'bin', 'verdict.js');
+
+describe('verdict report --input: the responses behind the rewards', () => {
+  let browser: Browser;
+  let dir: string;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM });
+    dir = mkdtempSync(join(tmpdir(), 'verdict-report-responses-'));
+  });
+  afterAll(async () => {
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the failures table opens on the response with the extracted answer marked; lengths and group spread are drawn', async () => {
+    const long = `${'Let me think about this very carefully. '.repeat(500)}So the answer is \\boxed{7}.`;
+    const samples = [
+      { id: 'g1-a', verifier: 'math', groupId: 'g1', response: 'We add: \\boxed{2}', label: { gold: '2' } },
+      { id: 'g1-b', verifier: 'math', groupId: 'g1', response: 'Surely 1 + 1 = \\boxed{3} since <b>bold</b>', label: { gold: '2' } },
+      { id: 'g1-c', verifier: 'math', groupId: 'g1', response: long, label: { gold: '2' } },
+      { id: 'g2-a', verifier: 'math', groupId: 'g2', response: '\\boxed{4}', label: { gold: '4' } },
+      { id: 'g2-b', verifier: 'math', groupId: 'g2', response: 'it is \\boxed{4}', label: { gold: '4' } },
+    ];
+    const input = join(dir, 'rollouts.jsonl');
+    writeFileSync(input, samples.map((s) => JSON.stringify(s)).join('\n') + '\n');
+    const results = join(dir, 'results.jsonl');
+    execFileSync('node', [CLI, 'score', input, '-o', results, '--workers', '0']);
+    const html = join(dir, 'report.html');
+    expect(execFileSync('node', [CLI, 'report', results, '--input', input, '-o', html], { encoding: 'utf8' })).toMatch(/\(5 results, 5 with their response\)/);
+    // Each response is kept up to a bound: the long one is cut, and says how long it was.
+    const page = readFileSync(html, 'utf8');
+    expect(page).toContain(`[truncated: ${long.length} characters in all]`);
+    expect(page).not.toContain(long);
+
+    const tab = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await tab.goto(`file://${html}`);
+    await tab.waitForSelector('#app[data-ready=true]');
+    await expect(tab.textContent('section[aria-label="Response lengths"]')).resolves.toMatch(/math: response length in characters of 5 results/);
+    // g2 scored 1 and 1: no spread; g1 scored 1, 0, 0.
+    expect(await tab.getAttribute('.group-spread', 'data-no-spread')).toBe('1');
+    await tab.focus('.vt-viewport');
+    await tab.keyboard.press('ArrowDown');
+    await tab.waitForSelector('.vt-detail pre.response');
+    expect(await tab.textContent('.vt-detail mark')).toBe('3');
+    // The response is text, never markup.
+    await expect(tab.textContent('.vt-detail pre.response')).resolves.toBe('Surely 1 + 1 = \\boxed{3} since <b>bold</b>');
+    expect(await tab.locator('.vt-detail b').count()).toBe(0);
+    await tab.close();
+  });
+
+  it('without --input the page says how to see responses; --input of another file says nothing matched', async () => {
+    const input = join(dir, 'one.jsonl');
+    writeFileSync(input, JSON.stringify({ id: 'x', verifier: 'math', response: '\\boxed{1}', label: { gold: '2' } }) + '\n');
+    const results = join(dir, 'one-results.jsonl');
+    execFileSync('node', [CLI, 'score', input, '-o', results, '--workers', '0']);
+    const html = join(dir, 'plain.html');
+    execFileSync('node', [CLI, 'report', results, '-o', html]);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${html}`);
+    await tab.waitForSelector('#app[data-ready=true]');
+    await expect(tab.textContent('section[aria-label="Response lengths"] .note')).resolves.toMatch(/verdict report --input DATASET/);
+    await tab.close();
+    const other = join(dir, 'other.jsonl');
+    writeFileSync(other, JSON.stringify({ id: 'y', prompt: 'no response here' }) + '\n');
+    const warned = execFileSync('node', [CLI, 'report', results, '--input', other, '-o', join(dir, 'other.html')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(warned).toMatch(/\(1 results, 0 with their response\)/);
+  });
+});
