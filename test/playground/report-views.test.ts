@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -75,5 +75,43 @@ describe('verdict report --input: the responses behind the rewards', () => {
     writeFileSync(other, JSON.stringify({ id: 'y', prompt: 'no response here' }) + '\n');
     const warned = execFileSync('node', [CLI, 'report', results, '--input', other, '-o', join(dir, 'other.html')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(warned).toMatch(/\(1 results, 0 with their response\)/);
+  });
+
+  it('diff report: the two files in the title, what changed marked, no empty chart when nothing flipped', async () => {
+    const row = (line: number, status: string, reward: number | null, reason: string) => ({
+      id: `r${line}`, line, status, ...(reward === null ? {} : { reward }), reason, verifier: 'math', verifierVersion: '1', details: {}, receipt: { verifier: 'math@1', config: 'c', input: 'i' },
+    });
+    const before = join(dir, 'before.jsonl');
+    const after = join(dir, 'after.jsonl');
+    writeFileSync(before, [row(1, 'STATUS_OK', 0.5, 'partial'), row(2, 'STATUS_OK', 1, 'correct')].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(after, [row(1, 'STATUS_ABORTED', null, 'sandbox_timeout'), row(2, 'STATUS_OK', 1, 'correct')].map((r) => JSON.stringify(r)).join('\n') + '\n');
+    writeFileSync(join(dir, 'd.json'), execFileSync('node', [CLI, 'diff', before, after, '--json'], { encoding: 'utf8' }));
+    execFileSync('node', [CLI, 'report', join(dir, 'd.json'), '-o', join(dir, 'd.html')]);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${join(dir, 'd.html')}`);
+    await tab.waitForSelector('#app[data-ready=true]');
+    expect(await tab.textContent('h1')).toBe(`Diff: ${before} → ${after}`);
+    // A 0.5 → ABORTED change flips no 0/1 reward: a sentence, not an empty chart.
+    expect(await tab.textContent('.no-flips')).toBe('No reward flipped between 0 and 1.');
+    expect(await tab.locator('[data-kind="verdict.diff"] svg').count()).toBe(0);
+    expect(await tab.locator('.changes tr.changed').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-field')))).toEqual(['status', 'reward', 'reason']);
+    expect(await tab.locator('.changes tr[data-field=status] mark').allTextContents()).toEqual(['STATUS_OK', 'STATUS_ABORTED']);
+    expect(await tab.locator('.changes tr[data-field=verifierVersion] mark').count()).toBe(0);
+    await tab.close();
+  });
+
+  it('audit report: each hack beside the label it got through', async () => {
+    const input = join(dir, 'weak.jsonl');
+    writeFileSync(input, JSON.stringify({ id: 'weak', verifier: 'if', response: 'Fine answer here.', label: { rubrics: [{ kind: 'constraint', id: 'punctuation:no_comma' }] } }) + '\n');
+    // Exit 1: the label is gameable.
+    expect(spawnSync('node', [CLI, 'audit', input, '-o', join(dir, 'a.json'), '--workers', '0']).status).toBe(1);
+    execFileSync('node', [CLI, 'report', join(dir, 'a.json'), '-o', join(dir, 'a.html')]);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${join(dir, 'a.html')}`);
+    await tab.waitForSelector('#app[data-ready=true]');
+    const labels = await tab.locator('[data-kind="verdict.audit"] pre.label').allTextContents();
+    expect(labels.length).toBeGreaterThan(0);
+    expect(new Set(labels)).toEqual(new Set(['{"rubrics":[{"id":"punctuation:no_comma","kind":"constraint"}]}']));
+    await tab.close();
   });
 });
