@@ -72,8 +72,8 @@ class TrlRewardTest(unittest.TestCase):
 
     def test_aborted_is_none_which_trl_skips(self):
         # Replica A's `flaky` verifier always aborts; with no other replica and no retries it stays ABORTED.
-        func = verdict_trl.reward(GRPC_A, verifier="flaky", label_field="gold", retries=0)
-        inputs = [{"prompt": "p", "label": "1"}, {"prompt": "p", "label": {"verifier": "math", "gold": "1"}}]
+        func = verdict_trl.reward(GRPC_A, verifier="flaky", retries=0)
+        inputs = [{"prompt": "p", "label": {"reward": 1.0}}, {"prompt": "p", "label": {"verifier": "math", "gold": "1"}}]
         rewards, extra, _ = calculate_rewards(func, inputs, ["p", "p"], ["\\boxed{1}", "\\boxed{1}"])
         self.assertTrue(math.isnan(rewards[0]))
         self.assertEqual(rewards[1], 1.0)
