@@ -93,7 +93,11 @@ function addLearnability(curate: Command): void {
     .option('--config <file>', 'with --score: service config (YAML or JSON)')
     .addOption(workersOption())
     .addOption(new Option('--batch-size <n>', 'with --score: samples scored together').argParser(integer('--batch-size', 1)).default(4096));
-  addServerOptions(addMappingOptions(command)).action(async (input: string, opts: LearnabilityFlags) => {
+  // The mapping, --server and --workers flags act only when --score scores the input first: their help says so.
+  const before = command.options.length;
+  addServerOptions(addMappingOptions(command));
+  for (const option of [...command.options.slice(before), ...command.options.filter((o) => o.long === '--workers')]) option.description = `with --score: ${option.description}`;
+  command.action(async (input: string, opts: LearnabilityFlags) => {
     const mode: Mode =
       opts.mode === 'window'
         ? { kind: 'window', window: opts.window }

@@ -179,6 +179,10 @@ describe('--help', () => {
       command.configureOutput({ writeOut: (s) => (text += s) });
       command.outputHelp();
       expect([commandPath(command), text]).toEqual([commandPath(command), expect.stringMatching(/\nExamples:\n {2}\$ verdict /)]);
+      // Flags that act only with another flag say so.
+      if (commandPath(command) === 'curate learnability') {
+        for (const flag of ['--workers', '--preset', '--server']) expect(command.options.find((o) => o.long === flag)!.description).toMatch(/^with --score: /);
+      }
     }
   });
 });
