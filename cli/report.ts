@@ -57,6 +57,13 @@ export async function readReportInput(path: string): Promise<ReportData> {
     rows.push(row.value);
   }
   if (rows.length === 0) throw new ReportInputError(`${path}: no results`);
+  // Responses kept by verdict score --keep-response: bounded here as joined ones are.
+  for (const row of rows) {
+    if (typeof row.response === 'string' && row.response.length > MAX_RESPONSE_CHARS) {
+      row.responseChars = row.response.length;
+      row.response = bounded(row.response);
+    }
+  }
   return { kind: 'results', rows };
 }
 

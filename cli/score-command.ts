@@ -35,6 +35,7 @@ interface ScoreFlags {
   route?: string[];
   verifier?: string;
   keepColumns: boolean;
+  keepResponse?: boolean;
   maxInvalid: number;
   resume?: boolean;
   retryAborted?: string;
@@ -91,6 +92,7 @@ export function addScoreCommand(cli: Command): void {
     .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)');
   addServerOptions(addMappingOptions(command))
     .option('--no-keep-columns', 'do not copy unmapped input columns to the results')
+    .option('--keep-response', 'each result row also carries its response (a "response" column), for verdict report to show beside the reward')
     .addOption(new Option('--max-invalid <fraction>', 'exit 1 when more than this share of samples is INVALID').argParser(fraction('--max-invalid')).default(DEFAULT_MAX_INVALID))
     .option('--resume', 'continue an interrupted run from the checkpoint beside the output')
     .option('--retry-aborted <prev>', 'a previous results file of this input: keep its rows, score its ABORTED rows again')
@@ -128,6 +130,7 @@ export function addScoreCommand(cli: Command): void {
         ...(opts.groups ? { groupsOutput: opts.groups } : {}),
         mapping,
         keepColumns: opts.keepColumns,
+        keepResponse: opts.keepResponse === true,
         resume: opts.resume === true,
         ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
         ...(target ?? {}),

@@ -37,6 +37,8 @@ export interface ScoreFileOptions {
   mapping?: Mapping;
   /** Unmapped input columns are copied to each of the row's results (default true). */
   keepColumns?: boolean;
+  /** Each result row also carries the response it was given for (`response`), for reports to show. */
+  keepResponse?: boolean;
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
   /** A previous output: its rows that are not ABORTED are kept, the ABORTED ones scored again. */
@@ -93,6 +95,7 @@ function resumeKey(options: ScoreFileOptions, inputFormat: DatasetFormat, output
     mapping: part({
       mapping: options.mapping ? { ...options.mapping, routes: [...options.mapping.routes] } : null,
       keepColumns: options.keepColumns ?? true,
+      keepResponse: options.keepResponse === true,
       tokens: options.countTokens ? 'tokenizer' : null,
     }),
     // Remote replicas' verifiers and config are theirs: the CLI cannot see them.
@@ -190,7 +193,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     if (!keepColumns || !('value' in row)) return out;
     for (const [key, value] of Object.entries(row.value)) {
       if (consumed.has(key)) continue;
-      if (RESULT_FIELDS.has(key)) {
+      if (RESULT_FIELDS.has(key) || (options.keepResponse === true && key === 'response')) {
         if (!collisions.has(key)) {
           collisions.add(key);
           process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
@@ -254,6 +257,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
           reason: result.status === 'INVALID' ? `line ${item.line}: ${String(reason)}` : reason!,
           ...withoutReward(rest),
           receipt: receipts.of(sample, result.verifierVersion),
+          ...(options.keepResponse === true ? { response: sample.response } : {}),
           ...pass,
         };
         out.rows.push({ json, ...(native ? { native } : {}) });

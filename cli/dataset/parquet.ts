@@ -124,6 +124,7 @@ const RESULT_COLUMNS: Record<string, SchemaElement> = {
   details: json('details'),
   advantage: double('advantage'),
   receipt: json('receipt'),
+  response: string('response', true),
 };
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { readParquet } from '../dataset/helpers';
 
 /**
  * `verdict report RESULTS --input DATASET` in headless chromium: each result beside the response it
@@ -56,6 +57,27 @@ describe('verdict report --input: the responses behind the rewards', () => {
     // The response is text, never markup.
     await expect(tab.textContent('.vt-detail pre.response')).resolves.toBe('Surely 1 + 1 = \\boxed{3} since <b>bold</b>');
     expect(await tab.locator('.vt-detail b').count()).toBe(0);
+    await tab.close();
+  });
+
+  it('verdict score --keep-response: the results carry the responses, in JSONL and Parquet, and the report shows them', async () => {
+    const input = join(dir, 'kept.jsonl');
+    writeFileSync(input, JSON.stringify({ id: 'k', verifier: 'qa', response: 'I pick \\boxed{B}', label: { choice: 'C' } }) + '\n');
+    const results = join(dir, 'kept-results.jsonl');
+    execFileSync('node', [CLI, 'score', input, '-o', results, '--workers', '0', '--keep-response']);
+    expect(JSON.parse(readFileSync(results, 'utf8'))).toMatchObject({ id: 'k', reward: 0, response: 'I pick \\boxed{B}' });
+    const parquet = join(dir, 'kept-results.parquet');
+    execFileSync('node', [CLI, 'score', input, '-o', parquet, '--workers', '0', '--keep-response']);
+    expect((await readParquet(parquet)).rows).toEqual([expect.objectContaining({ id: 'k', response: 'I pick \\boxed{B}' })]);
+    const html = join(dir, 'kept.html');
+    execFileSync('node', [CLI, 'report', results, '-o', html]);
+    const tab = await browser.newPage();
+    await tab.goto(`file://${html}`);
+    await tab.waitForSelector('#app[data-ready=true]');
+    await tab.focus('.vt-viewport');
+    await tab.keyboard.press('ArrowDown');
+    await tab.waitForSelector('.vt-detail pre.response');
+    expect(await tab.textContent('.vt-detail mark')).toBe('B');
     await tab.close();
   });
 
