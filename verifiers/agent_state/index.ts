@@ -98,6 +98,9 @@ export const agentState = defineAsync({
     }
     const sandbox = env.services.sandbox;
     if (!sandbox) return sandboxMissing();
+    if (!initial && task.initialState && (task.initialState.sqlite.length / 4) * 3 > limits.maxStateBytes) {
+      return invalid(`task ${task.id}: its environment's initial database is over agentState.maxStateMb`, { task: task.id });
+    }
 
     // The sample's own initial state wins: it is the one its episode started from. Else the one
     // Verdict built for the task's environment, marked as checked when it was built.
