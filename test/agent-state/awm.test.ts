@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,6 +9,8 @@ import type { Outcome, Sample } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { agentStateConfigSection, agentStateService, AwmReleaseError } from '../../services/agent-state';
+import { createServices } from '../../services/bootstrap';
+import { ConfigError, parseConfig } from '../../services/config';
 import { awmEntry, normalizeScenario, readAwmRelease } from '../../services/agent-state/awm';
 import { buildEnvironment, environmentBuilds, withClock, type AwmSchema, type AwmSeed } from '../../services/agent-state/environment';
 import type { Sandbox } from '../../services/sandbox';
@@ -58,6 +61,12 @@ describe('AgentWorldModel environments: the initial database built from schema a
     expect(first.skipped).toEqual({ tables: 0, statements: 1 });
     expect(query(first.sqlite, 'SELECT count(*) FROM playlist_tracks')).toEqual([[3]]);
     expect(query(first.sqlite, "SELECT username, created_at FROM users ORDER BY id")).toEqual([['current_user', '2024-11-27 00:00:00'], ['other_user', '2026-01-01 00:00:00']]);
+    // Another process (a replica), in another time zone and at another hour, builds the same bytes.
+    const script = `const { buildEnvironment } = require(${JSON.stringify(require.resolve('../../services/agent-state/environment'))});
+      const [schema, seed] = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+      process.stdout.write(buildEnvironment(schema, seed, '2026-01-01 00:00:00').sqlite);`;
+    const replica = execFileSync(process.execPath, ['-e', script], { input: JSON.stringify([schema, seed]), env: { ...process.env, TZ: 'Pacific/Kiritimati' }, encoding: 'utf8', maxBuffer: 1 << 26 });
+    expect(replica).toBe(first.sqlite);
   });
 
   it('rewrites the CURRENT_* keywords only where SQL reads them, and local time is UTC', () => {
@@ -80,7 +89,7 @@ describe('AgentWorldModel release files as a task source', () => {
     expect(normalizeScenario('E-Commerce  Store (33)')).toBe('e_commerce_store_33');
   });
 
-  it('refuses a release line it cannot read, naming the file and line', () => {
+  it('refuses a release line it cannot read, naming the file and line', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-'));
     const verifiers = path.join(dir, 'gen_verifier.pure_code.jsonl');
     writeFileSync(verifiers, readFileSync(FILES.verifiers, 'utf8') + '{"scenario": "x", "task_idx": "zero", "verification": {}}\n{not json\n');
@@ -92,6 +101,17 @@ describe('AgentWorldModel release files as a task source', () => {
     }
     expect(error).toBeInstanceOf(AwmReleaseError);
     expect((error as AwmReleaseError).problems).toEqual([expect.stringMatching(/gen_verifier\.pure_code\.jsonl:6: task_idx: /), expect.stringMatching(/gen_verifier\.pure_code\.jsonl:7: not valid JSON/)]);
+    // At start-up, every problem is a config problem naming the key, the file and the line.
+    const config = parseConfig({ agentState: { tasks: [{ awm: { ...FILES, verifiers } }, { dir: path.join(dir, 'nowhere') }] } }, 'verdict.yaml');
+    const problems = await createServices(config).then(
+      () => [],
+      (thrown: unknown) => (thrown instanceof ConfigError ? thrown.problems : [String(thrown)]),
+    );
+    expect(problems).toEqual([
+      expect.stringMatching(/^verdict\.yaml\.agentState\.tasks\[1\]\.dir: .*nowhere is not a folder$/),
+      expect.stringMatching(/^verdict\.yaml\.agentState\.tasks: .*gen_verifier\.pure_code\.jsonl:6: task_idx: /),
+      expect.stringMatching(/^verdict\.yaml\.agentState\.tasks: .*gen_verifier\.pure_code\.jsonl:7: not valid JSON/),
+    ]);
   });
 });
 
