@@ -17,8 +17,11 @@ export interface AgentTask {
    * an inline task, whose signature picks the convention (verifiers/agent_state/README.md).
    */
   source: 'verdict' | 'awm';
-  /** The initial database Verdict built for the task's environment (SQLite file, base64), when it has one. */
-  initialState?: { sqlite: string };
+  /**
+   * The initial database Verdict built for the task's environment (SQLite file, base64), when it has
+   * one, and the reference time its "now" was read as.
+   */
+  initialState?: { sqlite: string; referenceTime: string };
 }
 
 export interface AgentStateLimits {

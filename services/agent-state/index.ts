@@ -75,7 +75,7 @@ function awmTask(release: AwmRelease, id: string, referenceTime: string): TaskLo
   if (!seed) return { kind: 'broken', error: `environment ${found.environment} has no seed data in the sample file` };
   const built = buildEnvironment(schema, seed, referenceTime);
   if (built.tables === 0) return { kind: 'broken', error: `environment ${found.environment}: none of its tables could be created` };
-  return { kind: 'found', task: { id, code: found.code, entry: found.entry, params: null, source: 'awm', initialState: { sqlite: built.sqlite } } };
+  return { kind: 'found', task: { id, code: found.code, entry: found.entry, params: null, source: 'awm', initialState: { sqlite: built.sqlite, referenceTime } } };
 }
 
 /**

@@ -179,6 +179,9 @@ describe('agent_state on AgentWorldModel tasks (real sandbox, real SQLite)', () 
     const unchanged = after('clinic_booking_3', '');
     expect(await score({ taskId: 'clinic_booking_3.1' }, { finalState: unchanged }, 'Your next appointment with Dr. Ada Moss is on 2026-02-01 at 10:00.')).toMatchObject({ reward: 1 });
     expect(await score({ taskId: 'clinic_booking_3.1' }, { finalState: unchanged }, 'It is on 2026-02-02 at 10:00.')).toMatchObject({ reward: 0 });
+    // That task's SQL asks for appointments after datetime('now'): the reference time, not today.
+    // With the sample's own initial state, "now" is the real clock again: the appointment is past.
+    expect(await score({ taskId: 'clinic_booking_3.1' }, { initialState: { sqlite: initialOf.clinic_booking_3! }, finalState: unchanged }, 'Your next appointment with Dr. Ada Moss is on 2026-02-01 at 10:00.')).toMatchObject({ reward: Date.now() < Date.parse('2026-02-01T10:00:00Z') ? 1 : 0 });
   });
 
   it('gives 0 schema_changed for a reshaping SQLite hides from table_info: a generated column, WITHOUT ROWID, a view for a table', async () => {

@@ -79,7 +79,41 @@ def _verdict_call_plan(fn, awm):
     return 'verdict', None
 
 
-def ${STATE_ENTRY}(entry, awm, initial, final, params, answer):
+_VERDICT_CLOCK_AT = {'date': 0, 'time': 0, 'datetime': 0, 'julianday': 0, 'unixepoch': 0, 'strftime': 1}
+
+
+def _verdict_fix_clock(reference):
+    # The initial database was built with "now" at the reference time: the verification's own SQL
+    # date/time functions read "now" the same way, on every connection it opens. SQLite answers each
+    # call on a connection of its own, so every other modifier keeps its meaning.
+    clock = _verdict_sqlite3.connect(':memory:')
+    real_connect = _verdict_sqlite3.connect
+
+    def override(name, at):
+        def fn(*args):
+            values = list(args)
+            if len(values) <= at:
+                values.append(reference)
+            elif isinstance(values[at], str) and values[at].strip().lower() == 'now':
+                values[at] = reference
+            for k in range(at + 1, len(values)):
+                if isinstance(values[k], str) and values[k].strip().lower() in ('localtime', 'utc'):
+                    values[k] = '+0 seconds'
+            return clock.execute('SELECT %s(%s)' % (name, ', '.join('?' * len(values))), values).fetchone()[0]
+        return fn
+
+    functions = [(name, override(name, at)) for name, at in _VERDICT_CLOCK_AT.items()]
+
+    def connect(*args, **kwargs):
+        con = real_connect(*args, **kwargs)
+        for name, fn in functions:
+            con.create_function(name, -1, fn, deterministic=True)
+        return con
+
+    _verdict_sqlite3.connect = connect
+
+
+def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
     fn = globals().get(entry)
     if not callable(fn):
         return {'verdict': 'missing_entry'}
@@ -103,6 +137,8 @@ def ${STATE_ENTRY}(entry, awm, initial, final, params, answer):
         changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
         if changed:
             return {'verdict': 'schema', 'tables': changed[:20]}
+    if reference_time is not None:
+        _verdict_fix_clock(reference_time)
     given = {'initial_db_path': initial_path, 'final_db_path': final_path, 'final_answer': answer}
     if plan == 'named':
         result = fn(**{n: given[n] for n in names})

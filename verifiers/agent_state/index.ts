@@ -107,7 +107,9 @@ export const agentState = defineAsync({
     const initialState: Json = initial ? (initial.state as unknown as Json) : task.initialState ? { sqlite: task.initialState.sqlite, built: true } : null;
     // The agent's final message, as AgentWorldModel's runner hands it over: '' when there is none.
     const answer = finalText(sample.response)?.trim() ?? '';
-    const args: Json[] = [task.entry, task.source === 'awm', initialState, final.state as unknown as Json, task.params, answer];
+    // With the environment's database, the verification's SQL reads "now" as that database was built.
+    const referenceTime = !initial && task.initialState ? task.initialState.referenceTime : null;
+    const args: Json[] = [task.entry, task.source === 'awm', initialState, final.state as unknown as Json, task.params, answer, referenceTime];
     let result;
     try {
       result = await sandbox.callFunction({ source: `${PRELUDE}${task.code}\n${HARNESS}`, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
