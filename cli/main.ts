@@ -119,11 +119,17 @@ export function program(): Command {
   return cli;
 }
 
-/** `verdict score --help` for the command the arguments name, else `verdict --help`. */
+/** `verdict curate dedup --help` for the (sub)command the arguments name, else `verdict --help`. */
 function helpHint(argv: string[], cli: Command): string {
-  const name = argv.slice(2).find((a) => !a.startsWith('-'));
-  const command = cli.commands.find((c) => c.name() === name);
-  return `(see verdict ${command ? `${command.name()} ` : ''}--help)`;
+  const path: string[] = [];
+  let at = cli;
+  for (const arg of argv.slice(2)) {
+    const sub = arg.startsWith('-') ? undefined : at.commands.find((c) => c.name() === arg);
+    if (!sub) break;
+    path.push(sub.name());
+    at = sub;
+  }
+  return `(see verdict ${path.map((p) => `${p} `).join('')}--help)`;
 }
 
 export async function main(argv: string[]): Promise<void> {

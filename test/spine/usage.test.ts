@@ -23,6 +23,7 @@ describe('usage errors: exit 2, one error line and a pointer to --help', () => {
     [['serve', '--port', '99999'], /^error: .*--port must be an integer from 0 to 65535\n\(see verdict serve --help\)\n$/],
     [['score', input, '--summary-json', '-'], /^verdict: --summary-json - and results on stdout cannot share it: .*\n\(see verdict score --help\)\n$/],
     [['nonesuch'], /^error: unknown command 'nonesuch'\n\(see verdict --help\)\n$/],
+    [['curate', 'dedup', input, '--txt-field', 'x'], /^error: unknown option '--txt-field'\n\(Did you mean --text-field\?\)\n\(see verdict curate dedup --help\)\n$/],
   ])('%j', async (args, stderr) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
