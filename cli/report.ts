@@ -119,7 +119,7 @@ export async function joinResponses(rows: JsonObject[], inputPath: string, respo
 export function addReportCommand(cli: Command): void {
   cli
     .command('report')
-    .description('write one self-contained HTML page of a results file (or of a verdict diff --json report): rewards, statuses, reasons, groups, failures')
+    .description('write one self-contained HTML page of a results file (rewards, statuses, reasons, groups, lengths, failures with their responses) or of a JSON report (verdict diff --json, curate --summary-json, audit -o)')
     .argument('<input>', 'results of verdict score (JSONL, .gz, .zst or Parquet), or a JSON report with a "kind"')
     .option('-o, --output <file>', 'the HTML file to write', 'report.html')
     .option('--input <dataset>', `the dataset the results were scored from: each result shows its response (joined by line, else id; at most ${MAX_RESPONSE_CHARS} characters each)`)
