@@ -132,7 +132,20 @@ function helpHint(argv: string[], cli: Command): string {
   return `(see verdict ${path.map((p) => `${p} `).join('')}--help)`;
 }
 
+/**
+ * stdout or stderr closed by the reader (`verdict score --help | head`): stop quietly, with the status a
+ * shell gives a process killed by SIGPIPE (128 + 13), instead of a stack trace about EPIPE.
+ */
+function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(141);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  exitOnClosedPipe(process.stdout);
+  exitOnClosedPipe(process.stderr);
   const cli = program();
   try {
     await cli.parseAsync(argv);

@@ -187,3 +187,18 @@ describe('--help', () => {
     }
   });
 });
+
+describe('a reader that closes the pipe', () => {
+  it('verdict score --help | head: no stack trace, the status of SIGPIPE', async () => {
+    const { spawn } = await import('node:child_process');
+    const { VERDICT_BIN } = await import('../fixtures/cli');
+    const child = spawn(process.execPath, [VERDICT_BIN, 'score', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Closed before the child has started Node, let alone written its help.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).toBe('');
+    expect(code).toBe(141);
+  });
+});
