@@ -1,0 +1,274 @@
+import type { ChatMessage } from './chat';
+import type { JsonObject } from './json';
+
+/**
+ * A chat-templated string read back into messages by the template's own markers. Trainers send
+ * the prompt as the text the chat template produced (slime's `--apply-chat-template`, OpenRLHF's
+ * `prompts`), while verifiers that need the conversation (`rlhf`, judge rubrics of `if`) read
+ * messages. Only the format the configuration names is tried: a string it does not explain is an
+ * error, never a guess at another template or at "one user message".
+ *
+ * Formats, each as its Hugging Face template renders (the test fixtures hold the templates and
+ * Python Jinja2 renderings):
+ * - `chatml`: `<|im_start|>role\n…<|im_end|>` (Qwen2.5/Qwen3; Qwen3's tool results are user turns of
+ *   `<tool_response>` blocks, read back as `tool` messages);
+ * - `glm4.5`: `[gMASK]<sop>` then `<|system|>`, `<|user|>`, `<|assistant|>`, `<|observation|>` turns,
+ *   tool calls as `<tool_call>name<arg_key>…</arg_key><arg_value>…</arg_value></tool_call>`;
+ * - `llama3`: `<|start_header_id|>role<|end_header_id|>\n\n…<|eot_id|>` after `<|begin_of_text|>`;
+ * - `deepseek-r1`: `<｜begin▁of▁sentence｜>`, the system prompt bare, `<｜User｜>…`, `<｜Assistant｜>…<｜end▁of▁sentence｜>`
+ *   (its tool-call markers are not read: such a string is an error);
+ * - `plain`: the string is the user's message as is (a dataset prompt no template was applied to).
+ *
+ * A trailing open assistant turn holding only the template's generation prompt (`<think>\n`,
+ * GLM's `\n<think></think>`) is the place of the response and is dropped. An assistant turn's
+ * `<think>…</think>` block becomes `reasoning_content` (dropped when empty), its text after the
+ * block the `content`, as the templates themselves split it.
+ */
+export const CHAT_FORMATS = ['chatml', 'glm4.5', 'llama3', 'deepseek-r1', 'plain'] as const;
+export type ChatFormat = (typeof CHAT_FORMATS)[number];
+
+export function isChatFormat(value: string): value is ChatFormat {
+  return (CHAT_FORMATS as readonly string[]).includes(value);
+}
+
+/** The error names no field: the caller knows which string it read. */
+export type Transcript = { ok: true; messages: ChatMessage[] } | { ok: false; error: string };
+
+export function readTranscript(text: string, format: ChatFormat): Transcript {
+  try {
+    const messages = READERS[format](text);
+    return { ok: true, messages };
+  } catch (error) {
+    if (error instanceof TranscriptError) return { ok: false, error: `not a ${format} conversation: ${error.message}` };
+    throw error;
+  }
+}
+
+class TranscriptError extends Error {}
+
+function fail(message: string): never {
+  throw new TranscriptError(message);
+}
+
+const READERS: Record<ChatFormat, (text: string) => ChatMessage[]> = {
+  chatml: readChatml,
+  'glm4.5': readGlm,
+  llama3: readLlama3,
+  'deepseek-r1': readDeepseek,
+  plain: (text) => [{ role: 'user', content: text }],
+};
+
+const ROLE = /^[A-Za-z_][\w-]*$/;
+
+/** Where the next non-whitespace character is, from `at`. */
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && /\s/.test(text[at]!)) at++;
+  return at;
+}
+
+/** A short, printable view of the text at `at`, for the error. */
+function near(text: string, at: number): string {
+  return JSON.stringify(text.slice(at, at + 24));
+}
+
+/** `<think>R</think>C` → reasoning R and content C, the way the templates split an assistant turn. */
+function assistant(content: string, extra: JsonObject = {}): ChatMessage {
+  const open = /^\s*<think>/.exec(content);
+  const close = content.indexOf('</think>');
+  if (open === null || close < 0) return { role: 'assistant', content, ...extra };
+  const reasoning = content.slice(open[0].length, close).replace(/^\n+|\n+$/g, '');
+  const rest = content.slice(close + '</think>'.length).replace(/^\n+/, '');
+  return { role: 'assistant', content: rest, ...(reasoning !== '' ? { reasoning_content: reasoning } : {}), ...extra };
+}
+
+// ChatML ----------------------------------------------------------------------------------------
+
+const IM_START = '<|im_start|>';
+const IM_END = '<|im_end|>';
+/** What Qwen's generation prompt may add after `<|im_start|>assistant\n` (thinking on or off). */
+const CHATML_GENERATION = /^(?:<think>\n(?:\n<\/think>\n\n)?)?$/;
+const TOOL_RESPONSES = /^<tool_response>\n[\s\S]*?\n<\/tool_response>(?:\n<tool_response>\n[\s\S]*?\n<\/tool_response>)*$/;
+
+function readChatml(text: string): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  let at = skipSpace(text, 0);
+  if (at === text.length) fail('no turns');
+  while (at < text.length) {
+    if (!text.startsWith(IM_START, at)) fail(`text outside a turn at ${near(text, at)}`);
+    const header = at + IM_START.length;
+    const newline = text.indexOf('\n', header);
+    const role = newline < 0 ? text.slice(header) : text.slice(header, newline);
+    if (!ROLE.test(role)) fail(`no role after ${IM_START} at ${near(text, at)}`);
+    const start = newline + 1;
+    const end = text.indexOf(IM_END, start);
+    const next = text.indexOf(IM_START, start);
+    if (end < 0 || (next >= 0 && next < end)) {
+      // An open turn is only the generation prompt, and only at the end.
+      if (role === 'assistant' && next < 0 && CHATML_GENERATION.test(text.slice(start))) break;
+      fail(`the ${role} turn at ${near(text, at)} is not closed by ${IM_END}`);
+    }
+    const content = text.slice(start, end);
+    if (role === 'assistant') messages.push(assistant(content));
+    else if (role === 'user' && TOOL_RESPONSES.test(content)) {
+      for (const match of content.matchAll(/<tool_response>\n([\s\S]*?)\n<\/tool_response>/g)) messages.push({ role: 'tool', content: match[1]! });
+    } else messages.push({ role, content });
+    at = skipSpace(text, end + IM_END.length);
+  }
+  return nonEmpty(messages);
+}
+
+function nonEmpty(messages: ChatMessage[]): ChatMessage[] {
+  if (messages.length === 0) fail('no turns');
+  return messages;
+}
+
+// GLM-4.5 ---------------------------------------------------------------------------------------
+
+const GLM_PREFIX = '[gMASK]<sop>';
+const GLM_MARKER = /<\|(system|user|assistant|observation)\|>/g;
+const GLM_TOOL_CALL = /\n<tool_call>([^\n<]*)((?:\n<arg_key>[\s\S]*?<\/arg_key>\n<arg_value>[\s\S]*?<\/arg_value>)*)\n<\/tool_call>/y;
+const GLM_ARG = /\n<arg_key>([\s\S]*?)<\/arg_key>\n<arg_value>([\s\S]*?)<\/arg_value>/g;
+const GLM_RESPONSE = /\n<tool_response>\n([\s\S]*?)\n<\/tool_response>/y;
+
+function readGlm(text: string): ChatMessage[] {
+  let at = skipSpace(text, 0);
+  if (text.startsWith(GLM_PREFIX, at)) at += GLM_PREFIX.length;
+  const markers = [...text.slice(at).matchAll(GLM_MARKER)].map((m) => ({ role: m[1]!, start: at + m.index, body: at + m.index + m[0].length }));
+  if (markers.length === 0) fail('no <|user|>, <|assistant|>, <|system|> or <|observation|> turns');
+  if (text.slice(at, markers[0]!.start).trim() !== '') fail(`text before the first turn at ${near(text, at)}`);
+  const messages: ChatMessage[] = [];
+  markers.forEach((marker, k) => {
+    const last = k === markers.length - 1;
+    const body = text.slice(marker.body, last ? text.length : markers[k + 1]!.start);
+    if (marker.role === 'system' || marker.role === 'user') {
+      messages.push({ role: marker.role, content: body.startsWith('\n') ? body.slice(1) : body });
+    } else if (marker.role === 'observation') {
+      messages.push(...glmToolResponses(body));
+    } else if (!(last && /^(?:\n<think><\/think>)?\s*$/.test(body))) {
+      messages.push(glmAssistant(body));
+    }
+  });
+  return nonEmpty(messages);
+}
+
+function glmAssistant(body: string): ChatMessage {
+  const think = /^\n<think>([\s\S]*?)<\/think>/.exec(body);
+  if (think === null) fail(`an assistant turn does not open with <think>…</think> at ${near(body, 0)}`);
+  let rest = body.slice(think[0].length);
+  const callsAt = rest.indexOf('\n<tool_call>');
+  const calls = callsAt < 0 ? '' : rest.slice(callsAt);
+  rest = callsAt < 0 ? rest : rest.slice(0, callsAt);
+  const toolCalls: JsonObject[] = [];
+  GLM_TOOL_CALL.lastIndex = 0;
+  while (GLM_TOOL_CALL.lastIndex < calls.length) {
+    const call = GLM_TOOL_CALL.exec(calls);
+    if (call === null) fail(`a tool call that is not <tool_call>name<arg_key>…</arg_key><arg_value>…</arg_value></tool_call> at ${near(calls, 0)}`);
+    const args: JsonObject = {};
+    for (const arg of call[2]!.matchAll(GLM_ARG)) args[arg[1]!] = arg[2]!;
+    toolCalls.push({ type: 'function', function: { name: call[1]!, arguments: args } });
+  }
+  const reasoning = think[1]!;
+  return {
+    role: 'assistant',
+    content: rest.replace(/^\n/, ''),
+    ...(reasoning !== '' ? { reasoning_content: reasoning } : {}),
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+  };
+}
+
+function glmToolResponses(body: string): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  GLM_RESPONSE.lastIndex = 0;
+  while (GLM_RESPONSE.lastIndex < body.trimEnd().length) {
+    const match = GLM_RESPONSE.exec(body);
+    if (match === null) fail(`an <|observation|> turn that is not <tool_response> blocks at ${near(body, 0)}`);
+    out.push({ role: 'tool', content: match[1]! });
+  }
+  if (out.length === 0) fail('an empty <|observation|> turn');
+  return out;
+}
+
+// Llama 3 ---------------------------------------------------------------------------------------
+
+const LLAMA_BOS = '<|begin_of_text|>';
+const LLAMA_HEADER = '<|start_header_id|>';
+const LLAMA_HEADER_END = '<|end_header_id|>';
+/** `<|eot_id|>` ends a turn; Llama 3.1 ends a tool-calling turn with `<|eom_id|>`. */
+const LLAMA_END = /<\|eot_id\|>|<\|eom_id\|>/g;
+
+function readLlama3(text: string): ChatMessage[] {
+  const messages: ChatMessage[] = [];
+  let at = skipSpace(text, 0);
+  if (text.startsWith(LLAMA_BOS, at)) at += LLAMA_BOS.length;
+  while (at < text.length) {
+    if (!text.startsWith(LLAMA_HEADER, at)) fail(`text outside a turn at ${near(text, at)}`);
+    const headerEnd = text.indexOf(LLAMA_HEADER_END, at);
+    const role = headerEnd < 0 ? '' : text.slice(at + LLAMA_HEADER.length, headerEnd);
+    if (!ROLE.test(role)) fail(`no role in the header at ${near(text, at)}`);
+    let start = headerEnd + LLAMA_HEADER_END.length;
+    if (text.startsWith('\n\n', start)) start += 2;
+    LLAMA_END.lastIndex = start;
+    const end = LLAMA_END.exec(text);
+    const next = text.indexOf(LLAMA_HEADER, start);
+    if (end === null || (next >= 0 && next < end.index)) {
+      if (role === 'assistant' && next < 0 && text.slice(start).trim() === '') break;
+      fail(`the ${role} turn at ${near(text, at)} is not closed by <|eot_id|>`);
+    }
+    const content = text.slice(start, end.index);
+    messages.push(role === 'assistant' ? assistant(content) : { role: role === 'ipython' ? 'tool' : role, content });
+    at = skipSpace(text, end.index + end[0].length);
+  }
+  return nonEmpty(messages);
+}
+
+// DeepSeek-R1 -----------------------------------------------------------------------------------
+
+const DS_BOS = '<｜begin▁of▁sentence｜>';
+const DS_USER = '<｜User｜>';
+const DS_ASSISTANT = '<｜Assistant｜>';
+const DS_EOS = '<｜end▁of▁sentence｜>';
+const DS_TOOL = '<｜tool▁';
+
+function readDeepseek(text: string): ChatMessage[] {
+  if (text.includes(DS_TOOL)) fail('its tool-call and tool-output turns are not read; send metadata.messages');
+  let at = skipSpace(text, 0);
+  if (text.startsWith(DS_BOS, at)) at += DS_BOS.length;
+  const first = text.indexOf(DS_USER, at);
+  if (first < 0) fail(`no ${DS_USER} turn`);
+  const messages: ChatMessage[] = [];
+  // The template writes the system prompt bare, before the first user turn.
+  const system = text.slice(at, first);
+  if (system !== '') messages.push({ role: 'system', content: system });
+  at = first;
+  while (at < text.length) {
+    if (text.startsWith(DS_USER, at)) {
+      const start = at + DS_USER.length;
+      const end = nextOf(text, start, [DS_USER, DS_ASSISTANT]);
+      messages.push({ role: 'user', content: text.slice(start, end) });
+      at = end;
+    } else if (text.startsWith(DS_ASSISTANT, at)) {
+      const start = at + DS_ASSISTANT.length;
+      const end = text.indexOf(DS_EOS, start);
+      const next = nextOf(text, start, [DS_USER, DS_ASSISTANT]);
+      if (end < 0 || next < end) {
+        if (next === text.length && /^(?:<think>\n?)?\s*$/.test(text.slice(start))) break;
+        fail(`the assistant turn at ${near(text, at)} is not closed by ${DS_EOS}`);
+      }
+      messages.push(assistant(text.slice(start, end)));
+      at = skipSpace(text, end + DS_EOS.length);
+    } else {
+      fail(`text outside a turn at ${near(text, at)}`);
+    }
+  }
+  return nonEmpty(messages);
+}
+
+/** The first of `markers` from `from`, or the end of the text. */
+function nextOf(text: string, from: number, markers: readonly string[]): number {
+  let best = text.length;
+  for (const marker of markers) {
+    const at = text.indexOf(marker, from);
+    if (at >= 0 && at < best) best = at;
+  }
+  return best;
+}
