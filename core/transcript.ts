@@ -1,5 +1,5 @@
 import type { ChatMessage } from './chat';
-import type { JsonObject } from './json';
+import type { Json, JsonObject } from './json';
 
 /**
  * A chat-templated string read back into messages by the template's own markers. Trainers send
@@ -271,4 +271,44 @@ function nextOf(text: string, from: number, markers: readonly string[]): number 
     if (at >= 0 && at < best) best = at;
   }
   return best;
+}
+
+/** Where a verifier finds the conversation before the response, and under which field name to report it. */
+export type PromptConversation = { ok: true; value: Json | undefined; field: string } | { ok: false; error: string };
+
+/** The sample key that names the format of a string `metadata.prompt` (`?chat_format=` on the trainer routes). */
+export const CHAT_FORMAT_KEY = 'metadata.chat_format';
+
+/**
+ * The prompt conversation of a sample: `metadata.messages` as sent (for the verifier's own schema to
+ * check), else the string `metadata.prompt` read in the format `metadata.chat_format` names, else
+ * nothing (`value` undefined, reported as `metadata.messages`).
+ */
+export function promptConversation(metadata: JsonObject): PromptConversation {
+  const messages = metadata['messages'];
+  if (messages !== undefined) return { ok: true, value: messages, field: 'metadata.messages' };
+  const prompt = metadata['prompt'];
+  if (prompt === undefined || prompt === null) return { ok: true, value: undefined, field: 'metadata.messages' };
+  if (typeof prompt !== 'string') return { ok: false, error: 'metadata.prompt: expected string' };
+  const format = chatFormatOf(metadata);
+  if (!format.ok) return format;
+  if (format.value === null) {
+    return {
+      ok: false,
+      error: `${CHAT_FORMAT_KEY}: required to read the string metadata.prompt as a conversation (${CHAT_FORMATS.join(', ')}; ?chat_format= on a trainer route)`,
+    };
+  }
+  const read = readTranscript(prompt, format.value);
+  if (!read.ok) return { ok: false, error: `metadata.prompt: ${read.error} (the format ${CHAT_FORMAT_KEY} names)` };
+  return { ok: true, value: read.messages as Json, field: 'metadata.prompt' };
+}
+
+/** `metadata.chat_format`: a known format, null when absent, or the error naming the key. */
+export function chatFormatOf(metadata: JsonObject): { ok: true; value: ChatFormat | null } | { ok: false; error: string } {
+  const format = metadata['chat_format'];
+  if (format === undefined || format === null || format === '') return { ok: true, value: null };
+  if (typeof format !== 'string' || !isChatFormat(format)) {
+    return { ok: false, error: `${CHAT_FORMAT_KEY}: unknown format ${JSON.stringify(format)} (known: ${CHAT_FORMATS.join(', ')})` };
+  }
+  return { ok: true, value: format };
 }

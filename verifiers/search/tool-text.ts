@@ -1,0 +1,91 @@
+import type { ChatFormat } from '../../core/transcript';
+import type { ToolCallCounts } from './trajectory';
+
+/**
+ * Tool calls counted in a trajectory sent as text — what slime and OpenRLHF send for a multi-turn
+ * rollout: the policy's turns with the environment's tool results spliced in, in the model's own
+ * tool-call format. The format is named, never guessed (`metadata.tool_format`, or implied by
+ * `metadata.chat_format`):
+ *
+ * - `hermes` (Qwen2.5/Qwen3 templates, ChatML): `<tool_call>\n{"name": …, "arguments": {…}}\n</tool_call>`;
+ *   a call is malformed when its body is not a JSON object with a non-empty string `name` and an
+ *   object `arguments` (or a string holding one);
+ * - `glm4.5`: `<tool_call>name\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>…</tool_call>`;
+ *   malformed when the name is empty or anything but key/value pairs follows it.
+ *
+ * Both: a call whose name is not among `metadata.tools` (when given) or that is never closed is
+ * malformed; each `<tool_response>…</tool_response>` answers the oldest call not yet answered, and
+ * a well-formed answered call is successful (a result's text is never inspected, as for messages).
+ */
+export const TOOL_FORMATS = ['hermes', 'glm4.5', 'openai'] as const;
+export type ToolFormat = (typeof TOOL_FORMATS)[number];
+export type TextToolFormat = Exclude<ToolFormat, 'openai'>;
+
+/** The tool-call format a chat format writes, where it has one the counter reads. */
+export const TOOL_FORMAT_OF_CHAT: Partial<Record<ChatFormat, TextToolFormat>> = { chatml: 'hermes', 'glm4.5': 'glm4.5' };
+
+const TAG = /<tool_call>|<tool_response>/g;
+const GLM_ARGS = /^(?:\s*<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>)*\s*$/;
+
+function isObjectText(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
+
+function hermesName(body: string): string | null {
+  let call: unknown;
+  try {
+    call = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (typeof call !== 'object' || call === null || Array.isArray(call)) return null;
+  const { name, arguments: args } = call as Record<string, unknown>;
+  if (typeof name !== 'string' || name.trim() === '') return null;
+  const argsOk = typeof args === 'string' ? isObjectText(args) : typeof args === 'object' && args !== null && !Array.isArray(args);
+  return argsOk ? name.trim() : null;
+}
+
+function glmName(body: string): string | null {
+  const match = /^([^\n<]*)([\s\S]*)$/.exec(body)!;
+  const name = match[1]!.trim();
+  return name !== '' && GLM_ARGS.test(match[2]!) ? name : null;
+}
+
+/** The well-formed call's name, or null for a malformed one. */
+const NAME_OF: Record<TextToolFormat, (body: string) => string | null> = { hermes: hermesName, 'glm4.5': glmName };
+
+export function countTextToolCalls(text: string, format: TextToolFormat, tools: ReadonlySet<string> | null): ToolCallCounts {
+  const calls: Array<{ malformed: boolean; answered: boolean }> = [];
+  let successful = 0;
+  TAG.lastIndex = 0;
+  for (let tag = TAG.exec(text); tag !== null; tag = TAG.exec(text)) {
+    const isCall = tag[0] === '<tool_call>';
+    const closing = isCall ? '</tool_call>' : '</tool_response>';
+    const end = text.indexOf(closing, TAG.lastIndex);
+    const body = text.slice(TAG.lastIndex, end < 0 ? text.length : end);
+    if (isCall) {
+      const name = end < 0 ? null : NAME_OF[format](body.trim());
+      calls.push({ malformed: name === null || (tools !== null && !tools.has(name)), answered: false });
+    } else {
+      const call = calls.find((c) => !c.answered);
+      if (call) {
+        call.answered = true;
+        if (!call.malformed) successful++;
+      }
+    }
+    if (end < 0) break;
+    TAG.lastIndex = end + closing.length;
+  }
+  return { total: calls.length, successful, malformed: calls.filter((c) => c.malformed).length };
+}
+
+/** The text after the last tool result: the final turn, where the answer is. */
+export function afterLastToolResponse(text: string): string {
+  const at = text.lastIndexOf('</tool_response>');
+  return at < 0 ? text : text.slice(at + '</tool_response>'.length);
+}
