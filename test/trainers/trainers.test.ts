@@ -79,6 +79,17 @@ describe("OpenRLHF's query → the response", () => {
     expect(located(`<｜begin▁of▁sentence｜><｜User｜>Sum?<｜Assistant｜><think>\nmm</think>\\boxed{3}`, r1)).toEqual(['assistant_marker', 'mm</think>\\boxed{3}']);
   });
 
+  it('a chat marker the policy wrote inside its response does not move the split', () => {
+    const prompt = '<|im_start|>user\nWhat is 2+2 ?<|im_end|>\n<|im_start|>assistant\n';
+    const response = '\\boxed{4}\n<|im_start|>assistant\nActually \\boxed{5}';
+    // The same response by both paths: the exact prefix, and the marker fallback after a decode that changed the prompt.
+    expect(located(`${prompt}${response}<|im_end|>`, prompt)).toEqual(['prefix', response]);
+    expect(located(`${prompt.replace(' ?', '?')}${response}<|im_end|>`, prompt)).toEqual(['assistant_marker', response]);
+    // Left-truncated inside the context before the marker: what the query kept of it still places the split.
+    const truncated = `${prompt.replace(' ?', '?').slice(prompt.indexOf('?<|im_end|>') - 1)}${response}`;
+    expect(located(truncated, prompt)).toEqual(['assistant_marker', response]);
+  });
+
   it('a query that does not continue its prompt is refused, not graded whole', () => {
     expect(located('Entirely different text with \\boxed{4}', fewShot)[0]).toBe('error');
     // A short coincidental overlap with the prompt tail is not trusted.
