@@ -1,24 +1,10 @@
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../core/chat';
 import type { Json, JsonObject } from '../../core/json';
 import { readTranscript, type ChatFormat } from '../../core/transcript';
 import { loadChatTemplate } from '../../services/reward-model/chat-template';
-import { packageRoot } from '../../services/paths';
+import { jsonLines, renderings, templatesDir, type Rendering } from '../fixtures/chat-templates';
 import { sharedPath } from '../fixtures/shared';
-
-/** test/fixtures/chat-templates: real templates and their Python Jinja2 renderings (render.py writes them). */
-export const templatesDir = path.join(packageRoot(), 'test', 'fixtures', 'chat-templates');
-
-interface Rendering {
-  template: string;
-  name: string;
-  messages: ChatMessage[];
-  tools: Json[] | null;
-  add_generation_prompt: boolean;
-  bos_token: string | null;
-  rendered: string;
-}
 
 const FORMAT: Record<string, ChatFormat> = {
   'qwen3.jinja': 'chatml',
@@ -27,15 +13,8 @@ const FORMAT: Record<string, ChatFormat> = {
   'deepseek-r1.jinja': 'deepseek-r1',
 };
 
-function lines<T>(file: string): T[] {
-  return readFileSync(file, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as T);
-}
-
-const ours = lines<Rendering>(path.join(templatesDir, 'renderings.jsonl'));
-const shared = lines<Omit<Rendering, 'template' | 'bos_token'>>(sharedPath('data', 'chat-templates', 'qwen3-renderings.jsonl')).map(
+const ours = renderings;
+const shared = jsonLines<Omit<Rendering, 'template' | 'bos_token'>>(sharedPath('data', 'chat-templates', 'qwen3-renderings.jsonl')).map(
   (r): Rendering => ({ ...r, template: 'qwen3.jinja', bos_token: null }),
 );
 

@@ -11,7 +11,7 @@ import type { ToolCallCounts } from './trajectory';
  *   a call is malformed when its body is not a JSON object with a non-empty string `name` and an
  *   object `arguments` (or a string holding one);
  * - `glm4.5`: `<tool_call>name\n<arg_key>k</arg_key>\n<arg_value>v</arg_value>…</tool_call>`;
- *   malformed when the name is empty or anything but key/value pairs follows it.
+ *   malformed when the name is not a bare function name or anything but key/value pairs follows it.
  *
  * Both: a call whose name is not among `metadata.tools` (when given) or that is never closed is
  * malformed; each `<tool_response>…</tool_response>` answers the oldest call not yet answered, and
@@ -25,6 +25,8 @@ export type TextToolFormat = Exclude<ToolFormat, 'openai'>;
 export const TOOL_FORMAT_OF_CHAT: Partial<Record<ChatFormat, TextToolFormat>> = { chatml: 'hermes', 'glm4.5': 'glm4.5' };
 
 const TAG = /<tool_call>|<tool_response>/g;
+/** A function name as GLM writes it on the call's first line: no spaces, no JSON. */
+const FUNCTION_NAME = /^[\w.:-]+$/u;
 const GLM_ARGS = /^(?:\s*<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>)*\s*$/;
 
 function isObjectText(text: string): boolean {
@@ -53,7 +55,7 @@ function hermesName(body: string): string | null {
 function glmName(body: string): string | null {
   const match = /^([^\n<]*)([\s\S]*)$/.exec(body)!;
   const name = match[1]!.trim();
-  return name !== '' && GLM_ARGS.test(match[2]!) ? name : null;
+  return FUNCTION_NAME.test(name) && GLM_ARGS.test(match[2]!) ? name : null;
 }
 
 /** The well-formed call's name, or null for a malformed one. */

@@ -1,0 +1,181 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { ChatMessage } from '../../core/chat';
+import type { JsonObject } from '../../core/json';
+import { parseConfig } from '../../services/config';
+import { loadChatTemplate } from '../../services/reward-model/chat-template';
+import type { RunningServer } from '../../services/server';
+import { fixtureGrader, FakeOpenAIServer, tagged } from '../fakes/fake-openai-server';
+import { FakeSglangServer } from '../fakes/fake-sglang-server';
+import { FakeVllmServer } from '../fakes/fake-vllm-server';
+import { startTestServer } from '../fixtures/server';
+import { renderings } from '../fixtures/chat-templates';
+
+/**
+ * `rlhf`, `if` and `search` over the trainers' own protocols: a string prompt (slime's
+ * --apply-chat-template, OpenRLHF's prompts) read back into messages by its template, and a text
+ * trajectory's tool calls counted in the model's own format.
+ */
+
+const FORMATS: Array<[string, string, string]> = [
+  ['qwen3.jinja', 'chatml', '<|im_end|>'],
+  ['glm-4.5.jinja', 'glm4.5', '<|user|>'],
+  ['llama-3.jinja', 'llama3', '<|eot_id|>'],
+  ['deepseek-r1.jinja', 'deepseek-r1', '<｜end▁of▁sentence｜>'],
+];
+const dialogue = (template: string) => renderings.find((r) => r.template === template && r.name === 'multi-turn-prompt')!;
+
+/** The IF judge: satisfied only when it was shown the allergy of turn 1 and the response avoids peanuts. */
+const allergyGrader = (request: Parameters<typeof fixtureGrader>[0]): JsonObject => {
+  if (request.schemaName.includes('rubric') || JSON.stringify(request.schema).includes('satisfied')) {
+    const sawAllergy = (tagged(request, 'conversation') ?? '').includes('allergic to peanuts');
+    const avoids = !(tagged(request, 'response') ?? '').toLowerCase().includes('peanut');
+    return { reason: sawAllergy ? 'checked against turn 1' : 'no allergy in sight', satisfied: sawAllergy && avoids };
+  }
+  return fixtureGrader(request);
+};
+
+describe('every verifier from every trainer route', () => {
+  let server: RunningServer;
+  let base: string;
+  let sglang: FakeSglangServer;
+  let vllm: FakeVllmServer;
+  let judge: FakeOpenAIServer;
+  let dir: string;
+  const qwen3 = loadChatTemplate('qwen3');
+
+  beforeAll(async () => {
+    sglang = new FakeSglangServer();
+    vllm = new FakeVllmServer({ chatTemplate: qwen3.source });
+    judge = new FakeOpenAIServer({ grader: allergyGrader });
+    const [sglangUrl, vllmUrl, judgeUrl] = await Promise.all([sglang.listen(), vllm.listen(), judge.start()]);
+    dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-every-'));
+    const quick = { backoff: { initialMs: 1, maxMs: 5 } };
+    const config = parseConfig({
+      rewardModel: {
+        default: 'sglang',
+        endpoints: {
+          sglang: { server: 'sglang', url: sglangUrl, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', chatTemplate: 'qwen3', ...quick },
+          vllm: { server: 'vllm', url: vllmUrl, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', ...quick },
+        },
+      },
+      judge: {
+        cachePath: ':memory:',
+        endpoints: { search: { url: judgeUrl, model: judge.model, ...quick }, if: { url: judgeUrl, model: judge.model, ...quick } },
+      },
+    });
+    server = await startTestServer({ workers: 1, config });
+    base = `http://127.0.0.1:${server.httpPort}`;
+  });
+  afterAll(async () => {
+    await server.shutdown();
+    await Promise.all([sglang.close(), vllm.close(), judge.close()]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const post = async (route: string, body: unknown) => {
+    const res = await fetch(`${base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, statusText: res.statusText, text: await res.text() };
+  };
+  const lastText = (fake: FakeSglangServer | FakeVllmServer): string => {
+    const body = fake.requests.at(-1)!.body as { text?: string | string[]; messages?: ChatMessage[] };
+    if (body.messages) return qwen3.render(body.messages);
+    return Array.isArray(body.text) ? body.text.at(-1)! : body.text!;
+  };
+
+  describe('rlhf from a string prompt of each template', () => {
+    it.each(FORMATS)('%s (chat_format=%s): slime and OpenRLHF score the dialogue the prompt holds', async (template, format, end) => {
+      const r = dialogue(template);
+      const reply = 'Try rice cakes. [[rm:1.5]]';
+      // The reward model sees the dialogue in its own (Qwen3) template, whatever template the policy used.
+      const expected = qwen3.render([...r.messages, { role: 'assistant', content: reply }]);
+
+      const slime = await post(`/slime/rlhf?chat_format=${format}`, { prompt: r.rendered, response: reply, label: { endpoint: 'sglang' } });
+      expect([slime.status, slime.text]).toEqual([200, '1.5']);
+      expect(lastText(sglang)).toBe(expected);
+
+      const openrlhf = await post(`/openrlhf/rlhf?chat_format=${format}`, { query: [`${r.rendered}${reply}${end}`], prompts: [r.rendered], labels: ['{"endpoint":"vllm"}'] });
+      expect([openrlhf.status, openrlhf.text]).toEqual([200, '{"rewards":[1.5],"scores":[1.5],"extra_logs":{}}']);
+      expect(lastText(vllm)).toBe(expected);
+    });
+
+    it('a string prompt without chat_format, or one its template does not explain, is 422 naming the key', async () => {
+      const glm = dialogue('glm-4.5.jinja').rendered;
+      const none = await post('/slime/rlhf', { prompt: glm, response: 'ok', label: {} });
+      expect(none.status).toBe(422);
+      expect(none.statusText).toMatch(/^metadata\.chat_format: required to read the string metadata\.prompt/);
+      const wrong = await post('/slime/rlhf?chat_format=llama3', { prompt: glm, response: 'ok', label: {} });
+      expect(wrong.status).toBe(422);
+      expect(wrong.statusText).toMatch(/^metadata\.prompt: not a llama3 conversation: .*metadata\.chat_format/);
+      const unknown = await post('/openrlhf/rlhf?chat_format=qwen', { query: [`${glm}ok`], prompts: [glm], labels: [null] });
+      expect(unknown.statusText).toMatch(/^metadata\.chat_format: unknown format "qwen"/);
+    });
+  });
+
+  it('an if judge rubric about an earlier turn sees the dialogue of a string prompt', async () => {
+    const r = dialogue('llama-3.jinja');
+    const label = { rubrics: [{ kind: 'judge', question: 'Does the snack respect the allergy the user stated?' }] };
+    const safe = await post('/slime/if?chat_format=llama3', { prompt: r.rendered, response: 'Rice cakes with hummus.', label });
+    expect([safe.status, safe.text]).toEqual([200, '1.0']);
+    const unsafe = await post('/slime/if?chat_format=llama3', { prompt: r.rendered, response: 'A peanut butter cup.', label });
+    expect([unsafe.status, unsafe.text]).toEqual([200, '0.0']);
+    const conversation = tagged(judge.requests.at(-1)!, 'conversation')!;
+    expect(conversation).toContain('[turn 1: user]\nI am allergic to peanuts.');
+    expect(conversation).toContain('[turn 3: user]\nSuggest a snack « sans » nuts.');
+  });
+
+  describe('search with a trajectory in each tool-call format', () => {
+    const label = { question: 'Who wrote Dune?', answer: 'Frank Herbert' };
+    const hermes = (q: string) => `<tool_call>\n{"name": "search", "arguments": {"query": "${q}"}}\n</tool_call>`;
+    const glm = (q: string) => `<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>${q}</arg_value>\n</tool_call>`;
+    const result = (text: string) => `<tool_response>\n${text}\n</tool_response>`;
+    // As the rollouts splice them: the policy's turns and the environment's results, in each template's markup.
+    const qwenTurns = (calls: string[], answer: string) =>
+      calls.map((c, i) => `${c}<|im_end|>\n<|im_start|>user\n${result(`page ${i}`)}<|im_end|>\n<|im_start|>assistant\n`).join('') + answer;
+    const glmTurns = (calls: string[], answer: string) =>
+      calls.map((c, i) => `\n${c}<|observation|>\n${result(`page ${i}`)}<|assistant|>\n<think></think>`).join('') + `\n${answer}`;
+    const cases: Array<[string, string, (calls: string[], answer: string) => string, (q: string) => string, string]> = [
+      ['hermes', 'tool_format=hermes', qwenTurns, hermes, '<tool_call>\n{"name": "search", "arguments": {"query": \n</tool_call>'],
+      ['glm4.5', 'chat_format=glm4.5', glmTurns, glm, '<tool_call>search {"query": "x"}</tool_call>'],
+    ];
+
+    it.each(cases)('%s over slime (%s): 2 calls judged, 1 call gated, a malformed call scales', async (_, query, turns, call, bad) => {
+      const two = await post(`/slime/search?${query}`, { prompt: 'Who wrote Dune?', response: turns([call('Dune'), call('Herbert')], '\\boxed{Frank Herbert}'), label });
+      expect([two.status, two.text]).toEqual([200, '1.0']);
+      const one = await post(`/slime/search?${query}`, { prompt: 'Who wrote Dune?', response: turns([call('Dune')], '\\boxed{Frank Herbert}'), label });
+      expect([one.status, one.text]).toEqual([200, '0.0']);
+      const four = await post(`/slime/search?${query}`, {
+        prompt: 'Who wrote Dune?',
+        response: turns([call('a'), bad, call('b'), call('c')], '\\boxed{Frank Herbert}'),
+        label,
+      });
+      expect([four.status, four.text]).toEqual([200, '0.875']);
+    });
+
+    it('OpenRLHF: the calls of the located response count, in the format the chat format implies', async () => {
+      const prompt = '[gMASK]<sop><|user|>\nWho wrote Dune?<|assistant|>';
+      const response = glmTurns([glm('Dune'), glm('Herbert')], '\\boxed{Frank Herbert}');
+      const res = await post('/openrlhf/search?chat_format=glm4.5', { query: [`${prompt}${response}<|user|>`], prompts: [prompt], labels: [label] });
+      expect([res.status, res.text]).toEqual([200, '{"rewards":[1.0],"scores":[1.0],"extra_logs":{}}']);
+    });
+
+    it('OpenAI-style messages with tool_calls (slime chat prompt) still count', async () => {
+      const messages = [
+        { role: 'user', content: 'Who wrote Dune?' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'a', type: 'function', function: { name: 'search', arguments: '{"q":"Dune"}' } }] },
+        { role: 'tool', tool_call_id: 'a', content: 'Frank Herbert' },
+        { role: 'assistant', content: '', tool_calls: [{ id: 'b', type: 'function', function: { name: 'search', arguments: '{"q":"Herbert"}' } }] },
+        { role: 'tool', tool_call_id: 'b', content: 'American author' },
+      ];
+      const res = await post('/slime/search', { prompt: messages, response: '\\boxed{Frank Herbert}', label });
+      expect([res.status, res.text]).toEqual([200, '1.0']);
+    });
+
+    it('a text trajectory with no format named is 422 naming metadata.tool_format, not a 0 by the gate', async () => {
+      const res = await post('/slime/search', { prompt: 'Who wrote Dune?', response: qwenTurns([hermes('Dune'), hermes('x')], '\\boxed{Frank Herbert}'), label });
+      expect(res.status).toBe(422);
+      expect(res.statusText).toMatch(/^metadata\.tool_format: required to count the tool calls/);
+    });
+  });
+});
