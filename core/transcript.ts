@@ -288,7 +288,8 @@ export function promptConversation(metadata: JsonObject): PromptConversation {
   const messages = metadata['messages'];
   if (messages !== undefined) return { ok: true, value: messages, field: 'metadata.messages' };
   const prompt = metadata['prompt'];
-  if (prompt === undefined || prompt === null) return { ok: true, value: undefined, field: 'metadata.messages' };
+  // An empty prompt is no prompt (slime sends "" for a dataset without one).
+  if (prompt === undefined || prompt === null || prompt === '') return { ok: true, value: undefined, field: 'metadata.messages' };
   if (typeof prompt !== 'string') return { ok: false, error: 'metadata.prompt: expected string' };
   const format = chatFormatOf(metadata);
   if (!format.ok) return format;

@@ -1,15 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { ChatMessage } from '../../core/chat';
-import type { JsonObject } from '../../core/json';
-import { parseConfig } from '../../services/config';
 import { loadChatTemplate } from '../../services/reward-model/chat-template';
-import type { RunningServer } from '../../services/server';
-import { fixtureGrader, FakeOpenAIServer, tagged } from '../fakes/fake-openai-server';
-import { FakeSglangServer } from '../fakes/fake-sglang-server';
-import { FakeVllmServer } from '../fakes/fake-vllm-server';
-import { startTestServer } from '../fixtures/server';
+import { tagged, type FakeOpenAIServer } from '../fakes/fake-openai-server';
+import type { FakeSglangServer } from '../fakes/fake-sglang-server';
+import type { FakeVllmServer } from '../fakes/fake-vllm-server';
+import { startModelBackedServer, type ModelBackedServer } from '../fixtures/model-servers';
 import { renderings } from '../fixtures/chat-templates';
 
 /**
@@ -26,53 +20,20 @@ const FORMATS: Array<[string, string, string]> = [
 ];
 const dialogue = (template: string) => renderings.find((r) => r.template === template && r.name === 'multi-turn-prompt')!;
 
-/** The IF judge: satisfied only when it was shown the allergy of turn 1 and the response avoids peanuts. */
-const allergyGrader = (request: Parameters<typeof fixtureGrader>[0]): JsonObject => {
-  if (request.schemaName.includes('rubric') || JSON.stringify(request.schema).includes('satisfied')) {
-    const sawAllergy = (tagged(request, 'conversation') ?? '').includes('allergic to peanuts');
-    const avoids = !(tagged(request, 'response') ?? '').toLowerCase().includes('peanut');
-    return { reason: sawAllergy ? 'checked against turn 1' : 'no allergy in sight', satisfied: sawAllergy && avoids };
-  }
-  return fixtureGrader(request);
-};
-
 describe('every verifier from every trainer route', () => {
-  let server: RunningServer;
+  let models: ModelBackedServer;
   let base: string;
   let sglang: FakeSglangServer;
   let vllm: FakeVllmServer;
   let judge: FakeOpenAIServer;
-  let dir: string;
   const qwen3 = loadChatTemplate('qwen3');
 
   beforeAll(async () => {
-    sglang = new FakeSglangServer();
-    vllm = new FakeVllmServer({ chatTemplate: qwen3.source });
-    judge = new FakeOpenAIServer({ grader: allergyGrader });
-    const [sglangUrl, vllmUrl, judgeUrl] = await Promise.all([sglang.listen(), vllm.listen(), judge.start()]);
-    dir = mkdtempSync(path.join(os.tmpdir(), 'verdict-every-'));
-    const quick = { backoff: { initialMs: 1, maxMs: 5 } };
-    const config = parseConfig({
-      rewardModel: {
-        default: 'sglang',
-        endpoints: {
-          sglang: { server: 'sglang', url: sglangUrl, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', chatTemplate: 'qwen3', ...quick },
-          vllm: { server: 'vllm', url: vllmUrl, model: 'Skywork/Skywork-Reward-V2-Qwen3-8B', ...quick },
-        },
-      },
-      judge: {
-        cachePath: ':memory:',
-        endpoints: { search: { url: judgeUrl, model: judge.model, ...quick }, if: { url: judgeUrl, model: judge.model, ...quick } },
-      },
-    });
-    server = await startTestServer({ workers: 1, config });
-    base = `http://127.0.0.1:${server.httpPort}`;
+    models = await startModelBackedServer();
+    ({ sglang, vllm, judge } = models);
+    base = `http://127.0.0.1:${models.server.httpPort}`;
   });
-  afterAll(async () => {
-    await server.shutdown();
-    await Promise.all([sglang.close(), vllm.close(), judge.close()]);
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => models.close());
 
   const post = async (route: string, body: unknown) => {
     const res = await fetch(`${base}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
