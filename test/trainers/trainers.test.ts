@@ -226,7 +226,7 @@ describe('trainer routes answer as the trainers read them', () => {
   });
 
   it('422: the status line carries the first reason, the body every sample', async () => {
-    const res = await post(server, '/openrlhf/math', { query: ['\\boxed{1}', '\\boxed{2}'], prompts: ['', ''], labels: [{ gold: 1 }, {}] });
+    const res = await post(server, '/openrlhf/math', { query: ['\\boxed{1}', '\\boxed{2}'], prompts: ['', ''], labels: [{ gold: true }, {}] });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { error: { message: string; samples: Array<{ index: number; reason: string }> } };
     expect(body.error.samples.map((s) => s.index)).toEqual([0, 1]);
