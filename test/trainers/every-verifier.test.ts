@@ -86,6 +86,16 @@ describe('every verifier from every trainer route', () => {
     expect(conversation).toContain('[turn 3: user]\nSuggest a snack « sans » nuts.');
   });
 
+  it('if with constraint rubrics only reads no prompt: a string prompt needs no chat_format', async () => {
+    const r = dialogue('glm-4.5.jinja');
+    const label = { rubrics: [{ kind: 'constraint', id: 'punctuation:no_comma' }] };
+    const res = await post('/slime/if', { prompt: r.rendered, response: 'Rice cakes and fruit.', label });
+    expect([res.status, res.text]).toEqual([200, '1.0']);
+    const judged = await post('/slime/if', { prompt: r.rendered, response: 'Rice cakes.', label: { rubrics: [{ kind: 'judge', question: 'Safe?' }] } });
+    expect(judged.status).toBe(422);
+    expect(judged.statusText).toMatch(/^metadata\.chat_format: required/);
+  });
+
   describe('search with a trajectory in each tool-call format', () => {
     const label = { question: 'Who wrote Dune?', answer: 'Frank Herbert' };
     const hermes = (q: string) => `<tool_call>\n{"name": "search", "arguments": {"query": "${q}"}}\n</tool_call>`;

@@ -52,8 +52,9 @@ export const ifVerifier = defineAsync({
   tasks: { constraints: checkConstraints },
   async score({ response, label, sample }, env) {
     // Constraint rubrics read the response only: a string prompt is read back into messages only
-    // when a rubric is shown the conversation (judge, python, js).
-    const source = label.rubrics.some((r) => r.kind !== 'constraint') ? promptConversation(sample.metadata) : { ok: true as const, value: undefined, field: '' };
+    // when a rubric is shown the conversation (judge, python, js). Messages sent are always checked.
+    const shown = label.rubrics.some((r) => r.kind !== 'constraint') || sample.metadata['messages'] !== undefined;
+    const source = shown ? promptConversation(sample.metadata) : { ok: true as const, value: undefined, field: '' };
     if (!source.ok) return invalid(source.error);
     let messages: InputMessage[] = [];
     if (source.value !== undefined) {

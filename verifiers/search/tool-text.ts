@@ -1,5 +1,4 @@
 import type { ChatFormat } from '../../core/transcript';
-import type { ToolCallCounts } from './trajectory';
 
 /**
  * Tool calls counted in a trajectory sent as text — what slime and OpenRLHF send for a multi-turn
@@ -61,7 +60,14 @@ function glmName(body: string): string | null {
 /** The well-formed call's name, or null for a malformed one. */
 const NAME_OF: Record<TextToolFormat, (body: string) => string | null> = { hermes: hermesName, 'glm4.5': glmName };
 
-export function countTextToolCalls(text: string, format: TextToolFormat, tools: ReadonlySet<string> | null): ToolCallCounts {
+/** The counts of trajectory.ts's ToolCallCounts (not imported: trajectory.ts reads TOOL_FORMATS from here). */
+export interface TextToolCallCounts {
+  total: number;
+  successful: number;
+  malformed: number;
+}
+
+export function countTextToolCalls(text: string, format: TextToolFormat, tools: ReadonlySet<string> | null): TextToolCallCounts {
   const calls: Array<{ malformed: boolean; answered: boolean }> = [];
   let successful = 0;
   TAG.lastIndex = 0;
