@@ -27,6 +27,10 @@ import type { Json, JsonObject } from './json';
 export const CHAT_FORMATS = ['chatml', 'glm4.5', 'llama3', 'deepseek-r1', 'plain'] as const;
 export type ChatFormat = (typeof CHAT_FORMATS)[number];
 
+/** Tool-call formats of a trajectory sent as text (verifiers/search/tool-text.ts); `openai`: only metadata.messages. */
+export const TOOL_FORMATS = ['hermes', 'glm4.5', 'openai'] as const;
+export type ToolFormat = (typeof TOOL_FORMATS)[number];
+
 export function isChatFormat(value: string): value is ChatFormat {
   return (CHAT_FORMATS as readonly string[]).includes(value);
 }
@@ -312,4 +316,20 @@ export function chatFormatOf(metadata: JsonObject): { ok: true; value: ChatForma
     return { ok: false, error: `${CHAT_FORMAT_KEY}: unknown format ${JSON.stringify(format)} (known: ${CHAT_FORMATS.join(', ')})` };
   }
   return { ok: true, value: format };
+}
+
+/** Markers by which a chat template's source shows its format (DeepSeek's distills of Qwen keep DeepSeek's markers). */
+const TEMPLATE_MARKERS: ReadonlyArray<[Exclude<ChatFormat, 'plain'>, readonly string[]]> = [
+  ['chatml', ['<|im_start|>']],
+  ['glm4.5', ['[gMASK]<sop>', '<|observation|>']],
+  ['llama3', ['<|start_header_id|>']],
+  ['deepseek-r1', [DS_USER]],
+];
+
+/** The format of a chat template's Jinja source by the markers it writes; an error when none or several match. */
+export function chatFormatOfTemplate(source: string): { ok: true; value: ChatFormat } | { ok: false; error: string } {
+  const found = TEMPLATE_MARKERS.filter(([, markers]) => markers.some((m) => source.includes(m))).map(([format]) => format);
+  if (found.length === 1) return { ok: true, value: found[0]! };
+  if (found.length === 0) return { ok: false, error: `the template writes none of the markers of ${TEMPLATE_MARKERS.map(([f]) => f).join(', ')}` };
+  return { ok: false, error: `the template writes the markers of several formats (${found.join(', ')}): name one` };
 }

@@ -8,6 +8,7 @@ import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
 import { terminalConfigSection } from '../workspace/config';
+import { trainersConfigSection } from '../http/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -20,6 +21,7 @@ export const configSchema = z.strictObject({
   sandbox: sandboxConfigSection.optional(),
   agentState: agentStateConfigSection.optional(),
   terminal: terminalConfigSection.optional(),
+  trainers: trainersConfigSection.optional(),
 });
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */

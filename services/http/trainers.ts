@@ -5,6 +5,7 @@ import { invalid, type Sample, type ScoreResult } from '../../core/sample';
 import { locateResponse, type LocatedResponse } from './query-response';
 import { floatLiteral } from '../wire/json';
 import { failureOf, floatList, type TrainerFailure } from './trainer-answer';
+import type { TrainerDefaults } from './config';
 
 /** Scores the samples of one HTTP request; null once a refusal or failure has been answered (the gateway's). */
 export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
@@ -105,13 +106,13 @@ function routeOf(req: Request): LabelRoute {
 }
 
 /**
- * `?chat_format=` and `?tool_format=` become `metadata.chat_format` / `metadata.tool_format`: how
+ * `?chat_format=` and `?tool_format=` (else the config's `trainers:` defaults) become `metadata.chat_format` / `metadata.tool_format`: how
  * verifiers read the string prompt back into messages (core/transcript.ts) and count the tool calls
  * of a trajectory sent as text (verifiers/search/tool-text.ts). Checked by the verifiers that read
  * them, so that every protocol reports a wrong value the same way (INVALID naming the metadata key).
  */
-function formatsOf(req: Request): JsonObject {
-  const out: JsonObject = {};
+function formatsOf(req: Request, defaults: TrainerDefaults): JsonObject {
+  const out: JsonObject = { ...defaults };
   for (const key of ['chat_format', 'tool_format']) {
     const value = req.query[key];
     if (typeof value === 'string' && value !== '') out[key] = value;
@@ -174,7 +175,7 @@ function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
       return badRequest(res, `labels: expected a list of ${query.length} labels, one per query`);
     }
     const route = routeOf(req);
-    const formats = formatsOf(req);
+    const formats = formatsOf(req, observe.defaults);
     // `--remote_rm_url a,b` splits each batch over the URLs: one sample per request leaves the others empty.
     if (query.length === 0) observe.emptyRequest('openrlhf');
     const mapped = query.map((q, i): Mapped => {
@@ -208,7 +209,7 @@ function slime(scoreFor: ScoreFor, observe: TrainerObserver) {
     const label = trainerLabel(rawLabel, route, 'label');
     // A chat prompt is the conversation before the response, as verifiers read metadata.messages; a
     // string prompt (--apply-chat-template) is read back into messages in the format ?chat_format= names.
-    const formats = formatsOf(req);
+    const formats = formatsOf(req, observe.defaults);
     const metadata: JsonObject = Array.isArray(prompt) ? { ...formats, messages: prompt } : typeof prompt === 'string' ? { ...formats, prompt } : formats;
     const mapped: Mapped = label.ok
       ? { sample: sample('0', label.verifier, response, label.label, metadata) }
@@ -228,6 +229,8 @@ export type TrainerLog = (line: string) => void;
 interface TrainerObserver {
   log: TrainerLog;
   emptyRequest(route: string): void;
+  /** The config's `trainers:` defaults for what a URL does not name. */
+  defaults: TrainerDefaults;
 }
 
 const stderrLog: TrainerLog = (line) => process.stderr.write(`verdict ${line}\n`);
@@ -236,7 +239,7 @@ const stderrLog: TrainerLog = (line) => process.stderr.write(`verdict ${line}\n`
  * The trainer routes, mounted by the gateway. The verifier in the path is optional. With a metrics
  * registry, requests without samples are counted (`verdict_trainer_empty_requests_total{route}`).
  */
-export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Registry, log: TrainerLog = stderrLog): Router {
+export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Registry, log: TrainerLog = stderrLog, defaults: TrainerDefaults = {}): Router {
   const empty = registry
     ? new Counter({
         name: 'verdict_trainer_empty_requests_total',
@@ -245,7 +248,7 @@ export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Re
         registers: [registry],
       })
     : null;
-  const observe: TrainerObserver = { log, emptyRequest: (route) => empty?.inc({ route }) };
+  const observe: TrainerObserver = { log, emptyRequest: (route) => empty?.inc({ route }), defaults };
   const router = express.Router();
   const json = express.json({ limit: maxBody, strict: false });
   router.post('/openrlhf{/:verifier}', json, openrlhf(scoreFor, observe));

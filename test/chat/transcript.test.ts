@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { ChatMessage } from '../../core/chat';
 import type { Json, JsonObject } from '../../core/json';
-import { readTranscript, type ChatFormat } from '../../core/transcript';
+import { chatFormatOfTemplate, readTranscript, type ChatFormat } from '../../core/transcript';
 import { loadChatTemplate } from '../../services/reward-model/chat-template';
 import { jsonLines, renderings, templatesDir, type Rendering } from '../fixtures/chat-templates';
 import { sharedPath } from '../fixtures/shared';
@@ -64,5 +64,13 @@ describe('chat transcripts: messages → real template → string → messages',
     expect(readTranscript('<|im_start|>user\nQ', 'chatml')).toEqual({ ok: false, error: expect.stringMatching(/the user turn .* is not closed/) });
     expect(readTranscript('<｜User｜>Q<｜Assistant｜>A', 'deepseek-r1')).toEqual({ ok: false, error: expect.stringMatching(/not closed/) });
     expect(readTranscript('What is 2+2?', 'plain')).toEqual({ ok: true, messages: [{ role: 'user', content: 'What is 2+2?' }] });
+  });
+
+  it("a template's source says its format by the markers it writes", () => {
+    for (const [file, format] of Object.entries(FORMAT)) {
+      expect([file, chatFormatOfTemplate(loadChatTemplate(templateFile(file)).source)]).toEqual([file, { ok: true, value: format }]);
+    }
+    expect(chatFormatOfTemplate('{% for m in messages %}{{ m.content }}{% endfor %}')).toEqual({ ok: false, error: expect.stringMatching(/^the template writes none/) });
+    expect(chatFormatOfTemplate('<|im_start|>{{ x }}<|start_header_id|>')).toEqual({ ok: false, error: expect.stringMatching(/several formats \(chatml, llama3\)/) });
   });
 });

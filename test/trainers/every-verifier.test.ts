@@ -1,10 +1,13 @@
+import path from 'node:path';
 import type { ChatMessage } from '../../core/chat';
+import { parseConfig } from '../../services/config';
 import { loadChatTemplate } from '../../services/reward-model/chat-template';
 import { tagged, type FakeOpenAIServer } from '../fakes/fake-openai-server';
 import type { FakeSglangServer } from '../fakes/fake-sglang-server';
 import type { FakeVllmServer } from '../fakes/fake-vllm-server';
+import { renderings, templatesDir } from '../fixtures/chat-templates';
 import { startModelBackedServer, type ModelBackedServer } from '../fixtures/model-servers';
-import { renderings } from '../fixtures/chat-templates';
+import { startTestServer } from '../fixtures/server';
 
 /**
  * `rlhf`, `if` and `search` over the trainers' own protocols: a string prompt (slime's
@@ -148,5 +151,34 @@ describe('every verifier from every trainer route', () => {
       expect(res.status).toBe(422);
       expect(res.statusText).toMatch(/^metadata\.tool_format: required to count the tool calls/);
     });
+  });
+});
+
+describe('trainers: config defaults for what the URL does not name', () => {
+  const label = { question: 'Who wrote Dune?', answer: 'Frank Herbert' };
+  const glmTrajectory = '\n<tool_call>search\n<arg_key>query</arg_key>\n<arg_value>Dune</arg_value>\n</tool_call><|observation|>\n<tool_response>\npage\n</tool_response><|assistant|>\n<think></think>\n\\boxed{Frank Herbert}';
+
+  it("trainers.chatFormat as the policy's template file: its markers give the format, and the tool format it implies", async () => {
+    const server = await startTestServer({ workers: 1, config: parseConfig({ trainers: { chatFormat: path.join(templatesDir, 'glm-4.5.jinja') } }) });
+    try {
+      const post = (route: string, body: unknown) =>
+        fetch(`http://127.0.0.1:${server.httpPort}${route}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      // One well-formed GLM call, counted as such: the gate's 0, no judge needed.
+      const gated = await post('/slime/search', { prompt: 'q', response: glmTrajectory, label });
+      expect([gated.status, await gated.text()]).toEqual([200, '0.0']);
+      // The URL still wins: read as hermes, the GLM call is malformed (and the judge is then asked: not configured here).
+      const hermes = await post('/slime/search?tool_format=hermes&chat_format=chatml', { prompt: 'q', response: glmTrajectory, label: { ...label, min_successful_calls: 0 } });
+      expect(hermes.status).toBe(501);
+    } finally {
+      await server.shutdown();
+    }
+  });
+
+  it('a template file that cannot say its format, or an unknown name, refuses to start naming trainers.chatFormat', async () => {
+    await expect(startTestServer({ config: parseConfig({ trainers: { chatFormat: 'qwen' } }, 'verdict.yaml') })).rejects.toThrow(
+      /^verdict\.yaml\.trainers\.chatFormat: unknown format "qwen"/,
+    );
+    await expect(startTestServer({ config: parseConfig({ trainers: { chatFormat: '/nonexistent/t.jinja' } }) })).rejects.toThrow(/^config\.trainers\.chatFormat: cannot read/);
+    expect(() => parseConfig({ trainers: { toolFormat: 'xml' } }, 'verdict.yaml')).toThrow(/^verdict\.yaml\.trainers\.toolFormat: /);
   });
 });

@@ -6,8 +6,8 @@ import { defineAsync } from '../../core/verifier';
 import { judgeAborted, judgeMissing } from '../../core/ports/judge';
 import { DEFAULT_PROMPT, goldText, PLACEHOLDERS, renderPrompt, searchGradeSchema } from './prompt';
 import { countToolCalls, messageText, searchMetadata, toolCallCounts, toolNames, type SearchMetadata, type ToolCallCounts } from './trajectory';
-import { afterLastToolResponse, countTextToolCalls, TOOL_FORMAT_OF_CHAT, TOOL_FORMATS, type TextToolFormat } from './tool-text';
-import { CHAT_FORMAT_KEY, chatFormatOf, type ChatFormat } from '../../core/transcript';
+import { afterLastToolResponse, countTextToolCalls, TOOL_FORMAT_OF_CHAT, type TextToolFormat } from './tool-text';
+import { CHAT_FORMAT_KEY, chatFormatOf, TOOL_FORMATS, type ChatFormat } from '../../core/transcript';
 
 /** The judge endpoint this verifier asks (`judge.endpoints.search` in the config). */
 export const JUDGE_ENDPOINT = 'search';

@@ -1,4 +1,4 @@
-import type { ChatFormat } from '../../core/transcript';
+import type { ChatFormat, ToolFormat } from '../../core/transcript';
 
 /**
  * Tool calls counted in a trajectory sent as text — what slime and OpenRLHF send for a multi-turn
@@ -16,8 +16,6 @@ import type { ChatFormat } from '../../core/transcript';
  * malformed; each `<tool_response>…</tool_response>` answers the oldest call not yet answered, and
  * a well-formed answered call is successful (a result's text is never inspected, as for messages).
  */
-export const TOOL_FORMATS = ['hermes', 'glm4.5', 'openai'] as const;
-export type ToolFormat = (typeof TOOL_FORMATS)[number];
 export type TextToolFormat = Exclude<ToolFormat, 'openai'>;
 
 /** The tool-call format a chat format writes, where it has one the counter reads. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { contentText, inputMessage } from '../../core/chat';
-import { TOOL_FORMATS } from './tool-text';
+import { TOOL_FORMATS } from '../../core/transcript';
 
 /**
  * The agent trajectory in `metadata.messages`, in OpenAI chat format: assistant messages carry
