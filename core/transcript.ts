@@ -91,7 +91,6 @@ const IM_START = '<|im_start|>';
 const IM_END = '<|im_end|>';
 /** What Qwen's generation prompt may add after `<|im_start|>assistant\n` (thinking on or off). */
 const CHATML_GENERATION = /^(?:<think>\n(?:\n<\/think>\n\n)?)?$/;
-const TOOL_RESPONSES = /^<tool_response>\n[\s\S]*?\n<\/tool_response>(?:\n<tool_response>\n[\s\S]*?\n<\/tool_response>)*$/;
 
 function readChatml(text: string): ChatMessage[] {
   const messages: ChatMessage[] = [];
@@ -113,12 +112,55 @@ function readChatml(text: string): ChatMessage[] {
     }
     const content = text.slice(start, end);
     if (role === 'assistant') messages.push(assistant(content));
-    else if (role === 'user' && TOOL_RESPONSES.test(content)) {
-      for (const match of content.matchAll(/<tool_response>\n([\s\S]*?)\n<\/tool_response>/g)) messages.push({ role: 'tool', content: match[1]! });
-    } else messages.push({ role, content });
+    else messages.push(...(role === 'user' ? (qwenToolResponses(content) ?? [{ role, content }]) : [{ role, content }]));
     at = skipSpace(text, end + IM_END.length);
   }
   return nonEmpty(messages);
+}
+
+/** A user turn that is only `<tool_response>\n…\n</tool_response>` blocks (one per line): Qwen3's tool results; else null. */
+function qwenToolResponses(content: string): ChatMessage[] | null {
+  const open = '<tool_response>\n';
+  const close = '\n</tool_response>';
+  const out: ChatMessage[] = [];
+  let at = 0;
+  while (content.startsWith(open, at)) {
+    const end = content.indexOf(close, at + open.length);
+    if (end < 0) return null;
+    out.push({ role: 'tool', content: content.slice(at + open.length, end) });
+    at = end + close.length;
+    if (at === content.length) return out;
+    if (content[at] !== '\n') return null;
+    at++;
+  }
+  return null;
+}
+
+/**
+ * `<arg_key>k</arg_key><arg_value>v</arg_value>` pairs, whitespace around them allowed, as GLM-4.5
+ * writes a call's arguments; null when anything else is there. A linear scan: a regex with nested
+ * lazy repetition would backtrack exponentially on a malformed call.
+ */
+export function readArgPairs(text: string): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  let at = 0;
+  for (;;) {
+    at = skipSpace(text, at);
+    if (at === text.length) return out;
+    const key = enclosed(text, at, '<arg_key>', '</arg_key>');
+    if (key === null) return null;
+    const value = enclosed(text, skipSpace(text, key.end), '<arg_value>', '</arg_value>');
+    if (value === null) return null;
+    out[key.text] = value.text;
+    at = value.end;
+  }
+}
+
+/** The text between `open` at `at` and the next `close`, and where it ends; null when not so. */
+function enclosed(text: string, at: number, open: string, close: string): { text: string; end: number } | null {
+  if (!text.startsWith(open, at)) return null;
+  const end = text.indexOf(close, at + open.length);
+  return end < 0 ? null : { text: text.slice(at + open.length, end), end: end + close.length };
 }
 
 function nonEmpty(messages: ChatMessage[]): ChatMessage[] {
@@ -130,8 +172,6 @@ function nonEmpty(messages: ChatMessage[]): ChatMessage[] {
 
 const GLM_PREFIX = '[gMASK]<sop>';
 const GLM_MARKER = /<\|(system|user|assistant|observation)\|>/g;
-const GLM_TOOL_CALL = /\n<tool_call>([^\n<]*)((?:\n<arg_key>[\s\S]*?<\/arg_key>\n<arg_value>[\s\S]*?<\/arg_value>)*)\n<\/tool_call>/y;
-const GLM_ARG = /\n<arg_key>([\s\S]*?)<\/arg_key>\n<arg_value>([\s\S]*?)<\/arg_value>/g;
 const GLM_RESPONSE = /\n<tool_response>\n([\s\S]*?)\n<\/tool_response>/y;
 
 function readGlm(text: string): ChatMessage[] {
@@ -163,13 +203,16 @@ function glmAssistant(body: string): ChatMessage {
   const calls = callsAt < 0 ? '' : rest.slice(callsAt);
   rest = callsAt < 0 ? rest : rest.slice(0, callsAt);
   const toolCalls: JsonObject[] = [];
-  GLM_TOOL_CALL.lastIndex = 0;
-  while (GLM_TOOL_CALL.lastIndex < calls.length) {
-    const call = GLM_TOOL_CALL.exec(calls);
-    if (call === null) fail(`a tool call that is not <tool_call>name<arg_key>…</arg_key><arg_value>…</arg_value></tool_call> at ${near(calls, 0)}`);
-    const args: JsonObject = {};
-    for (const arg of call[2]!.matchAll(GLM_ARG)) args[arg[1]!] = arg[2]!;
-    toolCalls.push({ type: 'function', function: { name: call[1]!, arguments: args } });
+  for (let at = 0; at < calls.length; ) {
+    const call = enclosed(calls, at, '\n<tool_call>', '</tool_call>');
+    const newline = call === null ? -1 : call.text.indexOf('\n');
+    const name = call === null ? '' : newline < 0 ? call.text : call.text.slice(0, newline);
+    const args = call === null ? null : readArgPairs(newline < 0 ? '' : call.text.slice(newline));
+    if (call === null || args === null || name.includes('<')) {
+      fail(`a tool call that is not <tool_call>name<arg_key>…</arg_key><arg_value>…</arg_value></tool_call> at ${near(calls, at)}`);
+    }
+    toolCalls.push({ type: 'function', function: { name, arguments: args } });
+    at = call.end;
   }
   const reasoning = think[1]!;
   return {

@@ -64,6 +64,11 @@ describe('chat transcripts: messages → real template → string → messages',
     expect(readTranscript('<|im_start|>user\nQ', 'chatml')).toEqual({ ok: false, error: expect.stringMatching(/the user turn .* is not closed/) });
     expect(readTranscript('<｜User｜>Q<｜Assistant｜>A', 'deepseek-r1')).toEqual({ ok: false, error: expect.stringMatching(/not closed/) });
     expect(readTranscript('What is 2+2?', 'plain')).toEqual({ ok: true, messages: [{ role: 'user', content: 'What is 2+2?' }] });
+    // Malformed tool markup with many parts is refused in one pass, not after exponential backtracking.
+    const pairs = '\n<arg_key>a</arg_key>\n<arg_value>b</arg_value>'.repeat(60);
+    expect(readTranscript(`<|user|>\nq<|assistant|>\n<think></think>\n<tool_call>s${pairs}X\n</tool_call>`, 'glm4.5')).toEqual({ ok: false, error: expect.stringMatching(/a tool call that is not/) });
+    const results = '<tool_response>\nr\n</tool_response>\n'.repeat(60);
+    expect(readTranscript(`<|im_start|>user\n${results}X<|im_end|>\n`, 'chatml')).toEqual({ ok: true, messages: [{ role: 'user', content: `${results}X` }] });
   });
 
   it("a template's source says its format by the markers it writes", () => {

@@ -5,6 +5,7 @@ import type { AsyncVerifier, Services } from '../../core/verifier';
 import type { JudgePort as Judge } from '../../core/ports/judge';
 import { search } from '../../verifiers/search';
 import { countToolCalls } from '../../verifiers/search/trajectory';
+import { countTextToolCalls } from '../../verifiers/search/tool-text';
 import { rig, type Rig } from '../judge/harness';
 
 const verifier = search as AsyncVerifier;
@@ -137,6 +138,15 @@ describe('search verifier', () => {
       const withBad = `${f.call('a')}\n${toolResult('r1')}\n${f.bad}\n${toolResult('invalid call')}\n${f.call('b')}\n${toolResult('r3')}\n${f.call('c')}\n${toolResult('r4')}\n\\boxed{Paris}`;
       const scaled = await score(sample(withBad, label, { tool_format: format }), services);
       expect(scaled).toMatchObject({ status: 'OK', reward: 0.875, details: { tool_calls: { total: 4, successful: 3, malformed: 1 }, factor: 0.875 } });
+    });
+
+    it('a malformed GLM call with many arguments is read in one pass (no regex backtracking)', () => {
+      // 60 pairs then stray text: a nested lazy regex needs ~2^60 steps to give up on this.
+      const pairs = '<arg_key>a</arg_key>\n<arg_value>b</arg_value>\n'.repeat(60);
+      expect(countTextToolCalls(`<tool_call>search\n${pairs}X</tool_call>`, 'glm4.5', null)).toEqual({ total: 1, successful: 0, malformed: 1 });
+      expect(countTextToolCalls(`<tool_call>search\n${pairs}</tool_call>\n<tool_response>\nok\n</tool_response>`, 'glm4.5', null)).toEqual({ total: 1, successful: 1, malformed: 0 });
+      // GLM-4.7 writes the first argument on the name's line.
+      expect(countTextToolCalls('<tool_call>search<arg_key>q</arg_key><arg_value>x</arg_value></tool_call><tool_response>r</tool_response>', 'glm4.5', null)).toEqual({ total: 1, successful: 1, malformed: 0 });
     });
 
     it('the chat format implies the tool format: chatml → hermes, glm4.5 → glm4.5', async () => {

@@ -1,4 +1,4 @@
-import type { ChatFormat, ToolFormat } from '../../core/transcript';
+import { readArgPairs, type ChatFormat, type ToolFormat } from '../../core/transcript';
 
 /**
  * Tool calls counted in a trajectory sent as text — what slime and OpenRLHF send for a multi-turn
@@ -24,7 +24,6 @@ export const TOOL_FORMAT_OF_CHAT: Partial<Record<ChatFormat, TextToolFormat>> = 
 const TAG = /<tool_call>|<tool_response>/g;
 /** A function name as GLM writes it on the call's first line: no spaces, no JSON. */
 const FUNCTION_NAME = /^[\w.:-]+$/u;
-const GLM_ARGS = /^(?:\s*<arg_key>[\s\S]*?<\/arg_key>\s*<arg_value>[\s\S]*?<\/arg_value>)*\s*$/;
 
 function isObjectText(text: string): boolean {
   try {
@@ -50,9 +49,13 @@ function hermesName(body: string): string | null {
 }
 
 function glmName(body: string): string | null {
-  const match = /^([^\n<]*)([\s\S]*)$/.exec(body)!;
-  const name = match[1]!.trim();
-  return FUNCTION_NAME.test(name) && GLM_ARGS.test(match[2]!) ? name : null;
+  const newline = body.indexOf('\n');
+  const first = newline < 0 ? body : body.slice(0, newline);
+  // The name ends where the first argument starts (GLM-4.7 writes them on the name's line).
+  const argsAt = first.indexOf('<arg_key>');
+  const name = (argsAt < 0 ? first : first.slice(0, argsAt)).trim();
+  const args = argsAt < 0 ? (newline < 0 ? '' : body.slice(newline)) : body.slice(argsAt);
+  return FUNCTION_NAME.test(name) && readArgPairs(args) !== null ? name : null;
 }
 
 /** The well-formed call's name, or null for a malformed one. */
@@ -66,7 +69,8 @@ export interface TextToolCallCounts {
 }
 
 export function countTextToolCalls(text: string, format: TextToolFormat, tools: ReadonlySet<string> | null): TextToolCallCounts {
-  const calls: Array<{ malformed: boolean; answered: boolean }> = [];
+  const calls: boolean[] = []; // malformed, per call
+  let answered = 0; // results answer calls in order: the first `answered` calls have theirs
   let successful = 0;
   TAG.lastIndex = 0;
   for (let tag = TAG.exec(text); tag !== null; tag = TAG.exec(text)) {
@@ -76,18 +80,15 @@ export function countTextToolCalls(text: string, format: TextToolFormat, tools: 
     const body = text.slice(TAG.lastIndex, end < 0 ? text.length : end);
     if (isCall) {
       const name = end < 0 ? null : NAME_OF[format](body.trim());
-      calls.push({ malformed: name === null || (tools !== null && !tools.has(name)), answered: false });
-    } else {
-      const call = calls.find((c) => !c.answered);
-      if (call) {
-        call.answered = true;
-        if (!call.malformed) successful++;
-      }
+      calls.push(name === null || (tools !== null && !tools.has(name)));
+    } else if (answered < calls.length) {
+      if (!calls[answered]) successful++;
+      answered++;
     }
     if (end < 0) break;
     TAG.lastIndex = end + closing.length;
   }
-  return { total: calls.length, successful, malformed: calls.filter((c) => c.malformed).length };
+  return { total: calls.length, successful, malformed: calls.filter(Boolean).length };
 }
 
 /** The text after the last tool result: the final turn, where the answer is. */
