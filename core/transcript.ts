@@ -80,9 +80,18 @@ function assistant(content: string, extra: JsonObject = {}): ChatMessage {
   const open = /^\s*<think>/.exec(content);
   const close = content.indexOf('</think>');
   if (open === null || close < 0) return { role: 'assistant', content, ...extra };
-  const reasoning = content.slice(open[0].length, close).replace(/^\n+|\n+$/g, '');
+  const reasoning = trimNewlines(content.slice(open[0].length, close));
   const rest = content.slice(close + '</think>'.length).replace(/^\n+/, '');
   return { role: 'assistant', content: rest, ...(reasoning !== '' ? { reasoning_content: reasoning } : {}), ...extra };
+}
+
+/** The text without leading and trailing newlines (a scan: `/\n+$/` is quadratic on long runs of newlines). */
+function trimNewlines(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text[start] === '\n') start++;
+  while (end > start && text[end - 1] === '\n') end--;
+  return text.slice(start, end);
 }
 
 // ChatML ----------------------------------------------------------------------------------------
