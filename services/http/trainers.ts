@@ -106,10 +106,11 @@ function routeOf(req: Request): LabelRoute {
 }
 
 /**
- * `?chat_format=` and `?tool_format=` (else the config's `trainers:` defaults) become `metadata.chat_format` / `metadata.tool_format`: how
- * verifiers read the string prompt back into messages (core/transcript.ts) and count the tool calls
- * of a trajectory sent as text (verifiers/search/tool-text.ts). Checked by the verifiers that read
- * them, so that every protocol reports a wrong value the same way (INVALID naming the metadata key).
+ * `?chat_format=` and `?tool_format=` (else the config's `trainers:` defaults) become
+ * `metadata.chat_format` / `metadata.tool_format`: how verifiers read the string prompt back into
+ * messages (core/transcript.ts) and count the tool calls of a trajectory sent as text
+ * (verifiers/search/tool-text.ts). Checked by the verifiers that read them, so that every protocol
+ * reports a wrong value the same way (INVALID naming the metadata key).
  */
 function formatsOf(req: Request, defaults: TrainerDefaults): JsonObject {
   const out: JsonObject = { ...defaults };
