@@ -51,6 +51,11 @@ export class NeighbourIndex {
     return this.items.length / this.dims;
   }
 
+  /** The items, laid end to end (for the reverse, exact scan). */
+  get vectors(): Float32Array {
+    return this.items;
+  }
+
   /** The k nearest items of each query (laid end to end), most similar first. */
   search(queries: Float32Array, k: number): Neighbour[][] {
     const count = queries.length / this.dims;
@@ -69,6 +74,28 @@ export class NeighbourIndex {
     }
     return out;
   }
+}
+
+/**
+ * The k nearest of `samples` (vectors laid end to end) for each benchmark item: usearch's exact
+ * scan with the items as queries, so an item's nearest samples are exact whatever the samples'
+ * own nearest items are (an item in no sample's top k still shows its k nearest). It costs one
+ * exact pass over the chunk, as much as an exact forward search would.
+ */
+export function nearestSamples(items: Float32Array, samples: Float32Array, dims: number, k: number, threads: number): Neighbour[][] {
+  const count = items.length / dims;
+  const want = Math.min(k, samples.length / dims);
+  if (count === 0 || want === 0) return Array.from({ length: count }, () => []);
+  const matches = exactSearch(samples, items, dims, want, MetricKind.Cos, Math.max(1, threads));
+  const counts = 'counts' in matches ? matches.counts : null;
+  const out: Neighbour[][] = [];
+  for (let q = 0; q < count; q++) {
+    const found = counts ? Number(counts[q]) : want;
+    const row: Neighbour[] = [];
+    for (let j = 0; j < found; j++) row.push({ item: Number(matches.keys[q * want + j]), similarity: 1 - matches.distances[q * want + j]! });
+    out.push(row);
+  }
+  return out;
 }
 
 /**

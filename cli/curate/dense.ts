@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../core/json';
 import { DecisionBook, parseDecision, type Decision } from '../../curate/decisions';
-import { ItemNeighbours, NeighbourIndex, type SearchMethod } from '../../curate/neighbours';
+import { ItemNeighbours, NeighbourIndex, nearestSamples, type SearchMethod } from '../../curate/neighbours';
 import { sharedSpans } from '../../curate/overlap';
 import { PhraseIndex } from '../../curate/phrase-index';
 import { rowText } from '../../curate/text';
@@ -170,12 +170,15 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
       vectors.forEach((v, i) => queries.set(v, i * dims));
       const results = index.search(queries, options.k);
       const found = new Map(searched.map((e, i) => [e, results[i]!]));
+      // Each item's nearest samples of this chunk, exactly (the `item` of these is the sample's place in `searched`).
+      nearestSamples(index.vectors, queries, dims, options.k, options.workers).forEach((list, item) => {
+        for (const n of list) nearest.offer(item, n.similarity, searched[n.item]!.sample);
+      });
       for (const entry of entries) {
         const { row, sample } = entry;
         if (!found.has(entry)) empty++;
         for (const n of found.get(entry) ?? []) {
           if (n.similarity >= options.threshold) above.set(pairOf(n.item, sample.key), { item: n.item, similarity: n.similarity, sample });
-          nearest.offer(n.item, n.similarity, sample);
         }
         samples++;
         const decisions = confirmed.get(sample.key);

@@ -120,7 +120,8 @@ export class FakeEmbeddingsServer {
       this.onRequest?.(request, this.requests.length);
       const fault = this.faults.shift();
       const delay = (fault?.kind === 'slow' ? fault.delayMs : 0) + (this.options.replyDelayMs ?? 0);
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+      // Unref'd: a reply still held when the test closes the server keeps no process alive.
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay).unref());
       if (fault?.kind === 'reset') return void req.socket.destroy();
       if (fault?.kind === 'status') return this.error(res, fault.status, fault.message ?? `fault ${fault.status}`, fault.shape ?? 'nested', fault.headers ?? {});
       const wanted = typeof body['dimensions'] === 'number' ? body['dimensions'] : null;
