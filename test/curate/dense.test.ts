@@ -80,12 +80,12 @@ describe('verdict curate dense', () => {
     expect(summary.pairs).toEqual(pairs);
     expect(result.stdout).toMatch(/aime24 +4 +2/);
 
-    // A second run costs no embedding: every text is in the cache.
+    // A second run costs no embedding: every text is in the cache; HNSW finds the same pairs here.
     const requests = server.requests.length;
-    const again = await run([...base(), '--search', 'exact', '--candidates', out('pairs-exact.jsonl')]);
+    const again = await run([...base(), '--search', 'hnsw', '--candidates', out('pairs-hnsw.jsonl')]);
     expect(again.code).toBe(0);
     expect(server.requests.length).toBe(requests);
-    expect(readJsonl(out('pairs-exact.jsonl')).map((p) => [p.id, p.itemId, p.similarity])).toEqual(pairs.map((p) => [p.id, p.itemId, p.similarity]));
+    expect(readJsonl(out('pairs-hnsw.jsonl')).map((p) => [p.id, p.itemId, p.similarity])).toEqual(pairs.map((p) => [p.id, p.itemId, p.similarity]));
   });
 
   it('applies a review: drops the samples confirmed contaminated with who decided, keeps the benign, and counts each', async () => {

@@ -83,8 +83,12 @@ describe('the dense-retrieval review page in headless chromium', () => {
     await expect(page.textContent('#review-counts')).resolves.toBe(`1 contaminated, 1 benign, ${summary.pairs.length - 2} undecided of ${summary.pairs.length} pairs`);
     expect(await verbatim.getAttribute('data-decision')).toBe('contaminated');
     await page.selectOption('#review-filter', 'undecided');
-    expect(await verbatim.isHidden()).toBe(true);
+    expect(await page.locator('article.review-pair[data-pair="0"]').count()).toBe(0);
+    expect(await articles.count()).toBe(summary.pairs.length - 2);
     await page.selectOption('#review-filter', 'all');
+    expect(await articles.count()).toBe(summary.pairs.length);
+    expect(await page.isChecked('#decision-0-contaminated')).toBe(true);
+    expect(await page.locator('#review-more').isHidden()).toBe(true);
 
     // No reviewer name: the export refuses, saying why, at the field.
     await page.click('#export-decisions');

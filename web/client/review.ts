@@ -14,6 +14,9 @@ namespace Verdict {
     note: string;
   }
 
+  /** Pairs shown at once; "Show more" adds as many. */
+  const PAGE = 200;
+
   /** The text with each [start, end) span in a <mark>; spans come sorted and apart from the command. */
   function marked(text: string, spans: unknown): HTMLElement {
     const pre = h('pre', { class: 'review-text' });
@@ -45,7 +48,11 @@ namespace Verdict {
     const counts = h('p', { id: 'review-counts', 'aria-live': 'polite' });
     const filter = h('select', { id: 'review-filter' }, ...['all', 'undecided', 'contaminated', 'benign'].map((v) => h('option', { value: v }, v)));
     const exportButton = h('button', { id: 'export-decisions', type: 'button' }, 'Export decisions');
-    const articles: HTMLElement[] = [];
+    // Built when first shown, then kept: a review of 30,000 pairs must not build 30,000 articles up front.
+    const articles = new Map<number, HTMLElement>();
+    const list = h('div', { id: 'review-pairs' });
+    const more = h('button', { id: 'review-more', type: 'button' });
+    let limit = PAGE;
     const recount = () => {
       const c = states.filter((s) => s.decision === 'contaminated').length;
       const b = states.filter((s) => s.decision === 'benign').length;
@@ -53,13 +60,14 @@ namespace Verdict {
       counts.setAttribute('data-contaminated', String(c));
       counts.setAttribute('data-benign', String(b));
     };
-    const applyFilter = () => {
-      articles.forEach((a, i) => {
-        const d = states[i]!.decision ?? 'undecided';
-        a.hidden = filter.value !== 'all' && filter.value !== d;
-      });
+    const show = () => {
+      const wanted = states.map((s, i) => ({ i, d: s.decision ?? 'undecided' })).filter((x) => filter.value === 'all' || filter.value === x.d);
+      list.replaceChildren(...wanted.slice(0, limit).map((x) => articles.get(x.i) ?? build(x.i)));
+      more.hidden = wanted.length <= limit;
+      more.textContent = `Show ${Math.min(PAGE, wanted.length - limit)} more (${wanted.length - limit} not shown)`;
     };
-    pairs.forEach((p, i) => {
+    const build = (i: number): HTMLElement => {
+      const p = pairs[i]!;
       const state = states[i]!;
       const where = `line ${String(p['line'])}${p['id'] === null || p['id'] === undefined ? '' : ` (${String(p['id'])})`}`;
       const radios = (['contaminated', 'benign'] as const).map((value) => {
@@ -88,9 +96,17 @@ namespace Verdict {
         ),
         h('fieldset', { class: 'decision' }, h('legend', {}, 'Decision'), ...radios, h('label', { for: `note-${i}` }, ' note ', note)),
       );
-      articles.push(article);
+      articles.set(i, article);
+      return article;
+    };
+    filter.addEventListener('change', () => {
+      limit = PAGE;
+      show();
     });
-    filter.addEventListener('change', applyFilter);
+    more.addEventListener('click', () => {
+      limit += PAGE;
+      show();
+    });
     exportButton.addEventListener('click', () => {
       const name = reviewer.value.trim();
       const fresh = states.some((s) => s.decision !== null && s.reviewer === null);
@@ -129,6 +145,7 @@ namespace Verdict {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     });
     recount();
+    show();
     return h(
       'section',
       { 'aria-label': 'Review' },
@@ -137,7 +154,8 @@ namespace Verdict {
       h('div', { class: 'filters' }, h('label', { for: 'reviewer' }, 'Reviewer ', reviewer), h('label', { for: 'review-filter' }, 'Show ', filter), exportButton),
       error,
       counts,
-      ...articles,
+      list,
+      more,
     );
   }
 }
