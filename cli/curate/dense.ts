@@ -1,6 +1,6 @@
 import type { JsonObject } from '../../core/json';
 import { DecisionBook, parseDecision, type Decision } from '../../curate/decisions';
-import { ItemNeighbours, NeighbourIndex, nearestSamples, type SearchMethod } from '../../curate/neighbours';
+import type { SearchMethod } from '../../curate/neighbours';
 import { sharedSpans } from '../../curate/overlap';
 import { PhraseIndex } from '../../curate/phrase-index';
 import { rowText } from '../../curate/text';
@@ -70,6 +70,8 @@ export interface CandidatePair extends JsonObject {
 export interface DenseBenchmarkReport extends JsonObject {
   benchmark: string;
   items: number;
+  /** Items with no text: not embedded, never in a pair. */
+  emptyItems: number;
   /** Pairs at or above the threshold. */
   aboveThreshold: number;
   /** Pairs shown (above the threshold, or among an item's k nearest). */
@@ -125,9 +127,12 @@ const pairOf = (item: number, key: string) => `${item}:${key}`;
 
 export async function dense(options: DenseOptions): Promise<DenseReport> {
   const started = Date.now();
+  // usearch's native module is loaded by this command only, not by every start of the CLI.
+  const { ItemNeighbours, NeighbourIndex, nearestSamples } = await import('../../curate/neighbours');
   const loaded = await loadBenchmarks(options.benchmarks, options.benchmarkFields, options.benchmarkIdField);
-  const items = loaded.flatMap((b, pass) => b.items.map((item) => ({ ...item, pass })));
-  if (items.length === 0) throw new Error('--benchmark: no items to compare against');
+  // An item with no text has nothing to embed (servers refuse an empty input): counted, not searched.
+  const items = loaded.flatMap((b, pass) => b.items.map((item) => ({ ...item, pass }))).filter((item) => item.text.trim() !== '');
+  if (items.length === 0) throw new Error('--benchmark: no item with text to compare against');
   const book = options.decisions ? await readDecisions(options.decisions) : null;
   const confirmed = book?.confirmed() ?? new Map<string, Decision[]>();
   const cache = new EmbeddingCache(options.cachePath);
@@ -252,6 +257,7 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
       return {
         benchmark: b.source.name,
         items: b.items.length,
+        emptyItems: b.items.filter((item) => item.text.trim() === '').length,
         aboveThreshold: mine.filter((p) => p.reasons.includes('threshold')).length,
         pairs: mine.length,
         ngramFlagged: mine.filter((p) => p.ngram.sampled || p.ngram.exhaustive).length,

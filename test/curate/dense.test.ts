@@ -76,7 +76,7 @@ describe('verdict curate dense', () => {
     const summary = JSON.parse(readFileSync(out('summary.json'), 'utf8')) as Row;
     expect(summary).toMatchObject({ kind: 'verdict.curate', version: 1, command: 'dense', samples: TRAIN.length, emptySamples: 1, dropped: null });
     expect(summary.embedding).toMatchObject({ model: 'fake-embed', dimensions: 128, embedded: BENCH.length + TRAIN.length - 1, cached: 0 });
-    expect(summary.benchmarks).toEqual([{ benchmark: 'aime24', items: 4, aboveThreshold: 2, pairs: pairs.length, ngramFlagged: 1, contaminated: 0, benign: 0, undecided: pairs.length }]);
+    expect(summary.benchmarks).toEqual([{ benchmark: 'aime24', items: 4, emptyItems: 0, aboveThreshold: 2, pairs: pairs.length, ngramFlagged: 1, contaminated: 0, benign: 0, undecided: pairs.length }]);
     expect(summary.pairs).toEqual(pairs);
     expect(result.stdout).toMatch(/aime24 +4 +2/);
 
