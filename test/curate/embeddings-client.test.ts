@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EmbeddingCache, EmbeddingsClient, EmbeddingsError, embeddingsConfigSection, resolveEmbeddingsEndpoint, type EmbeddingsEndpoint } from '../../services/embeddings';
+import { ConfigError, parseConfig } from '../../services/config';
 import { bagOfWords, FakeEmbeddingsServer } from '../fakes/fake-embeddings-server';
 
 /** The embeddings client against a real HTTP server speaking the OpenAI wire format, with a real SQLite cache. */
@@ -128,6 +129,14 @@ describe('EmbeddingsClient', () => {
     expect(none).toEqual({ ok: false, errors: ['embeddings.endpoints.default.url: required (or set VERDICT_EMBEDDINGS_DEFAULT_URL)', 'embeddings.endpoints.default.model: required (or set VERDICT_EMBEDDINGS_DEFAULT_MODEL)'] });
     const env = resolveEmbeddingsEndpoint(undefined, 'default', { VERDICT_EMBEDDINGS_DEFAULT_URL: 'http://e:8000/v1', VERDICT_EMBEDDINGS_DEFAULT_MODEL: 'm' });
     expect(env.ok && env.endpoint).toMatchObject({ url: 'http://e:8000/v1', model: 'm', batchSize: 64, maxConcurrency: 8, apiKey: 'EMPTY' });
-    expect(embeddingsConfigSection.safeParse({ endpoints: { default: { batchSize: 0 } } }).success).toBe(false);
+    let problems: readonly string[] = [];
+    try {
+      parseConfig({ embeddings: { endpoints: { default: { batchSize: 0, url: 'nope' }, Bad: {} } } }, 'verdict.yaml');
+    } catch (error) {
+      if (error instanceof ConfigError) problems = error.problems;
+    }
+    expect(problems).toEqual(expect.arrayContaining([expect.stringMatching(/^verdict\.yaml\.embeddings\.endpoints\.default\.batchSize: /), expect.stringMatching(/^verdict\.yaml\.embeddings\.endpoints\.default\.url: /), expect.stringMatching(/^verdict\.yaml\.embeddings\.endpoints\.Bad: /)]));
+    const parsed = parseConfig({ embeddings: { cachePath: '/tmp/x.sqlite', endpoints: { default: { url: 'http://e:8000/v1', model: 'm', dimensions: 1024 } } } });
+    expect(resolveEmbeddingsEndpoint(parsed.embeddings, 'default', {})).toMatchObject({ ok: true, endpoint: { dimensions: 1024, batchSize: 64 } });
   });
 });
