@@ -303,7 +303,7 @@ function addDense(curate: Command): void {
     .addOption(new Option('--phrase-threshold <share>', '8-gram flag: share of an item\'s phrases that flags a pair').argParser(fraction('--phrase-threshold')).default(0.5))
     .addOption(new Option('--span-words <n>', 'the review page marks shared runs of at least this many words').argParser(integer('--span-words', 1)).default(4))
     .addOption(new Option('--workers <n>', 'search threads').argParser(integer('--workers', 1)).default(availableParallelism(), 'one per core'))
-    .addOption(new Option('--chunk <n>', 'training samples embedded and searched together').argParser(integer('--chunk', 1)).default(1024))
+    .addOption(new Option('--chunk <n>', 'training samples embedded and searched together').argParser(integer('--chunk', 1)).default(4096))
     .option('--candidates <file>', 'every pair shown for review, with both texts, the similarity and the 8-gram flags')
     .option('--decisions <file>', 'a review\'s decisions (JSONL, exported by the review page): drop samples confirmed contaminated')
     .option('-o, --output <file>', 'with --decisions: kept samples, untouched')
