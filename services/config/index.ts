@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
 import { agentStateConfigSection } from '../agent-state';
+import { embeddingsConfigSection } from '../embeddings/config';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
@@ -16,6 +17,7 @@ import { trainersConfigSection } from '../http/config';
  */
 export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
+  embeddings: embeddingsConfigSection.optional(),
   jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
   sandbox: sandboxConfigSection.optional(),
