@@ -34,6 +34,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'verdict curate decontam train.jsonl --benchmark aime=aime.jsonl --benchmark gpqa=gpqa/ -o clean.jsonl --removed removed.jsonl',
     'verdict curate decontam code.jsonl --form code --benchmark lcb=livecodebench.jsonl -o clean.jsonl',
   ],
+  'curate dense': [
+    'verdict curate dense train.jsonl --benchmark aime24=aime24.jsonl --summary-json dense.json --candidates pairs.jsonl   # $VERDICT_EMBEDDINGS_DEFAULT_URL, _MODEL',
+    'verdict report dense.json -o review.html   # mark each pair, export the decisions',
+    'verdict curate dense train.jsonl --benchmark aime24=aime24.jsonl --decisions decisions.jsonl -o kept.jsonl --removed removed.jsonl',
+  ],
   audit: ['verdict audit train.jsonl --config examples/verdict.yaml -o audit.json && verdict report audit.json -o audit.html', 'verdict audit --self'],
   report: [
     'verdict score rollouts.jsonl -o results.jsonl && verdict report results.jsonl -o report.html',

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
-import type { VerdictConfig } from './config';
+import { ConfigError, type VerdictConfig } from './config';
+import { trainerDefaults } from './http/config';
 import type { Engine, EngineLimits } from './engine/engine';
 import type { PoolEntry } from './pool/worker';
 import { collectWhenIdle } from './idle-gc';
@@ -61,6 +62,9 @@ async function listening<T>(api: 'grpc' | 'http', host: string, port: number, st
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  // Read before anything starts: a template file that cannot say its format is a config error.
+  const trainers = trainerDefaults(options.config.trainers);
+  if (!trainers.ok) throw new ConfigError(`${options.config.source ?? 'config'}.${trainers.error}`);
   const operator = new OperatorSide(options);
   const { metrics } = operator;
   const runtime = await openRuntime({
@@ -84,7 +88,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
     const httpPort = options.httpPort;
-    http = await listening('http', options.host, httpPort, () => listen(createGateway(engine, metrics, () => serving, operator.http()), options.host, httpPort, options.httpLimits), async () => {
+    http = await listening('http', options.host, httpPort, () => listen(createGateway(engine, metrics, () => serving, operator.http(), trainers.value), options.host, httpPort, options.httpLimits), async () => {
       stopCollecting();
       grpcServer.server.forceShutdown();
       await runtime.close();
