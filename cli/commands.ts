@@ -7,16 +7,23 @@ export function addCheckCommand(cli: Command): void {
   cli
     .command('check')
     .description('verifier unit tests: score case files (a sample plus "expect") and report each mismatch')
-    .argument('<paths...>', 'case files (JSONL, or YAML holding a list) or folders, searched for cases.jsonl|yaml and *.cases.jsonl|yaml')
+    .argument('[paths...]', 'case files (JSONL, or YAML holding a list) or folders, searched for cases.jsonl|yaml and *.cases.jsonl|yaml')
     .addOption(workersOption().default(0, 'main thread'))
     .option('--config <file>', 'service config (YAML or JSON)')
     .option('--filter <regexp>', 'only cases whose id or file:line matches')
+    .option('--examples', 'also score each registered verifier\'s example: its reward with the services it requires configured, else ABORTED service_unavailable')
     .option('--update', 'write each failing case\'s current result as its expectation (each change is printed first)')
     .option('-v, --verbose', 'list passing cases too')
     .addHelpText('after', '\nexpect: any of status, reward (with tolerance), reason, reasonMatches (a regular expression), details (a subset). Exit 1 when a case fails.')
-    .action(async (paths: string[], opts: { workers: number; config?: string; verbose?: boolean; filter?: string; update?: boolean }) => {
-      const { reports, cases } = await checkCases(paths, { workers: opts.workers, config: config(opts.config), ...(opts.filter !== undefined ? { filter: opts.filter } : {}) });
-      if (cases.length === 0) throw new Error(`no cases found in ${paths.join(', ')}${opts.filter ? ` matching /${opts.filter}/` : ''}`);
+    .action(async (paths: string[], opts: { workers: number; config?: string; verbose?: boolean; filter?: string; update?: boolean; examples?: boolean }) => {
+      if (paths.length === 0 && !opts.examples) throw new Error('give case files or folders, or --examples');
+      const { reports, cases } = await checkCases(paths, {
+        workers: opts.workers,
+        config: config(opts.config),
+        examples: opts.examples === true,
+        ...(opts.filter !== undefined ? { filter: opts.filter } : {}),
+      });
+      if (cases.length === 0) throw new Error(`no cases found in ${[...paths, ...(opts.examples ? ['the examples'] : [])].join(', ')}${opts.filter ? ` matching /${opts.filter}/` : ''}`);
       if (opts.update) {
         const updated = applyUpdates(reports, cases, (line) => process.stdout.write(line + '\n'));
         const broken = reports.filter((r) => !r.passed && !r.result);

@@ -93,11 +93,11 @@ export function program(): Command {
   cli
     .command('verifiers')
     .description('list the registered verifiers')
-    .option('--json', 'print name, version, description and label JSON Schema as JSON')
+    .option('--json', 'print name, version, description, label JSON Schema, config sections read and example as JSON')
     .action((opts: { json?: boolean }) => {
       const list = createRegistry().list();
       if (opts.json) {
-        process.stdout.write(JSON.stringify(list.map((v) => ({ ...v, labelSchema: JSON.parse(v.labelSchema) as unknown })), null, 2) + '\n');
+        process.stdout.write(JSON.stringify(createRegistry().cards(), null, 2) + '\n');
         return;
       }
       const width = Math.max(...list.map((v) => v.name.length)) + 1;

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { GroupOptions } from '../core/groups';
 import type { Json, JsonObject } from '../core/json';
 import type { Sample } from '../core/sample';
+import type { Registry } from '../core/registry';
+import { sectionsRead } from '../core/verifier';
 import type { VerdictConfig } from '../services/config';
+import { createRegistry } from '../verifiers';
 
 /**
  * The reward receipt on every result: which verifier decided it, under which config, on which input.
@@ -17,17 +20,6 @@ export interface Receipt {
   /** SHA-256 (first 16 hex digits) of what the verifier sees of the sample (all but its id). */
   input: string;
 }
-
-/** The config sections each verifier's verdict depends on; a verifier not listed depends on all of them. */
-const SECTIONS_READ: Record<string, ReadonlyArray<keyof VerdictConfig>> = {
-  qa: [],
-  math: [],
-  code: ['sandbox'],
-  puzzle: ['sandbox'],
-  if: ['sandbox', 'jsIsolate', 'judge'],
-  search: ['judge'],
-  rlhf: ['rewardModel'],
-};
 
 /** JSON with object keys sorted, so equal values hash equally whatever order they were written in. */
 export function canonicalJson(value: unknown): string {
@@ -48,16 +40,29 @@ export function shortHash(text: string): string {
 export class Receipts {
   private readonly configHashes = new Map<string, string>();
 
-  /** `config` is null when scoring happens on remote replicas whose config the CLI cannot see. */
+  /**
+   * `config` is null when scoring happens on remote replicas whose config the CLI cannot see. The
+   * sections each verifier's verdict depends on are those its definition declares (`requires`,
+   * `uses`); a verifier the registry does not know depends on all of them.
+   */
   constructor(
     private readonly config: VerdictConfig | null,
     private readonly groupOptions: GroupOptions | null,
+    private readonly registry: Registry = createRegistry(),
   ) {}
+
+  /** The sections hashed into `verifier`'s receipt. */
+  sections(verifier: string): Array<keyof VerdictConfig> {
+    const known = this.registry.get(verifier);
+    // A ServiceSection is a key of VerdictConfig: this assignment is where the compiler checks it.
+    if (known) return sectionsRead(known) satisfies Array<keyof VerdictConfig>;
+    return Object.keys(this.config ?? {}) as Array<keyof VerdictConfig>;
+  }
 
   private configHash(verifier: string): string {
     let hash = this.configHashes.get(verifier);
     if (hash === undefined) {
-      const sections = SECTIONS_READ[verifier] ?? (Object.keys(this.config ?? {}) as Array<keyof VerdictConfig>);
+      const sections = this.sections(verifier);
       const relevant: Record<string, unknown> = { groupOptions: this.groupOptions };
       if (this.config === null) relevant.config = 'remote';
       else for (const section of sections) relevant[section] = this.config[section];

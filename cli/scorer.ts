@@ -5,6 +5,7 @@ import type { EngineLimits } from '../services/engine/engine';
 import { Scorer } from '../services/engine/scorer';
 import { ScorerClient } from '../services/grpc/client';
 import type { ClientAuth } from '../services/auth';
+import type { PoolEntry } from '../services/pool/worker';
 import { openRuntime } from '../services/runtime';
 
 /**
@@ -24,12 +25,13 @@ export interface BatchScorer {
   close(): Promise<void>;
 }
 
-export async function localScorer(options: { workers: number; config: VerdictConfig; limits?: Partial<EngineLimits> }): Promise<BatchScorer> {
+export async function localScorer(options: { workers: number; config: VerdictConfig; limits?: Partial<EngineLimits>; verifiers?: PoolEntry }): Promise<BatchScorer> {
   const seconds = new WeakMap<ScoreResult, number>();
   const runtime = await openRuntime({
     workers: options.workers,
     config: options.config,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.verifiers ? { verifiers: options.verifiers } : {}),
     observer: { onResult: (result, s) => seconds.set(result, s) },
   });
   const scorer = new Scorer(runtime.engine);

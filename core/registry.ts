@@ -1,11 +1,21 @@
 import { jsonSchemaText } from './label';
-import type { Verifier } from './verifier';
+import { sectionsRead, type ServiceSection, type Verifier, type VerifierExample } from './verifier';
 
 export interface VerifierInfo {
   name: string;
   version: string;
   description: string;
   labelSchema: string;
+}
+
+/**
+ * What `verdict verifiers --json` prints and GET /v1/verifiers answers: the info with its label
+ * schema as an object, the config sections it reads, and its example (the playground fills it in).
+ */
+export interface VerifierCard extends Omit<VerifierInfo, 'labelSchema'> {
+  labelSchema: unknown;
+  sections: ServiceSection[];
+  example: VerifierExample;
 }
 
 /** Verifiers by name. Built once per process (and once per worker thread) from `verifiers/index.ts`. */
@@ -34,6 +44,13 @@ export class Registry {
       description: v.description,
       labelSchema: jsonSchemaText(v.label),
     }));
+  }
+
+  cards(): VerifierCard[] {
+    return this.list().map((info) => {
+      const verifier = this.byName.get(info.name)!;
+      return { ...info, labelSchema: JSON.parse(info.labelSchema) as unknown, sections: sectionsRead(verifier), example: verifier.example };
+    });
   }
 
   /** The INVALID reason for a sample naming a verifier that does not exist. */

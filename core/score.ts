@@ -1,6 +1,6 @@
 import { checkAgainst } from './label';
 import { aborted, invalid, type Outcome, type Sample } from './sample';
-import type { AsyncVerifier, PureVerifier, VerifierEnv } from './verifier';
+import { type AsyncVerifier, type PureVerifier, SERVICE_OF_SECTION, type Services, type VerifierEnv } from './verifier';
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -18,13 +18,21 @@ export function scorePure(verifier: PureVerifier, sample: Sample): Outcome {
   }
 }
 
+/** ABORTED `service_unavailable` naming the first section the verifier requires that is not configured; else null. */
+export function unavailable(verifier: AsyncVerifier, services: Services): Outcome | null {
+  const missing = verifier.requires.find((section) => services[SERVICE_OF_SECTION[section]] === undefined);
+  return missing === undefined ? null : aborted('service_unavailable', { service: missing });
+}
+
 /**
- * The same for an async verifier, awaiting its services through `env`. Once `env.signal` is aborted a
+ * The same for an async verifier, once its required services are there (else ABORTED, see `unavailable`), awaiting its services through `env`. Once `env.signal` is aborted a
  * thrown error is the abort itself (reason "deadline", "cancelled", "shutdown"), not a verifier bug.
  */
 export async function scoreAsync(verifier: AsyncVerifier, sample: Sample, env: VerifierEnv): Promise<Outcome> {
   const label = checkAgainst(verifier.label, sample.label);
   if (!label.ok) return invalid(label.error);
+  const missing = unavailable(verifier, env.services);
+  if (missing) return missing;
   try {
     return await verifier.score({ response: sample.response, label: label.value, sample }, env);
   } catch (error) {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Json } from './json';
+import type { Json, JsonObject } from './json';
 import type { AgentStatePort } from './ports/agent-state';
 import type { JsIsolatePort } from './ports/js-isolate';
 import type { JudgePort } from './ports/judge';
@@ -44,6 +44,35 @@ export interface VerifierEnv {
   compute(task: string, payload: Json): Promise<Json>;
 }
 
+/**
+ * A config section that serves verifiers a service: a key of services/config's schema, spelt as the
+ * config file spells it. Receipts hash these sections, and `service_unavailable` names them.
+ */
+export type ServiceSection = 'sandbox' | 'judge' | 'rewardModel' | 'jsIsolate' | 'agentState' | 'terminal';
+
+/** Where each section's service appears in `Services` (filled by services/bootstrap.ts from that section). */
+export const SERVICE_OF_SECTION: { readonly [S in ServiceSection]: keyof Services } = {
+  sandbox: 'sandbox',
+  judge: 'judges',
+  rewardModel: 'rewardModels',
+  jsIsolate: 'jsIsolate',
+  agentState: 'agentState',
+  terminal: 'workspace',
+};
+
+/**
+ * One sample a verifier carries beside its code, as constraints carry theirs: the playground fills
+ * it in, and the smoke test (test/spine/examples.test.ts) scores it and expects `reward` whenever
+ * the verifier's `requires` are configured.
+ */
+export interface VerifierExample {
+  label: JsonObject;
+  response: string;
+  metadata?: JsonObject;
+  /** The reward it earns when its services are there; absent where a model decides it (a judge, a reward model). */
+  reward?: number;
+}
+
 interface VerifierBase<S extends z.ZodType> {
   name: string;
   /** Bumped whenever the same input could get a different reward. */
@@ -52,6 +81,7 @@ interface VerifierBase<S extends z.ZodType> {
   label: S;
   /** Pure, synchronous helpers that async verifiers run on the worker pool through `env.compute`. */
   tasks?: Record<string, (payload: Json) => Json>;
+  example: VerifierExample;
 }
 
 /** A pure, synchronous verifier: scored on the worker pool, deterministic by construction. */
@@ -63,10 +93,27 @@ export interface PureVerifier<S extends z.ZodType = z.ZodType> extends VerifierB
 /** A verifier that needs I/O (sandbox, judge, reward model): runs on the main thread, awaits services. */
 export interface AsyncVerifier<S extends z.ZodType = z.ZodType> extends VerifierBase<S> {
   kind: 'async';
+  /**
+   * Sections whose service no sample can be scored without: when one is not configured, every sample
+   * is ABORTED `service_unavailable` naming it (`{service: "sandbox"}`), checked once after the label
+   * and before `score` (core/score.ts), so `score` may take the service as given.
+   */
+  requires: readonly ServiceSection[];
+  /**
+   * Sections whose service only some samples need (`if`'s python rubrics, a named task directory):
+   * `score` checks those itself, naming the finer key (`judge.endpoints.if`, `agentState.tasks`).
+   */
+  uses?: readonly ServiceSection[];
   score(input: VerifierInput<z.output<S>>, env: VerifierEnv): Promise<Outcome>;
 }
 
 export type Verifier = PureVerifier | AsyncVerifier;
+
+/** The config sections a verifier's verdict depends on (its receipt's `config` hashes them): none for a pure one. */
+export function sectionsRead(verifier: Verifier): ServiceSection[] {
+  if (verifier.kind === 'pure') return [];
+  return [...new Set([...verifier.requires, ...(verifier.uses ?? [])])];
+}
 
 /** Identity helpers that keep the label type flowing from the schema into `score`. */
 export function definePure<S extends z.ZodType>(verifier: Omit<PureVerifier<S>, 'kind'>): PureVerifier {

@@ -32,11 +32,6 @@ export interface RewardModelsPort {
   names(): string[];
 }
 
-/** The ABORTED outcome when `rlhf` runs without a `rewardModel:` config section. */
-export function rewardModelMissing(): Outcome {
-  return aborted('service_unavailable', { service: 'rewardModel' });
-}
-
 /** The ABORTED outcome of a score that failed: never a reward. */
 export function rewardModelAborted(failure: Extract<RmScore, { ok: false }>, endpoint: string): Outcome {
   return aborted(failure.reason, { endpoint, attempts: failure.attempts, message: failure.message });

@@ -121,8 +121,3 @@ export function sandboxAborted(error: unknown, details: JsonObject = {}): Outcom
   if (error instanceof SandboxError) return aborted(error.reason, { ...details, error: error.message });
   return aborted('sandbox_error', { ...details, error: error instanceof Error ? error.message : String(error) });
 }
-
-/** The ABORTED outcome when a verifier needs the sandbox and the config has no `sandbox:` section. */
-export function sandboxMissing(): Outcome {
-  return aborted('service_unavailable', { service: 'sandbox' });
-}

@@ -14,6 +14,7 @@ const stricterQa = definePure({
   version: '9.0.0-strict',
   description: 'qa that only accepts \\boxed{} answers (test)',
   label: qaLabel,
+  example: qa.example,
   score(input) {
     if (!input.response.includes('\\boxed{')) return ok(0, 'not_boxed');
     return (qa as unknown as { score(i: typeof input): ReturnType<typeof ok> }).score(input);

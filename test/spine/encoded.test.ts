@@ -141,6 +141,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
       version: '1.0.0',
       description: 'test verifier: throws',
       label: z.strictObject({}),
+      example: { label: {}, response: '' },
       score() {
         throw new Error('boom');
       },

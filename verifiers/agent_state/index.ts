@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { DEFAULT_AGENT_STATE_LIMITS, type AgentTask } from '../../core/ports/agent-state';
-import { sandboxAborted, sandboxMissing } from '../../core/ports/sandbox';
+import { sandboxAborted } from '../../core/ports/sandbox';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
-import { defineAsync } from '../../core/verifier';
+import { defineAsync, type VerifierExample } from '../../core/verifier';
 import { HARNESS, PRELUDE, STATE_ENTRY } from './harness';
 
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a Python identifier');
@@ -69,12 +69,35 @@ function passedOf(value: Json): { passed: boolean; reason: string | null } | nul
   return null;
 }
 
+/** The example's database: a read-only task leaves it as it was. */
+const CHILL =
+  "CREATE TABLE playlists (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE playlist_tracks (playlist_id INTEGER, track_id INTEGER); INSERT INTO playlists VALUES (1, 'Chill'); INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (1, 4);";
+
+// AgentWorldModel's format: verify_task_completion(initial_db_path, final_db_path, final_answer)
+// → {"result": "complete" | "others"}, the final answer taken after </think>.
+const EXAMPLE: VerifierExample = {
+  label: {
+    task: {
+      id: 'chill-track-count',
+      code: "def verify_task_completion(initial_db_path, final_db_path, final_answer=None):\n    q = 'SELECT count(*) FROM playlist_tracks WHERE playlist_id = 1'\n    before = sqlite3.connect('file:%s?mode=ro' % initial_db_path, uri=True).execute(q).fetchone()[0]\n    after = sqlite3.connect('file:%s?mode=ro' % final_db_path, uri=True).execute(q).fetchone()[0]\n    if before != after:\n        return {'result': 'others'}  # a read-only task: nothing may change\n    stated = re.findall(r'\\b(\\d+) tracks?\\b', final_answer or '')\n    return {'result': 'complete' if stated == [str(after)] else 'others'}\n",
+      entry: 'verify_task_completion',
+    },
+  },
+  response: '<think>Chill holds tracks 1, 2 and 4.</think>\nYour Chill playlist has 3 tracks.',
+  metadata: { initialState: { sql: CHILL }, finalState: { sql: CHILL } },
+  reward: 1,
+};
+
 export const agentState = defineAsync({
   name: 'agent_state',
   version: '1.1.0',
   description:
     'General Agent (AgentWorldModel MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState), the initial one (its environment\'s, or metadata.initialState) and the final answer after </think>; 1 when it passes',
   label: agentStateLabel,
+  // agentState serves tasks by id and limits; inline tasks score without it (`score` names agentState.tasks).
+  requires: ['sandbox'],
+  uses: ['agentState'],
+  example: EXAMPLE,
   async score({ label, sample }, env): Promise<Outcome> {
     const port = env.services.agentState;
     const limits = port?.limits ?? DEFAULT_AGENT_STATE_LIMITS;
@@ -96,8 +119,7 @@ export const agentState = defineAsync({
       if (found.kind === 'broken') return invalid(`label.taskId: task "${label.taskId}": ${found.error}`);
       task = found.task;
     }
-    const sandbox = env.services.sandbox;
-    if (!sandbox) return sandboxMissing();
+    const sandbox = env.services.sandbox!;
     if (!initial && task.initialState && (task.initialState.sqlite.length / 4) * 3 > limits.maxStateBytes) {
       return invalid(`task ${task.id}: its environment's initial database is over agentState.maxStateMb`, { task: task.id });
     }

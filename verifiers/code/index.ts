@@ -2,7 +2,7 @@ import type { JsonObject } from '../../core/json';
 import { invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { type RequestLimits, sandboxAborted, sandboxMissing, type TestReport } from '../../core/ports/sandbox';
+import { type RequestLimits, sandboxAborted, type TestReport } from '../../core/ports/sandbox';
 import { lastPythonBlock } from './extract';
 import { codeLabel, type CodeLabel } from './label';
 import { selectTests, testsSeed } from './subsample';
@@ -69,13 +69,14 @@ export const code = defineAsync({
   description:
     'Coding: the last ```python block after </think>, run in the sandbox against assert tests (judged outside the candidate) or stdin/stdout pairs; 1 only if every selected test (≤ 50, SHA-256-seeded) passes',
   label: codeLabel,
+  requires: ['sandbox'],
+  example: { label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0'] }, response: '```python\ndef add(a, b):\n    return a + b\n```', reward: 1 },
   async score({ response, label }, env) {
     const text = finalText(response);
     if (text === null) return ok(0, 'no_code', { unclosed_think: true });
     const source = lastPythonBlock(text);
     if (source === null || source.trim() === '') return ok(0, 'no_code');
-    const sandbox = env.services.sandbox;
-    if (!sandbox) return sandboxMissing();
+    const sandbox = env.services.sandbox!;
 
     const selected = selectTests(label.tests.length, () => label.problem_id ?? testsSeed(label.tests));
     const limits = requestLimits(label);

@@ -46,6 +46,19 @@ function record(report: RubricReport, pass: boolean, reason: string): void {
 export const ifVerifier = defineAsync({
   name: 'if',
   version: '1.1.0',
+  // Only python, js and judge rubrics need a service: `score` checks each rubric's, naming it.
+  requires: [],
+  uses: ['sandbox', 'jsIsolate', 'judge'],
+  example: {
+    label: {
+      rubrics: [
+        { kind: 'constraint', id: 'length_constraints:number_words', kwargs: { relation: 'less than', num_words: 10 } },
+        { kind: 'constraint', id: 'change_case:english_lowercase' },
+      ],
+    },
+    response: 'all lower case, and short',
+    reward: 1,
+  },
   description:
     'Instruction following: all-pass reward over IFEval/IFBench constraint rubrics, Python and JavaScript rubric functions, and judge rubrics, on the text after </think>',
   label: ifLabel,

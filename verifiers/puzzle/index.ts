@@ -3,7 +3,7 @@ import type { Json } from '../../core/json';
 import { invalid, ok } from '../../core/sample';
 import { finalText, lastBoxed } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { type RequestLimits, sandboxAborted, sandboxMissing } from '../../core/ports/sandbox';
+import { type RequestLimits, sandboxAborted } from '../../core/ports/sandbox';
 
 export const puzzleLabel = z.strictObject({
   checker: z.string().min(1).describe('Python source defining the checker function'),
@@ -34,13 +34,14 @@ export const puzzle = defineAsync({
   description:
     'Reasoning puzzles: the label\'s Python checker (compiled once per warm sandbox worker) judges the extracted answer; 1 when its score reaches the threshold',
   label: puzzleLabel,
+  requires: ['sandbox'],
+  example: { label: { checker: 'def check(answer):\n    return int(answer) % 4 == 0' }, response: '\\boxed{12}', reward: 1 },
   async score({ response, label }, env) {
     const text = finalText(response);
     if (text === null) return ok(0, 'no_answer', { unclosed_think: true });
     const answer = label.extract === 'boxed' ? lastBoxed(text)?.trim() ?? null : text.trim();
     if (answer === null || answer === '') return ok(0, 'no_answer');
-    const sandbox = env.services.sandbox;
-    if (!sandbox) return sandboxMissing();
+    const sandbox = env.services.sandbox!;
 
     const limits: RequestLimits = {};
     if (label.time_limit_ms !== undefined) limits.cpuMs = label.time_limit_ms;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
-import { rewardModelAborted, rewardModelMissing } from '../../core/ports/reward-model';
+import { rewardModelAborted } from '../../core/ports/reward-model';
 import { invalid, ok } from '../../core/sample';
 import { promptConversation } from '../../core/transcript';
 import { defineAsync } from '../../core/verifier';
@@ -30,9 +30,15 @@ export const rlhf = defineAsync({
   description:
     'Raw logit of a reward model (Skywork-Reward-V2 on SGLang or vLLM) for the conversation in metadata.messages (or the chat-templated metadata.prompt) plus the response after </think>, with an optional linear length penalty on positive scores',
   label: rlhfLabel,
+  requires: ['rewardModel'],
+  // The reward model's logit decides the reward: the example has none to expect.
+  example: {
+    label: {},
+    response: 'Leaves drift and fall / the pond holds a quiet sky / one frog breaks the glass',
+    metadata: { messages: [{ role: 'user', content: 'Write a haiku.' }] },
+  },
   async score({ response, label, sample }, env) {
-    const models = env.services.rewardModels;
-    if (!models) return rewardModelMissing();
+    const models = env.services.rewardModels!;
     const endpoint = models.get(label.endpoint);
     if (!endpoint) {
       return invalid(`label.endpoint: unknown reward-model endpoint "${label.endpoint}" (known: ${models.names().join(', ')})`);

@@ -96,6 +96,13 @@ function counts(label: SearchLabel, metadata: SearchMetadata, chat: ChatFormat |
 export const search = defineAsync({
   name: 'search',
   version: '1.1.0',
+  // A named judge endpoint is checked in `score` (judge.endpoints.search), the section here.
+  requires: ['judge'],
+  // The judge decides the reward: the example has none to expect.
+  example: {
+    label: { question: 'Who wrote Dune?', answer: 'Frank Herbert', tool_calls: { total: 3, successful: 3, malformed: 0 } },
+    response: 'It was \\boxed{Frank Herbert}',
+  },
   description:
     'Search agent: an LLM judge grades the last \\boxed{} of the final message against the ground truth on [0,1]; ' +
     'no answer → 0 (budget_penalty when out of budget); under 2 successful tool calls → 0; scaled by 1 − 0.5·malformed/total',

@@ -100,11 +100,18 @@ export const terminal = defineAsync({
   description:
     'Coding Agent (Harbor tasks: Terminal-Bench 2, SETA, Endless-Terminal): the task\'s tests/test.sh run against the episode\'s final workspace (metadata.workspace) in a fresh sandbox; the reward file it writes, clamped to [0, 1], binary by default',
   label: terminalLabel,
+  requires: ['terminal'],
+  example: {
+    label: { task: { id: 'answer-42', tests: { 'test.sh': 'cd /app\nif [ "$(cat answer.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } },
+    response: 'Wrote the answer.',
+    // A tar.gz of one file, answer.txt holding 42: the episode's final workspace.
+    metadata: { workspace: { tar: 'H4sIAAAAAAACA+3NMQrCQBQE0H8UTyBDWN3zpLC1SDbo8UUrsTcovNfMMM3M1/V2WY7jPuprkuTc2iuTfGaS6a0/9977qQ6pHWzrmJfKLl8/qE0FAAAAAAAAAADAH3oA6vlHOAAoAAA=' } },
+    reward: 1,
+  },
   async score({ label, sample }, env): Promise<Outcome> {
     const workspace = readWorkspace(sample.metadata);
     if (!workspace.ok) return invalid(workspace.error);
-    const port = env.services.workspace;
-    if (!port) return aborted('service_unavailable', { service: 'terminal' });
+    const port = env.services.workspace!;
     let task: HarborTask;
     if ('task' in label) task = taskFrom(label.task, port.defaults);
     else {

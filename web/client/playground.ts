@@ -11,6 +11,8 @@ namespace Verdict {
     description: string;
     /** The label's JSON Schema (an object since /v1/verifiers answers it as `verdict verifiers --json` does). */
     labelSchema: Schema;
+    /** The sample the verifier's definition carries (core/verifier.ts): the form starts from it. */
+    example: Example;
   }
 
   interface Schema {
@@ -36,52 +38,8 @@ namespace Verdict {
     label: Row;
     response: string;
     metadata?: Row;
+    reward?: number;
   }
-
-  /** The agent_state example's database: a read-only task leaves it as it was. */
-  const CHILL =
-    "CREATE TABLE playlists (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE playlist_tracks (playlist_id INTEGER, track_id INTEGER); INSERT INTO playlists VALUES (1, 'Chill'); INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (1, 4);";
-
-  /** One example per verifier Verdict ships; any other verifier gets its schema's required fields. */
-  const EXAMPLES: Record<string, Example> = {
-    qa: { label: { choice: 'A' }, response: 'Option A fits the data. \\boxed{A}' },
-    math: { label: { gold: '0.5' }, response: 'Halving 1 gives \\boxed{\\frac{1}{2}}' },
-    search: { label: { question: 'Who wrote Dune?', answer: 'Frank Herbert', tool_calls: { total: 3, successful: 3, malformed: 0 } }, response: 'It was \\boxed{Frank Herbert}' },
-    rlhf: { label: {}, response: 'Leaves drift and fall / the pond holds a quiet sky / one frog breaks the glass', metadata: { messages: [{ role: 'user', content: 'Write a haiku.' }] } },
-    if: {
-      label: {
-        rubrics: [
-          { kind: 'constraint', id: 'length_constraints:number_words', kwargs: { relation: 'less than', num_words: 10 } },
-          { kind: 'constraint', id: 'change_case:english_lowercase' },
-        ],
-      },
-      response: 'all lower case, and short',
-    },
-    code: { label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0'] }, response: '```python\ndef add(a, b):\n    return a + b\n```' },
-    puzzle: { label: { checker: 'def check(answer):\n    return int(answer) % 4 == 0' }, response: '\\boxed{12}' },
-    // AgentWorldModel's format: verify_task_completion(initial_db_path, final_db_path, final_answer)
-    // → {"result": "complete" | "others"}, the final answer taken after </think>.
-    agent_state: {
-      label: {
-        task: {
-          id: 'chill-track-count',
-          code: "def verify_task_completion(initial_db_path, final_db_path, final_answer=None):\n    q = 'SELECT count(*) FROM playlist_tracks WHERE playlist_id = 1'\n    before = sqlite3.connect('file:%s?mode=ro' % initial_db_path, uri=True).execute(q).fetchone()[0]\n    after = sqlite3.connect('file:%s?mode=ro' % final_db_path, uri=True).execute(q).fetchone()[0]\n    if before != after:\n        return {'result': 'others'}  # a read-only task: nothing may change\n    stated = re.findall(r'\\b(\\d+) tracks?\\b', final_answer or '')\n    return {'result': 'complete' if stated == [str(after)] else 'others'}\n",
-          entry: 'verify_task_completion',
-        },
-      },
-      response: '<think>Chill holds tracks 1, 2 and 4.</think>\nYour Chill playlist has 3 tracks.',
-      metadata: {
-        initialState: { sql: CHILL },
-        finalState: { sql: CHILL },
-      },
-    },
-    terminal: {
-      label: { task: { id: 'answer-42', tests: { 'test.sh': 'cd /app\nif [ "$(cat answer.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } },
-      response: 'Wrote the answer.',
-      // A tar.gz of one file, answer.txt holding 42: the episode's final workspace.
-      metadata: { workspace: { tar: 'H4sIAAAAAAACA+3NMQrCQBQE0H8UTyBDWN3zpLC1SDbo8UUrsTcovNfMMM3M1/V2WY7jPuprkuTc2iuTfGaS6a0/9977qQ6pHWzrmJfKLl8/qE0FAAAAAAAAAADAH3oA6vlHOAAoAAA=' } },
-    },
-  };
 
   const TOKEN_KEY = 'verdict.token';
 
@@ -313,7 +271,7 @@ namespace Verdict {
       const root = info.labelSchema;
       // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
       const branches = root.oneOf ?? root.anyOf;
-      let values = fill ?? EXAMPLES[info.name]?.label ?? (branches ? {} : skeleton(root));
+      let values = fill ?? info.example.label;
       let schema = root;
       if (branches) {
         const chosen = branch ?? branchFor(branches, values);
@@ -331,7 +289,7 @@ namespace Verdict {
       }
     };
     const fillExample = () => {
-      const example = EXAMPLES[verifier.value];
+      const example = infos.find((i) => i.name === verifier.value)?.example;
       buildForm(null);
       response.value = example?.response ?? '';
       metadata.value = example?.metadata ? JSON.stringify(example.metadata, null, 2) : '';
