@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import type { Registry } from '../core/registry';
 import { applyUpdates, checkCases, renderReports } from './check';
 import { diffFiles, renderDiff } from './diff';
 import { config, integer, workersOption } from './options';
@@ -34,6 +35,14 @@ export function addCheckCommand(cli: Command): void {
       process.stdout.write(renderReports(reports, opts.verbose === true) + '\n');
       if (reports.some((r) => !r.passed)) process.exitCode = 1;
     });
+}
+
+/** `verdict verifiers`: one line per verifier, or with `json` each one's card (core/registry.ts). */
+export function renderVerifiers(registry: Registry, json: boolean): string {
+  if (json) return JSON.stringify(registry.cards(), null, 2) + '\n';
+  const list = registry.list();
+  const width = Math.max(...list.map((v) => v.name.length)) + 1;
+  return list.map((v) => `${v.name.padEnd(width)} ${v.version.padEnd(8)} ${v.description}\n`).join('');
 }
 
 export function addDiffCommand(cli: Command): void {

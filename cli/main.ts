@@ -5,7 +5,7 @@ import { ListenError, startServer } from '../services/server';
 import { AuthSetupError, loadToken, TOKEN_ENV } from '../services/auth';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../services/log';
 import { packageVersion } from '../services/version';
-import { addCheckCommand, addDiffCommand } from './commands';
+import { addCheckCommand, addDiffCommand, renderVerifiers } from './commands';
 import { collect, config, integer, UsageError, workersOption } from './options';
 import { normalOrigin } from '../services/http/same-origin';
 import { addScoreCommand } from './score-command';
@@ -95,13 +95,7 @@ export function program(): Command {
     .description('list the registered verifiers')
     .option('--json', 'print name, version, description, label JSON Schema, config sections read and example as JSON')
     .action((opts: { json?: boolean }) => {
-      const list = createRegistry().list();
-      if (opts.json) {
-        process.stdout.write(JSON.stringify(createRegistry().cards(), null, 2) + '\n');
-        return;
-      }
-      const width = Math.max(...list.map((v) => v.name.length)) + 1;
-      for (const v of list) process.stdout.write(`${v.name.padEnd(width)} ${v.version.padEnd(8)} ${v.description}\n`);
+      process.stdout.write(renderVerifiers(createRegistry(), opts.json === true));
     });
 
   cli

@@ -1,6 +1,7 @@
 import { code } from '../../verifiers/code';
 import { lastPythonBlock } from '../../verifiers/code/extract';
 import { MAX_TESTS, selectTests, testsSeed } from '../../verifiers/code/subsample';
+import type { SandboxPort } from '../../core/ports/sandbox';
 import { scoreAsync } from '../sandbox/helpers';
 
 describe('code: extraction of the last python block', () => {
@@ -56,26 +57,30 @@ describe('code: test subsample', () => {
   });
 });
 
-describe('code: outcomes that need no sandbox', () => {
+describe('code: outcomes that need no sandbox run', () => {
   const label = { mode: 'assert', tests: ['assert f(1) == 1'], fn_name: 'f' };
+  // Configured but never reached: a response without code is the policy's 0 before any run.
+  const notReached = (): never => {
+    throw new Error('the sandbox was called');
+  };
+  const sandbox: SandboxPort = { runAsserts: notReached, runStdio: notReached, callFunction: notReached };
 
   it('scores no code 0 and an unclosed <think> 0', async () => {
-    expect(await scoreAsync(code, 'just prose', label, {})).toMatchObject({ status: 'OK', reward: 0, reason: 'no_code' });
-    expect(await scoreAsync(code, '<think>```python\ndef f(x): return x\n```', label, {})).toMatchObject({
+    expect(await scoreAsync(code, 'just prose', label, { sandbox })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_code' });
+    expect(await scoreAsync(code, '<think>```python\ndef f(x): return x\n```', label, { sandbox })).toMatchObject({
       status: 'OK',
       reward: 0,
       reason: 'no_code',
     });
-    expect(await scoreAsync(code, '<think>```python\ndef f(x): return x\n```</think> done', label, {})).toMatchObject({
+    expect(await scoreAsync(code, '<think>```python\ndef f(x): return x\n```</think> done', label, { sandbox })).toMatchObject({
       reason: 'no_code',
     });
   });
 
-  it('is ABORTED, not 0, when the sandbox is not configured', async () => {
-    expect(await scoreAsync(code, '```python\ndef f(x): return x\n```', label, {})).toMatchObject({
-      status: 'ABORTED',
-      reason: 'service_unavailable',
-    });
+  it('is ABORTED, not 0, when the sandbox is not configured, whatever the response (code requires it)', async () => {
+    for (const response of ['```python\ndef f(x): return x\n```', 'just prose']) {
+      expect(await scoreAsync(code, response, label, {})).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable', details: { service: 'sandbox' } });
+    }
   });
 
   it.each([
