@@ -1,3 +1,4 @@
+import { scoreAsync } from '../../core/score';
 import type { JsonObject } from '../../core/json';
 import type { Outcome, Sample } from '../../core/sample';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
@@ -37,10 +38,8 @@ async function score(s: Sample, env: Partial<VerifierEnv> = {}): Promise<Outcome
   const verifier = rlhf as AsyncVerifier;
   const label = verifier.label.safeParse(s.label);
   if (!label.success) throw new Error(`bad label in test: ${label.error.message}`);
-  return verifier.score(
-    { response: s.response, label: label.data, sample: s },
-    { signal: new AbortController().signal, services, compute: () => Promise.reject(new Error('unused')), ...env },
-  );
+  // As the engine scores it: the services it requires are checked before `score`.
+  return scoreAsync(verifier, s, { signal: new AbortController().signal, services, compute: () => Promise.reject(new Error('unused')), ...env });
 }
 
 const PENALTY = { l0: 100, lmax: 200, p_max: 0.5 };
