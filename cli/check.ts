@@ -6,6 +6,7 @@ import { checkAgainst } from '../core/label';
 import { isJsonObject, type Json, type JsonObject } from '../core/json';
 import type { Sample, ScoreResult } from '../core/sample';
 import type { Registry } from '../core/registry';
+import type { ServiceSection } from '../core/verifier';
 import type { VerdictConfig } from '../services/config';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import type { PoolEntry } from '../services/pool/worker';
@@ -214,18 +215,23 @@ export const EXAMPLES_FILE = '(examples)';
 
 /**
  * Each registered verifier's example (core/verifier.ts) as a case: OK with its reward when every
- * section the verifier requires is in the config (jsIsolate always runs), else ABORTED
- * service_unavailable naming the first missing one, as the engine answers before `score`.
+ * section the verifier requires and the example needs is in the config (jsIsolate always runs),
+ * else ABORTED service_unavailable (naming a missing required one, as the engine answers before `score`).
  */
 export function exampleCases(registry: Registry, config: VerdictConfig): Case[] {
   return registry.names().map((name, i) => {
     const verifier = registry.get(name)!;
     const { example } = verifier;
-    const missing = verifier.kind === 'async' ? verifier.requires.find((s) => s !== 'jsIsolate' && config[s] === undefined) : undefined;
+    const absent = (s: ServiceSection) => s !== 'jsIsolate' && config[s] === undefined;
+    const missing = verifier.kind === 'async' ? verifier.requires.find(absent) : undefined;
+    // A section only this example needs is checked in `score`, which names it more finely (judge.endpoints.search).
+    const needed = (example.needs ?? []).some(absent);
     const expected: Expectation =
       missing !== undefined
         ? { status: 'STATUS_ABORTED', reason: 'service_unavailable', details: { service: missing } }
-        : { status: 'STATUS_OK', ...(example.reward !== undefined ? { reward: example.reward } : {}) };
+        : needed
+          ? { status: 'STATUS_ABORTED', reason: 'service_unavailable' }
+          : { status: 'STATUS_OK', ...(example.reward !== undefined ? { reward: example.reward } : {}) };
     const sample: Sample = { id: `${name}.example`, verifier: name, response: example.response, label: example.label, groupId: '', responseTokens: 0, metadata: example.metadata ?? {} };
     return { file: EXAMPLES_FILE, line: i + 1, id: sample.id, raw: null, yamlIndex: null, sample, expected };
   });

@@ -71,6 +71,8 @@ export interface VerifierExample {
   metadata?: JsonObject;
   /** The reward it earns when its services are there; absent where a model decides it (a judge, a reward model). */
   reward?: number;
+  /** Sections of the verifier's `uses` that this example needs too (search's judge): without them it is ABORTED. */
+  needs?: readonly ServiceSection[];
 }
 
 interface VerifierBase<S extends z.ZodType> {

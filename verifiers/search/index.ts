@@ -96,12 +96,15 @@ function counts(label: SearchLabel, metadata: SearchMetadata, chat: ChatFormat |
 export const search = defineAsync({
   name: 'search',
   version: '1.1.0',
-  // A named judge endpoint is checked in `score` (judge.endpoints.search), the section here.
-  requires: ['judge'],
+  // Rules 1 and 2 (no answer, too few tool calls) and bad metadata need no judge: `score` checks
+  // the endpoint it names (judge.endpoints.search) only when the judge decides.
+  requires: [],
+  uses: ['judge'],
   // The judge decides the reward: the example has none to expect.
   example: {
     label: { question: 'Who wrote Dune?', answer: 'Frank Herbert', tool_calls: { total: 3, successful: 3, malformed: 0 } },
     response: 'It was \\boxed{Frank Herbert}',
+    needs: ['judge'],
   },
   description:
     'Search agent: an LLM judge grades the last \\boxed{} of the final message against the ground truth on [0,1]; ' +
