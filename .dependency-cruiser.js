@@ -1,7 +1,8 @@
 /**
  * The dependency rule of issue 16, checked by `npm run lint:deps` (part of `npm test`, so CI holds
  * it): the domain (core/, verifiers/, rubrics/) never imports the I/O layer (services/), and no
- * module imports itself back through a cycle. Type-only imports count too: a port the domain needs
+ * module imports itself back through a cycle. Issue 39: a verifier is one folder, reached from
+ * outside through the registry only. Type-only imports count too: a port the domain needs
  * belongs in core/.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -24,6 +25,25 @@ module.exports = {
       to: {
         path: '^(node:)?(child_process|net|http|https|http2|dgram|cluster|worker_threads)$|node_modules/(better-sqlite3|openai|prom-client|isolated-vm|@grpc|express|piscina|yaml|commander|cli-progress|@huggingface)/',
       },
+    },
+    {
+      name: 'verifier-is-one-folder',
+      comment:
+        'A verifier is its folder: what one verifier shares with another belongs in core/ or rubrics/, so that ' +
+        'a verifier can be added, changed or removed as one folder plus its line in verifiers/index.ts.',
+      severity: 'error',
+      from: { path: '^verifiers/([^/]+)/' },
+      to: { path: '^verifiers/', pathNot: ['^verifiers/$1/'] },
+    },
+    {
+      name: 'verifiers-reached-through-the-registry',
+      comment:
+        'Outside verifiers/, the serving and CLI code reach verifiers only through verifiers/index.ts (the registry) ' +
+        'and what their definitions declare (sections, example): a fact about a verifier written elsewhere goes stale. ' +
+        'cli/pairs.ts reads conversations as the rlhf verifier does (the reward model\'s input), on purpose.',
+      severity: 'error',
+      from: { path: '^(core|rubrics|services|cli|web|curate|audit)/', pathNot: '^cli/pairs\\.ts$' },
+      to: { path: '^verifiers/[^/]+/' },
     },
     {
       name: 'no-cycles',
