@@ -1,3 +1,4 @@
+import { serviceHints } from '../../cli/score-command';
 import { sectionsRead } from '../../core/verifier';
 import { VERDICT_VERIFIERS } from '../../services/pool-entry';
 import { checkReceipts, smokeExamples } from '../fixtures/smoke';
@@ -22,5 +23,16 @@ describe('every registered verifier\'s example (the smoke test)', () => {
       terminal: ['terminal'],
     });
     checkReceipts(registry);
+  });
+
+  it('gives `verdict score` hints naming the sections each verifier declares', () => {
+    const row = (verifier: string) => ({ verifier, status: 'ABORTED', reason: 'service_unavailable', count: 2 });
+    expect(serviceHints(['code', 'agent_state', 'terminal', 'rlhf', 'unknown'].map(row))).toEqual([
+      'hint: 2 code samples were not scored (ABORTED service_unavailable): give --config FILE with sandbox: {}, e.g. --config examples/verdict.yaml',
+      'hint: 2 agent_state samples were not scored (ABORTED service_unavailable): give --config FILE with sandbox: {} and agentState: {taskDir: DIR} (examples/verdict.yaml shows the sections)',
+      'hint: 2 terminal samples were not scored (ABORTED service_unavailable): give --config FILE with terminal: {taskDir: DIR} (examples/verdict.yaml shows the sections)',
+      'hint: 2 rlhf samples were not scored (ABORTED service_unavailable): give --config FILE with rewardModel: {endpoints: {…}} (examples/verdict.yaml shows the sections)',
+      'hint: 2 unknown samples were not scored (ABORTED service_unavailable): give --config FILE with the section its README names (examples/verdict.yaml shows the sections)',
+    ]);
   });
 });
