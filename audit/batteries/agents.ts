@@ -40,7 +40,7 @@ function reshapable(sample: Sample): { sql: string; table: string } | null {
 /**
  * agent_state, AgentWorldModel query tasks: the state the sample left (right) beside an answer that
  * contradicts it. A reward means the task's code does not hold the answer to the state: the label's
- * weakness (Verdict hands the answer over; test/agent-state covers that it does).
+ * weakness (Verdict hands the answer over; test/agent_state covers that it does).
  */
 export const agentAnswers: Battery = {
   id: 'agent-answers',

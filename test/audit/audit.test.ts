@@ -72,7 +72,7 @@ describe('verdict audit: batteries against the real verifiers', () => {
 });
 
 describe('verdict audit: the agent batteries on AgentWorldModel-format tasks', () => {
-  const AWM = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent-state', 'awm');
+  const AWM = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent_state', 'awm');
   const config = parseConfig({
     sandbox: { workers: 2, limits: { cpuMs: 1500, memoryMb: 256 } },
     agentState: { tasks: [{ awm: { verifiers: path.join(AWM, 'gen_verifier.pure_code.jsonl'), db: path.join(AWM, 'gen_db.jsonl'), sample: path.join(AWM, 'gen_sample.jsonl') } }] },

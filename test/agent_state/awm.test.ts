@@ -18,7 +18,7 @@ import { agentState } from '../../verifiers/agent_state';
 import { never, startSandbox } from '../sandbox/helpers';
 
 /** Fixtures in AgentWorldModel's release layout: two environments, five tasks. */
-const AWM = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent-state', 'awm');
+const AWM = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent_state', 'awm');
 const FILES = { verifiers: path.join(AWM, 'gen_verifier.pure_code.jsonl'), db: path.join(AWM, 'gen_db.jsonl'), sample: path.join(AWM, 'gen_sample.jsonl') };
 const jsonl = (file: string) => readFileSync(file, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as JsonObject);
 const environment = (name: string) => ({

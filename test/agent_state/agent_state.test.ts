@@ -11,7 +11,7 @@ import type { Sandbox } from '../../services/sandbox';
 import { agentState } from '../../verifiers/agent_state';
 import { never, startSandbox } from '../sandbox/helpers';
 
-const FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent-state');
+const FIXTURES = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent_state');
 const SCHEMA = readFileSync(path.join(FIXTURES, 'music.sql'), 'utf8');
 const dir = mkdtempSync(path.join(tmpdir(), 'verdict-agent-state-'));
 let files = 0;
