@@ -18,8 +18,9 @@ export interface VerifierInput<L> {
 /**
  * The I/O a verifier may use, each through a narrow port defined in core/ports/ and implemented
  * under services/. The composition root (services/bootstrap.ts) fills the fields the config asks
- * for. A field is absent when the service is not configured; a verifier that needs it answers
- * ABORTED `service_unavailable`, never a reward.
+ * for. A field is absent when the service is not configured: a verifier that `requires` its section
+ * is ABORTED `service_unavailable` before `score` runs (core/score.ts); one that only `uses` it checks
+ * itself. Never a reward.
  */
 export interface Services {
   /** The Python sandbox (code, puzzle, python rubrics of if); absent without a `sandbox:` section. */

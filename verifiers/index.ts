@@ -10,7 +10,11 @@ import { rlhf } from './rlhf';
 import { search } from './search';
 import { terminal } from './terminal';
 
-/** Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here. */
+/**
+ * Every verifier Verdict serves. Adding one: a folder under verifiers/ and one line here; what it
+ * declares (sections, example) reaches receipts, the playground, `verdict check --examples` and the
+ * smoke test from its definition (README, Adding a verifier).
+ */
 export const VERIFIERS: readonly Verifier[] = [
   qa,
   math,
