@@ -17,7 +17,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'verdict score rollouts.jsonl -o results.jsonl --resume      # after an interruption',
     'verdict score - < rollouts.jsonl > results.jsonl',
   ],
-  check: ['verdict check verifiers/ examples/cases.jsonl --config verifiers/cases.config.yaml', 'verdict check my.cases.yaml --filter qa --update'],
+  check: [
+    'verdict check verifiers/ examples/cases.jsonl --config verifiers/cases.config.yaml',
+    'verdict check my.cases.yaml --filter qa --update',
+    'verdict check --examples --config examples/verdict.yaml   # every registered verifier\'s example',
+  ],
   diff: ['verdict diff old-results.jsonl new-results.jsonl', 'verdict diff old.jsonl new.jsonl --json > diff.json && verdict report diff.json -o diff.html'],
   curate: [
     'verdict curate learnability results.jsonl --prompts prompts.parquet -o kept.parquet',
