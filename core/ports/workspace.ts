@@ -18,7 +18,20 @@ export interface HarborTask {
   storageMb: number;
 }
 
-export type WorkspaceSource = { tar: Uint8Array } | { path: string };
+/**
+ * The episode's final state: a workspace archive or folder (a fresh environment gets it), or the
+ * episode's own still-running container on a configured engine endpoint (shared mode, Harbor's default).
+ */
+export type WorkspaceSource = { tar: Uint8Array } | { path: string } | { environment: { endpoint: string; container: string } };
+
+/** What a container backend saw of the episode's environment before the tests, for `details`. */
+export interface EnvironmentReport {
+  /** Verdict-deciding paths the episode added or changed (interpreters, site-packages, test runners, /tests, /logs/verifier). */
+  tampered: string[];
+  /** Processes the episode left running when the tests started (`<pid> <name>`), and whether they were stopped. */
+  processes: string[];
+  processesStopped: boolean;
+}
 
 /** What the runner saw once test.sh ended. Only `WorkspaceError` (thrown) is infrastructure. */
 export type WorkspaceRun =
@@ -33,9 +46,10 @@ export type WorkspaceRun =
       output: string;
       /** Members of the archive that were not unpacked (outside the root, links out, devices). */
       skipped: string[];
+      environment?: EnvironmentReport;
     }
   /** The workspace broke the run itself: the runner was killed, processes outlived test.sh, the disk filled. */
-  | { kind: 'workspace_fault'; fault: 'runner_killed' | 'leftover_processes' | 'disk_full'; output: string; skipped: string[] }
+  | { kind: 'workspace_fault'; fault: 'runner_killed' | 'leftover_processes' | 'disk_full' | 'environment_tampered'; output: string; skipped: string[]; environment?: EnvironmentReport }
   /** The archive expands past the limits (bytes or members): the policy's workspace, a 0. */
   | { kind: 'too_large'; what: string };
 
@@ -47,6 +61,8 @@ export interface WorkspacePort {
   task(id: string): Promise<HarborTaskLookup | null>;
   /** Task defaults where task.toml says nothing. */
   defaults: Pick<HarborTask, 'timeoutSec' | 'cpus' | 'memoryMb' | 'storageMb'>;
+  /** A container backend's engine endpoints, which `{environment: {endpoint}}` may name; absent when it has none. */
+  endpoints?: readonly string[];
 }
 
 /** The backend could not run the tests (no start, archive unreadable, wall time, shutdown): ABORTED. */

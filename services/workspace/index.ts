@@ -77,6 +77,7 @@ export class BwrapWorkspace implements WorkspacePort {
     let entries: WorkspaceEntry[] = [];
     let skipped: string[] = [];
     let archive: Uint8Array | null = null;
+    if ('environment' in source) throw new WorkspaceError('service_unavailable', 'metadata.environment needs terminal.backend "docker"');
     if ('tar' in source) archive = source.tar;
     else {
       const full = this.resolve(source.path);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isJsonObject, type JsonObject } from '../../core/json';
-import { WorkspaceError, type HarborTask, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
+import { WorkspaceError, type EnvironmentReport, type HarborTask, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { defineAsync } from '../../core/verifier';
 
@@ -34,9 +34,27 @@ export const terminalLabel = z.union([
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
+const ENDPOINT = /^[a-z][a-z0-9_]*$/;
+/** Docker's container names and ids. */
+const CONTAINER = /^[a-zA-Z0-9][a-zA-Z0-9_.-]{0,254}$/;
+
+/**
+ * The episode's final state: `metadata.environment` (its still-running container, shared mode) or
+ * `metadata.workspace` (an archive or folder for a fresh environment), exactly one of them.
+ */
 function readWorkspace(metadata: JsonObject): { ok: true; source: WorkspaceSource } | { ok: false; error: string } {
+  const environment = metadata.environment;
+  if (environment !== undefined && environment !== null) {
+    if (metadata.workspace !== undefined && metadata.workspace !== null) return { ok: false, error: 'metadata: expected one of "environment", "workspace", received both' };
+    if (!isJsonObject(environment)) return { ok: false, error: 'metadata.environment: expected {"endpoint": "<name in terminal.docker.endpoints>", "container": "<name or id>"}' };
+    const { endpoint, container, ...rest } = environment;
+    if (Object.keys(rest).length > 0) return { ok: false, error: `metadata.environment.${Object.keys(rest)[0]}: unknown key` };
+    if (typeof endpoint !== 'string' || !ENDPOINT.test(endpoint)) return { ok: false, error: 'metadata.environment.endpoint: expected a lower-case endpoint name' };
+    if (typeof container !== 'string' || !CONTAINER.test(container)) return { ok: false, error: 'metadata.environment.container: expected a container name or id' };
+    return { ok: true, source: { environment: { endpoint, container } } };
+  }
   const value = metadata.workspace;
-  if (value === undefined || value === null) return { ok: false, error: 'metadata.workspace: required (the episode\'s final workspace: {"tar": "<base64 tar or tar.gz>"} or {"path": "<under terminal.workspaceRoot>"})' };
+  if (value === undefined || value === null) return { ok: false, error: 'metadata.workspace: required (the episode\'s final workspace: {"tar": "<base64 tar or tar.gz>"} or {"path": "<under terminal.workspaceRoot>"}; or metadata.environment, its running container)' };
   if (!isJsonObject(value) || Object.keys(value).length !== 1) return { ok: false, error: 'metadata.workspace: expected exactly one of {"tar": …}, {"path": …}' };
   if ('tar' in value) {
     const tar = value.tar;
@@ -92,6 +110,14 @@ function taskFrom(label: Extract<z.output<typeof terminalLabel>, { task: unknown
   };
 }
 
+/** What a container backend saw of the episode's environment, for details (only what it found). */
+function environmentDetails(report: EnvironmentReport): JsonObject {
+  return {
+    ...(report.tampered.length ? { tampered: report.tampered.slice(0, 50) } : {}),
+    ...(report.processes.length ? { episodeProcesses: report.processes.slice(0, 50), episodeProcessesStopped: report.processesStopped } : {}),
+  };
+}
+
 const tail = (text: string) => (text.length > 400 ? `…${text.slice(-400)}` : text);
 
 export const terminal = defineAsync({
@@ -114,6 +140,12 @@ export const terminal = defineAsync({
       if (found.kind === 'broken') return invalid(`label.taskId: task "${label.taskId}": ${found.error}`);
       task = found.task;
     }
+    if ('environment' in workspace.source) {
+      // A container backend's endpoints; a backend without any cannot reach a container at all.
+      const endpoint = workspace.source.environment.endpoint;
+      if (port.endpoints === undefined) return aborted('service_unavailable', { service: 'terminal.docker', error: 'metadata.environment needs terminal.backend "docker"' });
+      if (!port.endpoints.includes(endpoint)) return invalid(`metadata.environment.endpoint: no engine endpoint "${endpoint}" in terminal.docker.endpoints`);
+    }
     let run: WorkspaceRun;
     try {
       run = await port.run(task, workspace.source, env.signal);
@@ -121,7 +153,7 @@ export const terminal = defineAsync({
       if (error instanceof WorkspaceError) return aborted(error.reason, { task: task.id, error: error.message });
       throw error;
     }
-    const where = { task: task.id };
+    const where = { task: task.id, ...(run.kind !== 'too_large' && run.environment ? environmentDetails(run.environment) : {}) };
     if (run.kind === 'too_large') return ok(0, 'workspace_too_large', { ...where, what: run.what });
     // The workspace broke the run (killed the runner, left processes that could rewrite the reward,
     // filled the disk): whatever the reward file says is not the tests' verdict.

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import * as tar from 'tar-stream';
+import type { WorkspaceEntry } from '../tar';
+
+/**
+ * The tars the docker backend sends through the engine's archive API (`PUT /containers/{id}/archive`)
+ * and the one it reads back (`GET …/archive?path=/logs/verifier`).
+ */
+
+async function packed(fill: (pack: tar.Pack) => void): Promise<Buffer> {
+  const pack = tar.pack();
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    pack.on('data', (chunk: Buffer) => chunks.push(chunk));
+    pack.on('end', () => resolve(Buffer.concat(chunks)));
+    pack.on('error', reject);
+  });
+  fill(pack);
+  pack.finalize();
+  return done;
+}
+
+/** `tests/` as root's, read-only to others, test.sh executable (Harbor's `chmod +x`), to extract at `/`. */
+export function testsTar(tests: Readonly<Record<string, string>>): Promise<Buffer> {
+  const now = new Date();
+  return packed((pack) => {
+    pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+    const folders = new Set<string>();
+    for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
+      const parts = rel.split('/');
+      for (let k = 1; k < parts.length; k++) {
+        const dir = parts.slice(0, k).join('/');
+        if (!folders.has(dir)) pack.entry({ name: `tests/${dir}`, type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+        folders.add(dir);
+      }
+    }
+    for (const [rel, content] of Object.entries(tests)) {
+      const name = path.posix.normalize(rel);
+      pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, Buffer.from(content));
+    }
+  });
+}
+
+/**
+ * The workspace's entries (read and checked by ../tar.ts, the bwrap backend's member rules) as a
+ * tar rooted at `/` with every member under `root`: the entries' modes and mtimes, owned by `uid`.
+ * Nothing the archive names is written elsewhere: its paths are relative and link-checked already.
+ */
+export function workspaceTar(entries: readonly WorkspaceEntry[], root: string, uid: number): Promise<Buffer> {
+  const base = root.replace(/^\/+|\/+$/g, '');
+  return packed((pack) => {
+    const parts = base === '' ? [] : base.split('/');
+    for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: new Date() });
+    for (const entry of entries) {
+      const name = entry.path === '.' ? base || '.' : base === '' ? entry.path : `${base}/${entry.path}`;
+      const mtime = new Date(entry.mtime * 1000);
+      const owner = { uid, gid: uid };
+      if (entry.kind === 'dir') pack.entry({ name, type: 'directory', mode: entry.mode, mtime, ...owner });
+      else if (entry.kind === 'symlink') pack.entry({ name, type: 'symlink', linkname: entry.target, mode: 0o777, mtime, ...owner });
+      else pack.entry({ name, mode: entry.mode, mtime, ...owner }, Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength));
+    }
+    if (!entries.some((e) => e.path === '.') && base !== '') pack.entry({ name: base, type: 'directory', mode: 0o755, uid, gid: uid, mtime: new Date() });
+  });
+}
+
+/** The reward files as /logs/verifier holds them: each file's head, null when absent or not a file. */
+export interface RewardFiles {
+  rewardTxt: string | null;
+  rewardJson: string | null;
+  /** Names of reward files that exist but are not regular files (a folder named reward.txt). */
+  notFiles: string[];
+}
+
+/** Reads `GET /containers/{id}/archive?path=/logs/verifier`: only reward.txt and reward.json, each up to `maxBytes`. */
+export async function readRewardFiles(stream: Readable, maxBytes: number): Promise<RewardFiles> {
+  const extract = tar.extract();
+  const found: RewardFiles = { rewardTxt: null, rewardJson: null, notFiles: [] };
+  stream.pipe(extract);
+  for await (const entry of extract) {
+    const name = entry.header.name.replace(/\/+$/, '');
+    const file = name === 'verifier/reward.txt' ? 'rewardTxt' : name === 'verifier/reward.json' ? 'rewardJson' : null;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of entry as AsyncIterable<Buffer>) {
+      if (file !== null && size < maxBytes) chunks.push(chunk);
+      size += chunk.length;
+    }
+    if (file === null) continue;
+    if (entry.header.type === 'file') found[file] = Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
+    else found.notFiles.push(path.posix.basename(name));
+  }
+  return found;
+}

@@ -1,0 +1,61 @@
+import { PassThrough } from 'node:stream';
+import type Docker from 'dockerode';
+
+/** What one exec in a container gave: its exit code and the tail of its output (stdout and stderr together). */
+export interface ExecResult {
+  exitCode: number;
+  output: string;
+}
+
+/** A bounded tail of a stream's bytes: what is kept of test.sh's output. */
+class Tail {
+  private chunks: Buffer[] = [];
+  private size = 0;
+  constructor(private readonly max: number) {}
+  push(chunk: Buffer): void {
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    while (this.size - this.chunks[0]!.length >= this.max) this.size -= this.chunks.shift()!.length;
+  }
+  text(): string {
+    const all = Buffer.concat(this.chunks);
+    return all.subarray(Math.max(0, all.length - this.max)).toString('utf8');
+  }
+}
+
+/**
+ * Runs `cmd` through the engine's exec API and waits for it to end. `stop` is called when the
+ * exec must be cut short (wall time, cancel): the engine has no "kill this exec", so the caller
+ * kills its processes with another exec, which ends this one's stream.
+ */
+export async function execIn(
+  docker: Docker,
+  container: Docker.Container,
+  options: { cmd: string[]; user?: string; workdir?: string; env?: string[]; tailBytes: number },
+): Promise<ExecResult> {
+  const exec = await container.exec({
+    Cmd: options.cmd,
+    AttachStdout: true,
+    AttachStderr: true,
+    ...(options.user !== undefined ? { User: options.user } : {}),
+    ...(options.workdir !== undefined ? { WorkingDir: options.workdir } : {}),
+    ...(options.env !== undefined && options.env.length > 0 ? { Env: options.env } : {}),
+  });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  const tail = new Tail(options.tailBytes);
+  const sink = new PassThrough();
+  sink.on('data', (chunk: Buffer) => tail.push(chunk));
+  docker.modem.demuxStream(stream, sink, sink);
+  await new Promise<void>((resolve, reject) => {
+    stream.on('end', resolve);
+    stream.on('close', resolve);
+    stream.on('error', reject);
+  });
+  // The stream can end a moment before the engine records the exit code.
+  for (let attempt = 0; ; attempt++) {
+    const info = await exec.inspect();
+    if (!info.Running && info.ExitCode !== null) return { exitCode: info.ExitCode, output: tail.text() };
+    if (attempt >= 200) return { exitCode: -1, output: tail.text() };
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,0 +1,327 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type Docker from 'dockerode';
+import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/workspace';
+import type { DockerConfigSection, TerminalConfigSection } from '../config';
+import { readArchive, type WorkspaceEntry } from '../tar';
+import { loadHarborTask } from '../tasks';
+import { readRewardFiles, testsTar, workspaceTar } from './archive';
+import { engineClients, engineError } from './engine';
+import { execIn, type ExecResult } from './exec';
+import { CLEANUP, PREPARE, processLines } from './processes';
+import { tamperedPaths, type FilesystemChange } from './tamper';
+
+/**
+ * The `docker` backend of the `terminal` verifier: Harbor's verifier run through the Docker Engine
+ * API (Docker, or `podman system service`), with Verdict's guarantees added
+ * (verifiers/terminal/README.md, "The docker backend").
+ *
+ * - shared mode (`{environment: {endpoint, container}}`): the episode's own running container;
+ * - fresh mode (a workspace archive or folder): a new container from the task's image, the
+ *   workspace put in through the archive API, removed afterwards.
+ *
+ * Both then do the same: the tamper check (the engine's diff API), the episode's processes listed
+ * and stopped, `/tests` replaced and `/logs/verifier` emptied, test.sh run through exec with the
+ * task's workdir, user, env and timeout, the container **paused** the moment test.sh ends and the
+ * reward files read through the archive API while nothing in it can run, then what the
+ * verification left killed.
+ */
+
+const MAX_REWARD_BYTES = 64 << 10;
+/** Where Python keeps bytecode during the tests: emptied before them, so no planted .pyc is read. */
+const PYCACHE = '/tmp/.verdict-pycache';
+const OUTPUT_TAIL_BYTES = 4000;
+/** The harbor-task fields this backend reads beyond the limits (task.toml's [environment] and [verifier]). */
+type TaskView = HarborTask & Partial<{ workdir: string; user: string; env: Record<string, string>; image: string; network: boolean }>;
+
+class Slots {
+  private free: number;
+  private readonly waiting: Array<() => void> = [];
+  constructor(count: number) {
+    this.free = count;
+  }
+  async take(signal: AbortSignal): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+    // Cancelled while it waited: give the slot on at once.
+    if (signal.aborted) {
+      this.give();
+      throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+    }
+  }
+  give(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
+}
+
+interface ImageFacts {
+  workdir: string;
+  user: string;
+}
+
+export class DockerWorkspace implements WorkspacePort {
+  readonly defaults: WorkspacePort['defaults'];
+  readonly endpoints: string[];
+  private readonly docker: DockerConfigSection;
+  private readonly clients: Map<string, Docker>;
+  private readonly slots = new Map<string, Slots>();
+  private readonly tasks = new Map<string, HarborTaskLookup>();
+  private readonly images = new Map<string, ImageFacts>();
+
+  constructor(private readonly config: TerminalConfigSection) {
+    if (config.docker === undefined) throw new Error('terminal.docker: required by the docker backend');
+    this.docker = config.docker;
+    this.defaults = config.defaults;
+    this.clients = engineClients(config.docker);
+    this.endpoints = [...this.clients.keys()];
+    for (const [name, endpoint] of Object.entries(config.docker.endpoints)) this.slots.set(name, new Slots(endpoint.maxConcurrency));
+  }
+
+  async task(id: string): Promise<HarborTaskLookup | null> {
+    if (this.config.taskDir === undefined) return null;
+    let found = this.tasks.get(id);
+    if (!found) this.tasks.set(id, (found = loadHarborTask(this.config.taskDir, id, this.config.defaults)));
+    return found;
+  }
+
+  /** The tag `verdict tasks build` gives a task's image. */
+  imageTag(taskId: string): string {
+    return `${this.docker.imagePrefix}-${taskId.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}:latest`;
+  }
+
+  /** The engine client of an endpoint; the sample's endpoint is checked by the verifier against `endpoints`. */
+  client(endpoint: string): Docker {
+    const client = this.clients.get(endpoint);
+    if (!client) throw new WorkspaceError('service_unavailable', `no engine endpoint "${endpoint}" in terminal.docker.endpoints`);
+    return client;
+  }
+
+  private freshEndpoint(): string {
+    return this.docker.freshEndpoint ?? this.endpoints[0]!;
+  }
+
+  async run(task: HarborTask, source: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun> {
+    if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+    const endpoint = 'environment' in source ? source.environment.endpoint : this.freshEndpoint();
+    const docker = this.client(endpoint);
+    // Read (and bounded) before a slot is taken: a workspace too large never starts a container.
+    let workspace: { entries: WorkspaceEntry[]; skipped: string[] } | null = null;
+    if (!('environment' in source)) {
+      const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers });
+      if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
+      workspace = read;
+    }
+    const slots = this.slots.get(endpoint)!;
+    await slots.take(signal);
+    try {
+      if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+      if ('environment' in source) return await this.shared(docker, endpoint, source.environment.container, task, signal);
+      return await this.fresh(docker, endpoint, task, workspace!, signal);
+    } finally {
+      slots.give();
+    }
+  }
+
+  private async archiveOf(source: Exclude<WorkspaceSource, { environment: unknown }>): Promise<Uint8Array> {
+    if ('tar' in source) return source.tar;
+    const full = this.resolve(source.path);
+    if (!statSync(full).isDirectory()) return readFileSync(full);
+    // A folder: archived by the system's tar, then read by the same member rules as an archive.
+    return new Promise((resolve, reject) =>
+      execFile('tar', ['-C', full, '-cf', '-', '.'], { encoding: 'buffer', maxBuffer: (this.config.maxWorkspaceMb << 20) * 2 + (64 << 20) }, (error, stdout) =>
+        error ? reject(new WorkspaceError('workspace_unavailable', `${source.path}: ${error.message.split('\n')[0]}`)) : resolve(stdout),
+      ),
+    );
+  }
+
+  private resolve(rel: string): string {
+    if (this.config.workspaceRoot === undefined) throw new WorkspaceError('service_unavailable', 'metadata.workspace.path needs terminal.workspaceRoot');
+    const full = path.resolve(this.config.workspaceRoot, rel);
+    if (!full.startsWith(path.resolve(this.config.workspaceRoot) + path.sep)) throw new WorkspaceError('workspace_unavailable', `${rel}: outside terminal.workspaceRoot`);
+    if (!existsSync(full)) throw new WorkspaceError('workspace_unavailable', `${rel}: no such workspace under terminal.workspaceRoot`);
+    return full;
+  }
+
+  /** Shared mode: the episode's running container, left unpaused (or removed) afterwards. */
+  private async shared(docker: Docker, endpoint: string, name: string, task: TaskView, signal: AbortSignal): Promise<WorkspaceRun> {
+    const container = docker.getContainer(name);
+    const what = `container "${name}"`;
+    const info = await container.inspect().catch((error: unknown) => {
+      throw engineError(error, endpoint, what);
+    });
+    if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
+    try {
+      return await this.verify(docker, endpoint, container, what, task, [], this.docker.episodeProcesses === 'stop', signal);
+    } finally {
+      if (this.docker.afterShared === 'remove') await container.remove({ force: true }).catch(() => {});
+    }
+  }
+
+  /** Fresh mode: a new container from the task's image with the workspace put in; removed afterwards. */
+  private async fresh(docker: Docker, endpoint: string, task: TaskView, workspace: { entries: WorkspaceEntry[]; skipped: string[] }, signal: AbortSignal): Promise<WorkspaceRun> {
+    const { image, facts } = await this.imageOf(docker, endpoint, task);
+    const workdir = task.workdir ?? (facts.workdir || this.config.workdir);
+    const network = task.network === true || this.docker.network;
+    let container: Docker.Container;
+    try {
+      container = await docker.createContainer({
+        Image: image,
+        Entrypoint: ['sleep'],
+        Cmd: ['infinity'],
+        User: '0',
+        WorkingDir: workdir,
+        Labels: { 'verdict.task': task.id },
+        HostConfig: {
+          NetworkMode: network ? 'bridge' : 'none',
+          NanoCpus: Math.round(task.cpus * 1e9),
+          Memory: task.memoryMb * 1024 * 1024,
+        },
+      });
+    } catch (error) {
+      throw engineError(error, endpoint, `image "${image}"`);
+    }
+    const what = `fresh container of image "${image}"`;
+    try {
+      await container.start();
+      const user = task.user ?? facts.user;
+      const uid = await this.uidOf(container, user);
+      await container.putArchive(await workspaceTar(workspace.entries, workdir, uid), { path: '/' });
+      const run = await this.verify(docker, endpoint, container, what, { ...task, workdir, user }, workspace.skipped, true, signal);
+      return run;
+    } catch (error) {
+      throw engineError(error, endpoint, what);
+    } finally {
+      await container.remove({ force: true }).catch(() => {});
+    }
+  }
+
+  /** task.toml's docker_image, else the image `verdict tasks build` made, else terminal.docker.defaultImage. */
+  private async imageOf(docker: Docker, endpoint: string, task: TaskView): Promise<{ image: string; facts: ImageFacts }> {
+    if (task.image !== undefined) return { image: task.image, facts: await this.imageFacts(docker, endpoint, task.image) };
+    const built = this.imageTag(task.id);
+    try {
+      return { image: built, facts: await this.imageFacts(docker, endpoint, built) };
+    } catch (error) {
+      const fallback = this.docker.defaultImage;
+      if (fallback === undefined || !(error instanceof WorkspaceError) || error.reason !== 'image_missing') throw error;
+      return { image: fallback, facts: await this.imageFacts(docker, endpoint, fallback) };
+    }
+  }
+
+  private async imageFacts(docker: Docker, endpoint: string, image: string): Promise<ImageFacts> {
+    const known = this.images.get(image);
+    if (known) return known;
+    const info = await docker
+      .getImage(image)
+      .inspect()
+      .catch((error: unknown) => {
+        throw engineError(error, endpoint, `image "${image}"`);
+      });
+    const facts = { workdir: info.Config?.WorkingDir ?? '', user: info.Config?.User ?? '' };
+    this.images.set(image, facts);
+    return facts;
+  }
+
+  /** The numeric uid the workspace's files get: the test user's, from the container's /etc/passwd. */
+  private async uidOf(container: Docker.Container, user: string): Promise<number> {
+    const name = user.split(':')[0] ?? '';
+    if (name === '' || name === 'root') return 0;
+    if (/^\d+$/.test(name)) return Number(name);
+    const stream = (await container.getArchive({ path: '/etc/passwd' })) as unknown as Readable;
+    const passwd = await readFileFromTar(stream, 'passwd');
+    for (const line of passwd.split('\n')) {
+      const fields = line.split(':');
+      if (fields[0] === name && /^\d+$/.test(fields[2] ?? '')) return Number(fields[2]);
+    }
+    throw new WorkspaceError('environment_unavailable', `user "${name}" ([verifier] user) is not in the image's /etc/passwd`);
+  }
+
+  /**
+   * The verification proper, in either mode. `stop`: kill the processes found before the tests;
+   * else they are kept (a service the tests need) and only reported.
+   */
+  private async verify(docker: Docker, endpoint: string, container: Docker.Container, what: string, task: TaskView, skipped: string[], stop: boolean, signal: AbortSignal): Promise<WorkspaceRun> {
+    const call = <T>(promise: Promise<T>): Promise<T> =>
+      promise.catch((error: unknown) => {
+        throw engineError(error, endpoint, what);
+      });
+    const root = (script: string, env: string[]) => call(execIn(docker, container, { cmd: ['sh', '-c', script], user: '0', workdir: '/', env, tailBytes: 64 << 10 }));
+
+    const changes = (await call(container.changes())) as FilesystemChange[] | null;
+    const tampered = tamperedPaths(changes);
+    const prepare = await root(PREPARE, [`STOP=${stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+    const episode = processLines(prepare.output, 'episode');
+    const environment: EnvironmentReport = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: stop && episode.length > 0 };
+    if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${environment.processes.slice(0, 10).join(', ')}`);
+    if (prepare.exitCode !== 0) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${prepare.exitCode}): ${prepare.output.slice(-300)}`);
+    if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, environment };
+    await call(container.putArchive(await testsTar(task.tests), { path: '/' }));
+    const keep = stop ? '' : episode.map((p) => p.pid).join(' ');
+
+    // Cancelled while the container was being prepared (no await between here and the listener).
+    if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+    // Wall time and cancel cut the test short by killing what it started; its exec then ends.
+    let failure: WorkspaceError | null = null;
+    const cut = (error: WorkspaceError) => {
+      if (failure) return;
+      failure = error;
+      void root(CLEANUP, [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]).catch(() => {});
+    };
+    const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
+    const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
+    signal.addEventListener('abort', onAbort, { once: true });
+    let test: ExecResult;
+    try {
+      // Through bash, as Harbor does: test.sh's shebang counts, a script without one runs in bash.
+      test = await call(
+        execIn(docker, container, {
+          cmd: ['bash', '-c', '/tests/test.sh'],
+          ...(task.user ? { user: task.user } : {}),
+          ...(task.workdir ? { workdir: task.workdir } : {}),
+          env: [...Object.entries(task.env ?? {}).map(([k, v]) => `${k}=${v}`), `PYTHONPYCACHEPREFIX=${PYCACHE}`],
+          tailBytes: OUTPUT_TAIL_BYTES,
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    if (failure) throw failure;
+
+    // Frozen (cgroup freezer) from the moment test.sh ended: no process in the container can
+    // rewrite a reward file between the write and the read.
+    await call(container.pause());
+    let rewards;
+    try {
+      rewards = await call(container.getArchive({ path: '/logs/verifier' }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
+    } finally {
+      await call(container.unpause());
+    }
+    const cleanup = await root(CLEANUP, [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+    const left = processLines(cleanup.output, 'left');
+    const output = test.output;
+    if (test.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, environment };
+    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, environment };
+    return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, output, skipped, environment };
+  }
+}
+
+async function readFileFromTar(stream: Readable, name: string): Promise<string> {
+  const tar = await import('tar-stream');
+  const extract = tar.extract();
+  stream.pipe(extract);
+  let text = '';
+  for await (const entry of extract) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of entry as AsyncIterable<Buffer>) chunks.push(chunk);
+    if (entry.header.name === name && text === '') text = Buffer.concat(chunks).subarray(0, 1 << 20).toString('utf8');
+  }
+  return text;
+}

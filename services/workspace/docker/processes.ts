@@ -1,0 +1,82 @@
+/**
+ * The shell scripts the docker backend runs as root in the container around the tests. They use
+ * only `sh` builtins to look at and signal processes (a process listing that forks would list
+ * itself), and the image's `rm`, `mkdir` and `chmod` (the tamper check watches all of these).
+ */
+
+/**
+ * Lists the processes other than the container's init (pid 1) and the script itself, as
+ * `<tag> <pid> <name>` lines; zombies are left out (they cannot write).
+ */
+const LIST = `list() {
+  found=
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    case " 1 $$ $KEEP " in *" $p "*) continue ;; esac
+    read -r s < "$d/stat" 2>/dev/null || continue
+    st=\${s##*) }; st=\${st%% *}
+    [ "$st" = Z ] && continue
+    c=\${s#*\\(}; c=\${c%\\)*}
+    found=1
+    echo "$1 $p $c"
+  done
+}`;
+
+/**
+ * Before the tests: lists the episode's processes (`episode <pid> <name>`) and, with STOP=1, kills
+ * them until none is left (a forking loop needs more than one round); then a fresh, empty
+ * /logs/verifier, no /tests and no bytecode cache at PYTHONPYCACHEPREFIX, checked with builtins. Exit 3: /tests or a reward folder entry
+ * survived; 4: processes survived a second of rounds.
+ */
+export const PREPARE = `${LIST}
+list episode
+if [ "$STOP" = 1 ] && [ -n "$found" ]; then
+  # SIGKILL lands when the kernel next schedules the process: look again after a moment.
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    kill -s KILL -- -1 2>/dev/null
+    list stopped >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+  [ -n "$found" ] && exit 4
+fi
+rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
+mkdir -p /logs/verifier && chmod 777 /logs/verifier
+[ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
+for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
+[ -d /logs/verifier ] || exit 3
+exit 0`;
+
+/**
+ * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
+ * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
+ * the hidden tests do not stay in the episode's container, and a later verification of the same
+ * container finds nothing of this one.
+ */
+export const CLEANUP = `${LIST}
+list left
+if [ -n "$found" ]; then
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    for d in /proc/[0-9]*; do
+      p=\${d#/proc/}
+      case " 1 $$ $KEEP " in *" $p "*) continue ;; esac
+      kill -s KILL "$p" 2>/dev/null
+    done
+    list again >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+fi
+rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
+mkdir -p /logs/verifier && chmod 777 /logs/verifier
+exit 0`;
+
+/** The `<tag> <pid> <name>` lines of a script's output with that tag. */
+export function processLines(output: string, tag: string): Array<{ pid: string; name: string }> {
+  const found: Array<{ pid: string; name: string }> = [];
+  for (const line of output.split('\n')) {
+    const [first, pid, ...name] = line.split(' ');
+    if (first === tag && pid !== undefined && /^\d+$/.test(pid)) found.push({ pid, name: name.join(' ') });
+  }
+  return found;
+}

@@ -1,0 +1,130 @@
+import type Docker from 'dockerode';
+import type { HarborTask } from '../../core/ports/workspace';
+import { terminalConfigSection } from '../../services/workspace';
+import { DockerWorkspace } from '../../services/workspace/docker';
+import { scoreTerminal } from './helpers';
+import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+
+/**
+ * Shared mode on the real engine: the episode's own container, left as an episode leaves it, and the
+ * tricks that fool Harbor's plain verifier (each gives Harbor reward 1 for an unsolved episode).
+ * Every test.sh here passes only when /app/answer.txt holds 42; no episode below solves the task
+ * unless it says so.
+ */
+const socket = engineSocket();
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startEngine(socket);
+}, 600_000);
+afterAll(() => engine?.stop());
+
+const config = (extra: Record<string, unknown> = {}) =>
+  terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket } }, ...extra } });
+
+/** A running container of the base image, and a root shell in it: the episode's own actions. */
+async function episode(docker: Docker, ...commands: string[]): Promise<Docker.Container> {
+  const container = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['sleep', 'infinity'], WorkingDir: '/app', HostConfig: { NetworkMode: 'none' } });
+  await container.start();
+  for (const command of commands) {
+    const exec = await container.exec({ Cmd: ['bash', '-c', command], AttachStdout: true, AttachStderr: true });
+    const stream = await exec.start({ hijack: true, stdin: false });
+    stream.resume();
+    await new Promise((resolve) => stream.on('end', resolve));
+  }
+  return container;
+}
+
+const PYTEST_TEST = {
+  'test.sh': '#!/bin/bash\ncd /app\nif python3 -m pytest -q /tests/test_outputs.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+  'test_outputs.py': 'def test_answer():\n    assert open("/app/answer.txt").read().strip() == "42"\n',
+};
+const label = { task: { id: 'answer', tests: PYTEST_TEST } };
+
+describe('terminal docker backend, shared mode: the episode\'s container', () => {
+  const containers: Docker.Container[] = [];
+  afterAll(async () => {
+    for (const c of containers) await c.remove({ force: true }).catch(() => {});
+  });
+  const make = async (...commands: string[]) => {
+    const c = await episode(engine.docker, ...commands);
+    containers.push(c);
+    return { environment: { endpoint: 'local', container: c.id } };
+  };
+
+  it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
+    const port = new DockerWorkspace(config());
+    const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');
+    expect(await scoreTerminal(label, solved, { workspace: port })).toMatchObject({ status: 'OK', reward: 1, reason: 'tests_passed' });
+    // Verified twice: nothing of the first verification (its /tests, its reward) decides the second.
+    const again = await scoreTerminal(label, solved, { workspace: port });
+    expect(again.details).not.toHaveProperty('tampered');
+    expect(again.details).not.toHaveProperty('episodeProcesses');
+    expect(again).toMatchObject({ status: 'OK', reward: 1 });
+    const unsolved = await make('mkdir -p /app && echo 41 > /app/answer.txt');
+    expect(await scoreTerminal(label, unsolved, { workspace: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const info = await engine.docker.getContainer(unsolved.environment.container).inspect();
+    expect(info.State).toMatchObject({ Running: true, Paused: false });
+  });
+
+  it('stops a root daemon that rewrites reward.txt every few milliseconds before the tests, and reports it', async () => {
+    // tamper: report, so that the tests run: the reward file the daemon wrote is a tampered path too.
+    const port = new DockerWorkspace(config({ tamper: 'report' }));
+    const env = await make('mkdir -p /app && echo 41 > /app/answer.txt', 'nohup setsid bash -c \'while :; do mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; sleep 0.002; done\' >/dev/null 2>&1 &');
+    const result = await scoreTerminal(label, env, { workspace: port });
+    expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed', details: { episodeProcessesStopped: true } });
+    expect(JSON.stringify(result.details.episodeProcesses)).toMatch(/bash/);
+  });
+
+  it.each([
+    ['a shadowed pytest earlier on PATH', 'printf "#!/bin/sh\\nexit 0\\n" > /usr/local/bin/pytest; chmod +x /usr/local/bin/pytest', '/usr/local/bin/pytest', { 'test.sh': 'cd /app; if pytest -q /tests/test_outputs.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi', 'test_outputs.py': PYTEST_TEST['test_outputs.py'] }],
+    ['a patched _pytest in site-packages', 'f=$(python3 -c "import _pytest.runner as m; print(m.__file__)"); printf "\\ndef _verdict_pass(item):\\n    return []\\n" >> "$f"', '/_pytest/runner.py', PYTEST_TEST],
+    ['code appended to the system sitecustomize.py', 'echo "import os; os.environ[\'X\']=\'1\'" >> /usr/lib/python3.11/sitecustomize.py', 'sitecustomize.py', PYTEST_TEST],
+    ['a planted /tests/conftest.py', 'mkdir -p /tests && printf "import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \'passed\'\\n" > /tests/conftest.py', '/tests/conftest.py', PYTEST_TEST],
+    ['a planted /logs/verifier/reward.json', 'mkdir -p /logs/verifier && echo \'{"reward": 1}\' > /logs/verifier/reward.json', '/logs/verifier/reward.json', PYTEST_TEST],
+  ])('%s: 0 environment_tampered, the path named in details', async (_name, trick, path, tests) => {
+    const port = new DockerWorkspace(config());
+    const env = await make('mkdir -p /app && echo 41 > /app/answer.txt', trick);
+    const result = await scoreTerminal({ task: { id: 'answer', tests } }, env, { workspace: port });
+    expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+    expect(JSON.stringify(result.details.tampered)).toContain(path);
+  });
+
+  it('with tamper: report, a planted conftest.py and reward.json are removed before the tests and reported: the tests decide', async () => {
+    const port = new DockerWorkspace(config({ tamper: 'report' }));
+    const env = await make(
+      'mkdir -p /app && echo 41 > /app/answer.txt',
+      'mkdir -p /tests /logs/verifier && echo \'{"reward": 1}\' > /logs/verifier/reward.json && printf "import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \'passed\'\\n" > /tests/conftest.py',
+    );
+    const result = await scoreTerminal(label, env, { workspace: port });
+    expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    expect(result.details.tampered).toEqual(expect.arrayContaining(['/tests/conftest.py', '/logs/verifier/reward.json']));
+  });
+
+  it('runs test.sh with the task\'s workdir, user and env, and its shebang', async () => {
+    const port = new DockerWorkspace(config());
+    const env = await make('mkdir -p /home/user/app && echo 42 > /home/user/app/answer.txt && chmod 755 /home/user/app');
+    const task: HarborTask & { workdir: string; user: string; env: Record<string, string> } = {
+      ...port.defaults,
+      id: 'who',
+      tests: { 'test.sh': '#!/usr/bin/python3\nimport os\nprint(os.getcwd(), os.getuid(), os.environ["ANSWER_FILE"])\nok = open(os.environ["ANSWER_FILE"]).read().strip() == "42"\nopen("/logs/verifier/reward.txt", "w").write("1" if ok else "0")\n' },
+      workdir: '/home/user/app',
+      user: 'nobody',
+      env: { ANSWER_FILE: 'answer.txt' },
+    };
+    const run = await port.run(task, env, new AbortController().signal);
+    expect(run).toMatchObject({ kind: 'finished', exitCode: 0, rewardTxt: '1' });
+    if (run.kind === 'finished') expect(run.output).toMatch(/^\/home\/user\/app 65534 answer\.txt$/m);
+  });
+
+  it('is ABORTED naming what is missing: a container that is gone, an engine that is unreachable, an endpoint not configured is INVALID', async () => {
+    const port = new DockerWorkspace(config());
+    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'no-such-container' } }, { workspace: port })).toMatchObject({
+      status: 'ABORTED',
+      reason: 'environment_missing',
+      details: { error: expect.stringContaining('no-such-container') },
+    });
+    const away = new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: `${socket}.absent` } } } }));
+    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'x' } }, { workspace: away })).toMatchObject({ status: 'ABORTED', reason: 'engine_unreachable' });
+    expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: 'x' } }, { workspace: port })).toMatchObject({ status: 'INVALID', reason: expect.stringContaining('metadata.environment.endpoint') });
+  });
+});
