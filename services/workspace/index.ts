@@ -77,7 +77,8 @@ export class BwrapWorkspace implements WorkspacePort {
     let entries: WorkspaceEntry[] = [];
     let skipped: string[] = [];
     let archive: Uint8Array | null = null;
-    if ('environment' in source) throw new WorkspaceError('service_unavailable', 'metadata.environment needs terminal.backend "docker"');
+    if ('container' in source) throw new WorkspaceError('service_unavailable', 'metadata.environment names a running container: the bwrap backend runs tests against files (metadata.workspace)');
+    if (source.root === 'filesystem') throw new WorkspaceError('service_unavailable', 'the bwrap backend does not take a whole-filesystem change set yet');
     if ('tar' in source) archive = source.tar;
     else {
       const full = this.resolve(source.path);
@@ -100,7 +101,7 @@ export class BwrapWorkspace implements WorkspacePort {
   }
 
   private async runIn(slot: Slot, task: HarborTask, input: Buffer[], folder: string | null, skipped: string[], signal: AbortSignal): Promise<WorkspaceRun> {
-    const workdir = this.config.workdir;
+    const workdir = task.workdir ?? this.config.defaults.workdir;
     const storage = Math.round(task.storageMb * 1024 * 1024);
     const testsBytes = Object.values(task.tests).reduce((sum, text) => sum + Buffer.byteLength(text) + 4096, 1 << 20);
     const args = [
@@ -167,7 +168,8 @@ export class BwrapWorkspace implements WorkspacePort {
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
         if (failure) return reject(failure);
-        const report = parseReport(Buffer.concat(chunks), skipped);
+        // The host's /usr is the task's own environment only for a task that names no image.
+        const report = parseReport(Buffer.concat(chunks), skipped, task.image === null && task.dockerfile === null ? 'task' : 'host');
         if (report instanceof WorkspaceError) return reject(report);
         if (report === null) return reject(new WorkspaceError('sandbox_start_failed', `the runner gave no report (exit ${code}): ${stderr.trim().slice(0, 300)}`));
         resolve(report);
@@ -196,7 +198,7 @@ function statSafe(file: string) {
  * The runner's report (runner.c): a line, then each file as `<name> <length>\n<bytes>` or
  * `<name> -`. Null when there is no report at all.
  */
-function parseReport(stdout: Buffer, skipped: string[]): WorkspaceRun | WorkspaceError | null {
+function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'host'): WorkspaceRun | WorkspaceError | null {
   let offset = 0;
   const line = (): string | null => {
     const end = stdout.indexOf(0x0a, offset);
@@ -231,5 +233,5 @@ function parseReport(stdout: Buffer, skipped: string[]): WorkspaceRun | Workspac
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
   if (rewardTxt === null && rewardJson === null && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
-  return { kind: 'finished', exitCode, rewardTxt, rewardJson, output, skipped };
+  return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile: [], output, skipped, environment };
 }

@@ -9,7 +9,7 @@ import type { WorkspaceEntry } from './tar';
  *
  * The chunks reference the archive's bytes; nothing is copied.
  */
-export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonly<Record<string, string>>): Buffer[] {
+export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonly<Record<string, string | Uint8Array>>): Buffer[] {
   const chunks: Buffer[] = [];
   const add = (where: 'w' | 't', kind: 'd' | 'f' | 'l', entryPath: string, mode: number, mtime: number, data: Uint8Array) => {
     const name = Buffer.from(entryPath);
@@ -33,6 +33,6 @@ export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonl
       folders.add(dir);
     }
   }
-  for (const [rel, content] of Object.entries(tests)) add('t', 'f', path.posix.normalize(rel), 0o644, now, Buffer.from(content));
+  for (const [rel, content] of Object.entries(tests)) add('t', 'f', path.posix.normalize(rel), 0o644, now, typeof content === 'string' ? Buffer.from(content) : content);
   return chunks;
 }

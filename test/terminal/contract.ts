@@ -1,6 +1,6 @@
-import type { HarborTask, WorkspacePort, WorkspaceRun } from '../../core/ports/workspace';
+import type { HarborTask, WorkspacePort, WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
 import { WorkspaceError } from '../../core/ports/workspace';
-import { never, workspaceTar } from './helpers';
+import { harborTaskOf, never, workspaceTar } from './helpers';
 
 /**
  * The backend contract of core/ports/workspace.ts (verifiers/terminal/README.md, "The backend
@@ -11,8 +11,8 @@ import { never, workspaceTar } from './helpers';
 export function describeWorkspaceBackend(name: string, make: () => WorkspacePort, options: { diskFull?: boolean; rootTests?: boolean } = {}): void {
   describe(`workspace backend contract: ${name}`, () => {
     const port = make();
-    const task = (script: string, limits: Partial<HarborTask> = {}): HarborTask => ({ ...port.defaults, id: 'contract', tests: { 'test.sh': script }, ...limits });
-    const tar = (files: Record<string, string> = { 'answer.txt': '42' }) => ({ tar: Buffer.from(workspaceTar(files), 'base64') });
+    const task = (script: string, limits: Partial<HarborTask> = {}): HarborTask => ({ ...harborTaskOf({ 'test.sh': script }, port), ...limits });
+    const tar = (files: Record<string, string> = { 'answer.txt': '42' }): WorkspaceSource => ({ tar: Buffer.from(workspaceTar(files), 'base64'), root: 'workdir' });
     const finished = (run: WorkspaceRun) => {
       if (run.kind !== 'finished') throw new Error(`expected a finished run, got ${JSON.stringify(run)}`);
       return run;
@@ -52,12 +52,12 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
     });
 
     it('refuses a workspace past its limits as too large, before running anything', async () => {
-      const big = { tar: Buffer.from(workspaceTar({ 'a.bin': 'x'.repeat(3 << 20) }), 'base64') };
+      const big: WorkspaceSource = { tar: Buffer.from(workspaceTar({ 'a.bin': 'x'.repeat(3 << 20) }), 'base64'), root: 'workdir' };
       expect(await port.run({ ...task('echo 1 > /logs/verifier/reward.txt'), storageMb: 1024 }, big, never)).toMatchObject({ kind: 'too_large' });
     });
 
     it('throws WorkspaceError (never a run) for an unreadable archive, a wall-time overrun and a cancelled call', async () => {
-      await expect(port.run(task('exit 0'), { tar: Buffer.alloc(2048, 7) }, never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'archive_unreadable' });
+      await expect(port.run(task('exit 0'), { tar: Buffer.alloc(2048, 7), root: 'workdir' }, never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'archive_unreadable' });
       await expect(port.run(task('sleep 30', { timeoutSec: 1 }), tar(), never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'verifier_timeout' });
       const controller = new AbortController();
       const pending = port.run(task('sleep 30'), tar(), controller.signal);

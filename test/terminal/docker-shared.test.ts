@@ -1,8 +1,7 @@
 import type Docker from 'dockerode';
-import type { HarborTask } from '../../core/ports/workspace';
 import { terminalConfigSection } from '../../services/workspace';
 import { DockerWorkspace } from '../../services/workspace/docker';
-import { scoreTerminal } from './helpers';
+import { harborTaskOf, scoreTerminal } from './helpers';
 import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
 
 /**
@@ -103,15 +102,12 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
   it('runs test.sh with the task\'s workdir, user and env, and its shebang', async () => {
     const port = new DockerWorkspace(config());
     const env = await make('mkdir -p /home/user/app && echo 42 > /home/user/app/answer.txt && chmod 755 /home/user/app');
-    const task: HarborTask & { workdir: string; user: string; env: Record<string, string> } = {
-      ...port.defaults,
-      id: 'who',
-      tests: { 'test.sh': '#!/usr/bin/python3\nimport os\nprint(os.getcwd(), os.getuid(), os.environ["ANSWER_FILE"])\nok = open(os.environ["ANSWER_FILE"]).read().strip() == "42"\nopen("/logs/verifier/reward.txt", "w").write("1" if ok else "0")\n' },
-      workdir: '/home/user/app',
-      user: 'nobody',
-      env: { ANSWER_FILE: 'answer.txt' },
-    };
-    const run = await port.run(task, env, new AbortController().signal);
+    const task = harborTaskOf(
+      { 'test.sh': '#!/usr/bin/python3\nimport os\nprint(os.getcwd(), os.getuid(), os.environ["ANSWER_FILE"])\nok = open(os.environ["ANSWER_FILE"]).read().strip() == "42"\nopen("/logs/verifier/reward.txt", "w").write("1" if ok else "0")\n' },
+      port,
+      { environment: { workdir: '/home/user/app' }, verifier: { user: 'nobody', env: { ANSWER_FILE: 'answer.txt' } } },
+    );
+    const run = await port.run(task, { container: { endpoint: 'local', id: env.environment.container } }, new AbortController().signal);
     expect(run).toMatchObject({ kind: 'finished', exitCode: 0, rewardTxt: '1' });
     if (run.kind === 'finished') expect(run.output).toMatch(/^\/home\/user\/app 65534 answer\.txt$/m);
   });

@@ -22,7 +22,7 @@ async function packed(fill: (pack: tar.Pack) => void): Promise<Buffer> {
 }
 
 /** `tests/` as root's, read-only to others, test.sh executable (Harbor's `chmod +x`), to extract at `/`. */
-export function testsTar(tests: Readonly<Record<string, string>>): Promise<Buffer> {
+export function testsTar(tests: Readonly<Record<string, string | Uint8Array>>): Promise<Buffer> {
   const now = new Date();
   return packed((pack) => {
     pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
@@ -37,18 +37,22 @@ export function testsTar(tests: Readonly<Record<string, string>>): Promise<Buffe
     }
     for (const [rel, content] of Object.entries(tests)) {
       const name = path.posix.normalize(rel);
-      pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, Buffer.from(content));
+      const data = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+      pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, data);
     }
   });
 }
 
 /**
  * The workspace's entries (read and checked by ../tar.ts, the bwrap backend's member rules) as a
- * tar rooted at `/` with every member under `root`: the entries' modes and mtimes, owned by `uid`.
- * Nothing the archive names is written elsewhere: its paths are relative and link-checked already.
+ * tar rooted at `/` with every member under `root` (the workdir, or `/` for a whole-filesystem
+ * change set): the entries' modes and mtimes, owned by `uid`. Nothing the archive names is written
+ * elsewhere: its paths are relative and link-checked already. A change set's `.` (the container's
+ * `/`) is not replayed: the episode's archive does not decide the modes of `/`.
  */
 export function workspaceTar(entries: readonly WorkspaceEntry[], root: string, uid: number): Promise<Buffer> {
   const base = root.replace(/^\/+|\/+$/g, '');
+  if (base === '') entries = entries.filter((e) => e.path !== '.');
   return packed((pack) => {
     const parts = base === '' ? [] : base.split('/');
     for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: new Date() });
@@ -69,7 +73,7 @@ export interface RewardFiles {
   rewardTxt: string | null;
   rewardJson: string | null;
   /** Names of reward files that exist but are not regular files (a folder named reward.txt). */
-  notFiles: string[];
+  notFiles: Array<'reward.txt' | 'reward.json'>;
 }
 
 /** Reads `GET /containers/{id}/archive?path=/logs/verifier`: only reward.txt and reward.json, each up to `maxBytes`. */
@@ -88,7 +92,7 @@ export async function readRewardFiles(stream: Readable, maxBytes: number): Promi
     }
     if (file === null) continue;
     if (entry.header.type === 'file') found[file] = Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
-    else found.notFiles.push(path.posix.basename(name));
+    else found.notFiles.push(file === 'rewardTxt' ? 'reward.txt' : 'reward.json');
   }
   return found;
 }

@@ -4,15 +4,26 @@ import type Docker from 'dockerode';
 /** What one exec in a container gave: its exit code and the tail of its output (stdout and stderr together). */
 export interface ExecResult {
   exitCode: number;
+  /** The tail of its output, and its first bytes (where a script's own first line stands). */
   output: string;
+  head: string;
 }
 
 /** A bounded tail of a stream's bytes: what is kept of test.sh's output. */
 class Tail {
   private chunks: Buffer[] = [];
   private size = 0;
+  private first: Buffer[] = [];
+  private firstSize = 0;
   constructor(private readonly max: number) {}
+  head(): string {
+    return Buffer.concat(this.first).subarray(0, 4096).toString('utf8');
+  }
   push(chunk: Buffer): void {
+    if (this.firstSize < 4096) {
+      this.first.push(chunk);
+      this.firstSize += chunk.length;
+    }
     this.chunks.push(chunk);
     this.size += chunk.length;
     while (this.size - this.chunks[0]!.length >= this.max) this.size -= this.chunks.shift()!.length;
@@ -54,8 +65,8 @@ export async function execIn(
   // The stream can end a moment before the engine records the exit code.
   for (let attempt = 0; ; attempt++) {
     const info = await exec.inspect();
-    if (!info.Running && info.ExitCode !== null) return { exitCode: info.ExitCode, output: tail.text() };
-    if (attempt >= 200) return { exitCode: -1, output: tail.text() };
+    if (!info.Running && info.ExitCode !== null) return { exitCode: info.ExitCode, output: tail.text(), head: tail.head() };
+    if (attempt >= 200) return { exitCode: -1, output: tail.text(), head: tail.head() };
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
-import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/workspace';
+import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/workspace';
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
@@ -32,9 +32,26 @@ import { tamperedPaths, type FilesystemChange } from './tamper';
 const MAX_REWARD_BYTES = 64 << 10;
 /** Where Python keeps bytecode during the tests: emptied before them, so no planted .pyc is read. */
 const PYCACHE = '/tmp/.verdict-pycache';
+/** The first line RUN_TESTS prints: what the environment lacks, or that test.sh starts now. */
+const LACKS = '@@VERDICT@@ lacks';
+const READY = '@@VERDICT@@ ready\n';
+/**
+ * The test exec, as the test user in the task's workdir with its env: first what test.sh needs
+ * (task.needs: the commands it runs, its interpreter first, and the Python packages its tests
+ * import) looked up as test.sh would find them, then test.sh itself — run directly as Harbor runs
+ * it (its shebang counts), through bash when it has none.
+ */
+const RUN_TESTS = `lack=
+for c in "$@"; do command -v "$c" >/dev/null 2>&1 || lack="$lack cmd:$c"; done
+if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
+  for m in $(python3 -c 'import importlib.util as u, sys; print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' $VERDICT_MODULES 2>/dev/null); do lack="$lack mod:$m"; done
+fi
+if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
+unset VERDICT_MODULES
+printf '${READY.replace('\n', '\\n')}'
+read -r first < /tests/test.sh
+case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; esac`;
 const OUTPUT_TAIL_BYTES = 4000;
-/** The harbor-task fields this backend reads beyond the limits (task.toml's [environment] and [verifier]). */
-type TaskView = HarborTask & Partial<{ workdir: string; user: string; env: Record<string, string>; image: string; network: boolean }>;
 
 class Slots {
   private free: number;
@@ -59,6 +76,13 @@ class Slots {
     if (next) next();
     else this.free++;
   }
+}
+
+/** A workspace read by the member rules, and where it goes: under the workdir, or at `/`. */
+interface Workspace {
+  entries: WorkspaceEntry[];
+  skipped: string[];
+  root: WorkspaceRoot;
 }
 
 interface ImageFacts {
@@ -109,27 +133,27 @@ export class DockerWorkspace implements WorkspacePort {
 
   async run(task: HarborTask, source: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun> {
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
-    const endpoint = 'environment' in source ? source.environment.endpoint : this.freshEndpoint();
+    const endpoint = 'container' in source ? source.container.endpoint : this.freshEndpoint();
     const docker = this.client(endpoint);
     // Read (and bounded) before a slot is taken: a workspace too large never starts a container.
-    let workspace: { entries: WorkspaceEntry[]; skipped: string[] } | null = null;
-    if (!('environment' in source)) {
+    let workspace: Workspace | null = null;
+    if (!('container' in source)) {
       const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers });
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
-      workspace = read;
+      workspace = { entries: read.entries, skipped: read.skipped, root: source.root };
     }
     const slots = this.slots.get(endpoint)!;
     await slots.take(signal);
     try {
       if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
-      if ('environment' in source) return await this.shared(docker, endpoint, source.environment.container, task, signal);
+      if ('container' in source) return await this.shared(docker, endpoint, source.container.id, task, signal);
       return await this.fresh(docker, endpoint, task, workspace!, signal);
     } finally {
       slots.give();
     }
   }
 
-  private async archiveOf(source: Exclude<WorkspaceSource, { environment: unknown }>): Promise<Uint8Array> {
+  private async archiveOf(source: Exclude<WorkspaceSource, { container: unknown }>): Promise<Uint8Array> {
     if ('tar' in source) return source.tar;
     const full = this.resolve(source.path);
     if (!statSync(full).isDirectory()) return readFileSync(full);
@@ -150,7 +174,7 @@ export class DockerWorkspace implements WorkspacePort {
   }
 
   /** Shared mode: the episode's running container, left unpaused (or removed) afterwards. */
-  private async shared(docker: Docker, endpoint: string, name: string, task: TaskView, signal: AbortSignal): Promise<WorkspaceRun> {
+  private async shared(docker: Docker, endpoint: string, name: string, task: HarborTask, signal: AbortSignal): Promise<WorkspaceRun> {
     const container = docker.getContainer(name);
     const what = `container "${name}"`;
     const info = await container.inspect().catch((error: unknown) => {
@@ -158,17 +182,20 @@ export class DockerWorkspace implements WorkspacePort {
     });
     if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
     try {
-      return await this.verify(docker, endpoint, container, what, task, [], this.docker.episodeProcesses === 'stop', signal);
+      const network = info.HostConfig?.NetworkMode !== 'none';
+      return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network }, signal);
     } finally {
       if (this.docker.afterShared === 'remove') await container.remove({ force: true }).catch(() => {});
     }
   }
 
   /** Fresh mode: a new container from the task's image with the workspace put in; removed afterwards. */
-  private async fresh(docker: Docker, endpoint: string, task: TaskView, workspace: { entries: WorkspaceEntry[]; skipped: string[] }, signal: AbortSignal): Promise<WorkspaceRun> {
+  private async fresh(docker: Docker, endpoint: string, task: HarborTask, workspace: Workspace, signal: AbortSignal): Promise<WorkspaceRun> {
     const { image, facts } = await this.imageOf(docker, endpoint, task);
-    const workdir = task.workdir ?? (facts.workdir || this.config.workdir);
-    const network = task.network === true || this.docker.network;
+    const workdir = task.workdir ?? (facts.workdir || this.config.defaults.workdir);
+    // Harbor's network modes: "public" on; "no-network" off; an allowlist (which a bridge cannot
+    // enforce) and a task that says nothing follow terminal.docker.network.
+    const network = task.network?.mode === 'public' || (task.network?.mode !== 'no-network' && this.docker.network);
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
@@ -190,11 +217,12 @@ export class DockerWorkspace implements WorkspacePort {
     const what = `fresh container of image "${image}"`;
     try {
       await container.start();
-      const user = task.user ?? facts.user;
-      const uid = await this.uidOf(container, user);
-      await container.putArchive(await workspaceTar(workspace.entries, workdir, uid), { path: '/' });
-      const run = await this.verify(docker, endpoint, container, what, { ...task, workdir, user }, workspace.skipped, true, signal);
-      return run;
+      const user = task.user === null ? facts.user : String(task.user);
+      // A workdir's files are the test user's (the episode wrote them as that user); a change set
+      // rooted at / is root's, as `docker export` of a root episode gives it.
+      const uid = workspace.root === 'workdir' ? await this.uidOf(container, user) : 0;
+      await container.putArchive(await workspaceTar(workspace.entries, workspace.root === 'workdir' ? workdir : '/', uid), { path: '/' });
+      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network }, signal);
     } catch (error) {
       throw engineError(error, endpoint, what);
     } finally {
@@ -203,8 +231,8 @@ export class DockerWorkspace implements WorkspacePort {
   }
 
   /** task.toml's docker_image, else the image `verdict tasks build` made, else terminal.docker.defaultImage. */
-  private async imageOf(docker: Docker, endpoint: string, task: TaskView): Promise<{ image: string; facts: ImageFacts }> {
-    if (task.image !== undefined) return { image: task.image, facts: await this.imageFacts(docker, endpoint, task.image) };
+  private async imageOf(docker: Docker, endpoint: string, task: HarborTask): Promise<{ image: string; facts: ImageFacts }> {
+    if (task.image !== null) return { image: task.image, facts: await this.imageFacts(docker, endpoint, task.image) };
     const built = this.imageTag(task.id);
     try {
       return { image: built, facts: await this.imageFacts(docker, endpoint, built) };
@@ -244,26 +272,39 @@ export class DockerWorkspace implements WorkspacePort {
   }
 
   /**
-   * The verification proper, in either mode. `stop`: kill the processes found before the tests;
-   * else they are kept (a service the tests need) and only reported.
+   * The verification proper, in either mode. `stop`: kill the processes found before the tests
+   * (else they are kept, a service the tests need, and only reported); `network`: whether the
+   * container has one (a test.sh that downloads needs it).
    */
-  private async verify(docker: Docker, endpoint: string, container: Docker.Container, what: string, task: TaskView, skipped: string[], stop: boolean, signal: AbortSignal): Promise<WorkspaceRun> {
+  private async verify(
+    docker: Docker,
+    endpoint: string,
+    container: Docker.Container,
+    what: string,
+    task: HarborTask,
+    skipped: string[],
+    mode: { stop: boolean; network: boolean },
+    signal: AbortSignal,
+  ): Promise<WorkspaceRun> {
     const call = <T>(promise: Promise<T>): Promise<T> =>
       promise.catch((error: unknown) => {
         throw engineError(error, endpoint, what);
       });
     const root = (script: string, env: string[]) => call(execIn(docker, container, { cmd: ['sh', '-c', script], user: '0', workdir: '/', env, tailBytes: 64 << 10 }));
 
+    // The diff first: what the episode changed, before anything of Verdict's is in the container.
     const changes = (await call(container.changes())) as FilesystemChange[] | null;
     const tampered = tamperedPaths(changes);
-    const prepare = await root(PREPARE, [`STOP=${stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+    const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
     const episode = processLines(prepare.output, 'episode');
-    const environment: EnvironmentReport = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: stop && episode.length > 0 };
-    if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${environment.processes.slice(0, 10).join(', ')}`);
+    const report: EnvironmentReport = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
+    if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
     if (prepare.exitCode !== 0) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${prepare.exitCode}): ${prepare.output.slice(-300)}`);
-    if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, environment };
+    if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+    if (task.needs.network.length > 0 && !mode.network) return { kind: 'environment_lacks', commands: [], pythonModules: [], network: task.needs.network };
     await call(container.putArchive(await testsTar(task.tests), { path: '/' }));
-    const keep = stop ? '' : episode.map((p) => p.pid).join(' ');
+    const keep = mode.stop ? '' : episode.map((p) => p.pid).join(' ');
+    const cleanupEnv = [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`];
 
     // Cancelled while the container was being prepared (no await between here and the listener).
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
@@ -272,20 +313,19 @@ export class DockerWorkspace implements WorkspacePort {
     const cut = (error: WorkspaceError) => {
       if (failure) return;
       failure = error;
-      void root(CLEANUP, [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]).catch(() => {});
+      void root(CLEANUP, cleanupEnv).catch(() => {});
     };
     const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
     const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
     signal.addEventListener('abort', onAbort, { once: true });
     let test: ExecResult;
     try {
-      // Through bash, as Harbor does: test.sh's shebang counts, a script without one runs in bash.
       test = await call(
         execIn(docker, container, {
-          cmd: ['bash', '-c', '/tests/test.sh'],
-          ...(task.user ? { user: task.user } : {}),
-          ...(task.workdir ? { workdir: task.workdir } : {}),
-          env: [...Object.entries(task.env ?? {}).map(([k, v]) => `${k}=${v}`), `PYTHONPYCACHEPREFIX=${PYCACHE}`],
+          cmd: ['sh', '-c', RUN_TESTS, 'verdict', ...task.needs.commands],
+          ...(task.user !== null ? { user: String(task.user) } : {}),
+          ...(task.workdir !== null ? { workdir: task.workdir } : {}),
+          env: [...Object.entries(task.env).map(([k, v]) => `${k}=${v}`), `PYTHONPYCACHEPREFIX=${PYCACHE}`, `VERDICT_MODULES=${task.needs.pythonModules.join(' ')}`],
           tailBytes: OUTPUT_TAIL_BYTES,
         }),
       );
@@ -304,12 +344,18 @@ export class DockerWorkspace implements WorkspacePort {
     } finally {
       await call(container.unpause());
     }
-    const cleanup = await root(CLEANUP, [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+    const cleanup = await root(CLEANUP, cleanupEnv);
     const left = processLines(cleanup.output, 'left');
-    const output = test.output;
-    if (test.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, environment };
-    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, environment };
-    return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, output, skipped, environment };
+    const lacks = test.head.startsWith(LACKS) ? test.head.slice(LACKS.length).split('\n', 1)[0]!.trim().split(' ') : null;
+    if (lacks !== null) {
+      const commands = lacks.filter((w) => w.startsWith('cmd:')).map((w) => w.slice(4));
+      const pythonModules = lacks.filter((w) => w.startsWith('mod:')).map((w) => w.slice(4));
+      return { kind: 'environment_lacks', commands, pythonModules, network: [] };
+    }
+    const output = test.output.startsWith(READY) ? test.output.slice(READY.length) : test.output;
+    if (test.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
+    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
+    return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
   }
 }
 
