@@ -8,6 +8,7 @@ import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
 import { readRewardFiles, testsTar, workspaceTar } from './archive';
+import { taskImageTag } from './build';
 import { engineClients, engineError } from './engine';
 import { execIn, type ExecResult } from './exec';
 import { CLEANUP, PREPARE, processLines } from './processes';
@@ -117,7 +118,7 @@ export class DockerWorkspace implements WorkspacePort {
 
   /** The tag `verdict tasks build` gives a task's image. */
   imageTag(taskId: string): string {
-    return `${this.docker.imagePrefix}-${taskId.toLowerCase().replace(/[^a-z0-9._-]/g, '-')}:latest`;
+    return taskImageTag(this.docker.imagePrefix, taskId);
   }
 
   /** The engine client of an endpoint; the sample's endpoint is checked by the verifier against `endpoints`. */
