@@ -23,8 +23,26 @@ async function packed(fill: (pack: tar.Pack) => void): Promise<Buffer> {
 
 /** `tests/` as root's, read-only to others, test.sh executable (Harbor's `chmod +x`), to extract at `/`. */
 export function testsTar(tests: Readonly<Record<string, string | Uint8Array>>): Promise<Buffer> {
-  const now = new Date();
+  return packed((pack) => addTests(pack, tests));
+}
+
+/**
+ * Everything a fresh container gets in one archive call: the workspace (as `workspaceTar`), the
+ * tests (as `testsTar`) and an empty `/logs/verifier` anyone may write, as Harbor makes it.
+ */
+export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: number, tests: Readonly<Record<string, string | Uint8Array>>): Promise<Buffer> {
   return packed((pack) => {
+    addWorkspace(pack, entries, root, uid);
+    addTests(pack, tests);
+    const now = new Date();
+    pack.entry({ name: 'logs', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+    pack.entry({ name: 'logs/verifier', type: 'directory', mode: 0o777, uid: 0, gid: 0, mtime: now });
+  });
+}
+
+function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8Array>>): void {
+  const now = new Date();
+  {
     pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
     const folders = new Set<string>();
     for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
@@ -40,7 +58,7 @@ export function testsTar(tests: Readonly<Record<string, string | Uint8Array>>): 
       const data = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
       pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, data);
     }
-  });
+  }
 }
 
 /**
@@ -51,9 +69,13 @@ export function testsTar(tests: Readonly<Record<string, string | Uint8Array>>): 
  * `/`) is not replayed: the episode's archive does not decide the modes of `/`.
  */
 export function workspaceTar(entries: readonly WorkspaceEntry[], root: string, uid: number): Promise<Buffer> {
+  return packed((pack) => addWorkspace(pack, entries, root, uid));
+}
+
+function addWorkspace(pack: tar.Pack, entries: readonly WorkspaceEntry[], root: string, uid: number): void {
   const base = root.replace(/^\/+|\/+$/g, '');
   if (base === '') entries = entries.filter((e) => e.path !== '.');
-  return packed((pack) => {
+  {
     const parts = base === '' ? [] : base.split('/');
     for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: new Date() });
     for (const entry of entries) {
@@ -65,7 +87,7 @@ export function workspaceTar(entries: readonly WorkspaceEntry[], root: string, u
       else pack.entry({ name, mode: entry.mode, mtime, ...owner }, Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength));
     }
     if (!entries.some((e) => e.path === '.') && base !== '') pack.entry({ name: base, type: 'directory', mode: 0o755, uid, gid: uid, mtime: new Date() });
-  });
+  }
 }
 
 /** The reward files as /logs/verifier holds them: each file's head, null when absent or not a file. */

@@ -40,7 +40,8 @@ export function engineError(error: unknown, endpoint: string, what: string): Wor
   const message = (e.message ?? String(error)).replace(/\s+/g, ' ').trim().slice(0, 300);
   if (e.code === 'ECONNREFUSED' || e.code === 'ENOENT' || e.code === 'EACCES' || e.code === 'ECONNRESET' || e.code === 'ETIMEDOUT' || e.code === 'EHOSTUNREACH')
     return new WorkspaceError('engine_unreachable', `engine endpoint "${endpoint}" is unreachable (${e.code}): ${message}`);
-  if (e.statusCode === 404) return new WorkspaceError(what.startsWith('image') ? 'image_missing' : 'environment_missing', `${what} does not exist on engine endpoint "${endpoint}": ${message}`);
+  // Podman answers some calls on a missing container with 500 and "no such container".
+  if (e.statusCode === 404 || /no such (container|image)/i.test(message)) return new WorkspaceError(what.startsWith('image') ? 'image_missing' : 'environment_missing', `${what} does not exist on engine endpoint "${endpoint}": ${message}`);
   if (e.statusCode === 409) return new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}": ${message}`);
   return new WorkspaceError('engine_failed', `${what} on engine endpoint "${endpoint}": ${message}`);
 }

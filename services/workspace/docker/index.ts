@@ -7,7 +7,7 @@ import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTas
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
-import { readRewardFiles, testsTar, workspaceTar } from './archive';
+import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
 import { engineClients, engineError } from './engine';
 import { execIn, type ExecResult } from './exec';
@@ -33,6 +33,8 @@ import { tamperedPaths, type FilesystemChange } from './tamper';
 const MAX_REWARD_BYTES = 64 << 10;
 /** Where Python keeps bytecode during the tests: emptied before them, so no planted .pyc is read. */
 const PYCACHE = '/tmp/.verdict-pycache';
+/** Where Verdict's own files go in a container: no member of a workspace is put there. */
+const RESERVED = /^\/(tests|logs\/verifier|tmp\/\.verdict-pycache)(\/|$)/;
 /** The first line RUN_TESTS prints: what the environment lacks, or that test.sh starts now. */
 const LACKS = '@@VERDICT@@ lacks';
 const READY = '@@VERDICT@@ ready\n';
@@ -178,12 +180,16 @@ export class DockerWorkspace implements WorkspacePort {
   private async shared(docker: Docker, endpoint: string, name: string, task: HarborTask, signal: AbortSignal): Promise<WorkspaceRun> {
     const container = docker.getContainer(name);
     const what = `container "${name}"`;
-    const info = await container.inspect().catch((error: unknown) => {
-      throw engineError(error, endpoint, what);
-    });
-    if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
+    // Looked at only when the answer matters: a container that is gone or stopped fails the first
+    // engine call anyway (404, 409), named the same way.
+    let network = true;
+    if (task.needs.network.length > 0) {
+      const info = await container.inspect().catch((error: unknown) => {
+        throw engineError(error, endpoint, what);
+      });
+      network = info.HostConfig?.NetworkMode !== 'none';
+    }
     try {
-      const network = info.HostConfig?.NetworkMode !== 'none';
       return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network }, signal);
     } finally {
       if (this.docker.afterShared === 'remove') await container.remove({ force: true }).catch(() => {});
@@ -222,8 +228,15 @@ export class DockerWorkspace implements WorkspacePort {
       // A workdir's files are the test user's (the episode wrote them as that user); a change set
       // rooted at / is root's, as `docker export` of a root episode gives it.
       const uid = workspace.root === 'workdir' ? await this.uidOf(container, user) : 0;
-      await container.putArchive(await workspaceTar(workspace.entries, workspace.root === 'workdir' ? workdir : '/', uid), { path: '/' });
-      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network }, signal);
+      const base = workspace.root === 'workdir' ? workdir : '/';
+      const where = (rel: string) => (rel === '.' ? base : path.posix.join(base, rel));
+      // The tamper check of a fresh container is over what the episode's archive changes (what the
+      // diff API would list once it is in), and members where Verdict's own files go are not put in.
+      const tampered = tamperedPaths(workspace.entries.map((e) => ({ Path: where(e.path), Kind: 1 })));
+      const entries = workspace.entries.filter((e) => !RESERVED.test(where(e.path)));
+      await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
+      const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
+      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, signal);
     } catch (error) {
       throw engineError(error, endpoint, what);
     } finally {
@@ -284,7 +297,7 @@ export class DockerWorkspace implements WorkspacePort {
     what: string,
     task: HarborTask,
     skipped: string[],
-    mode: { stop: boolean; network: boolean },
+    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
     signal: AbortSignal,
   ): Promise<WorkspaceRun> {
     const call = <T>(promise: Promise<T>): Promise<T> =>
@@ -293,18 +306,26 @@ export class DockerWorkspace implements WorkspacePort {
       });
     const root = (script: string, env: string[]) => call(execIn(docker, container, { cmd: ['sh', '-c', script], user: '0', workdir: '/', env, tailBytes: 64 << 10 }));
 
-    // The diff first: what the episode changed, before anything of Verdict's is in the container.
-    const changes = (await call(container.changes())) as FilesystemChange[] | null;
-    const tampered = tamperedPaths(changes);
-    const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
-    const episode = processLines(prepare.output, 'episode');
-    const report: EnvironmentReport = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
-    if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
-    if (prepare.exitCode !== 0) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${prepare.exitCode}): ${prepare.output.slice(-300)}`);
-    if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+    let report: EnvironmentReport;
+    let keep = '';
+    if (mode.prepared) {
+      // A fresh container: its tests and reward folder came in with the workspace, nothing else runs.
+      report = mode.prepared;
+      if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+    } else {
+      // The diff first: what the episode changed, before anything of Verdict's is in the container.
+      const changes = (await call(container.changes())) as FilesystemChange[] | null;
+      const tampered = tamperedPaths(changes);
+      const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+      const episode = processLines(prepare.output, 'episode');
+      report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
+      if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
+      if (prepare.exitCode !== 0) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${prepare.exitCode}): ${prepare.output.slice(-300)}`);
+      if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+      await call(container.putArchive(await testsTar(task.tests), { path: '/' }));
+      keep = mode.stop ? '' : episode.map((p) => p.pid).join(' ');
+    }
     if (task.needs.network.length > 0 && !mode.network) return { kind: 'environment_lacks', commands: [], pythonModules: [], network: task.needs.network };
-    await call(container.putArchive(await testsTar(task.tests), { path: '/' }));
-    const keep = mode.stop ? '' : episode.map((p) => p.pid).join(' ');
     const cleanupEnv = [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`];
 
     // Cancelled while the container was being prepared (no await between here and the listener).
