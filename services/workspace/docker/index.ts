@@ -314,7 +314,11 @@ export class DockerWorkspace implements WorkspacePort {
       if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
-      const changes = (await call(container.changes())) as FilesystemChange[] | null;
+      // Podman answers the diff of a missing container with a 500: the inspect then names it.
+      const changes = (await container.changes().catch(async (error: unknown) => {
+        await call(container.inspect());
+        throw engineError(error, endpoint, what);
+      })) as FilesystemChange[] | null;
       const tampered = tamperedPaths(changes);
       const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
       const episode = processLines(prepare.output, 'episode');
