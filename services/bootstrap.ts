@@ -83,7 +83,13 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
       const dir = section[key];
       if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) problems.push(`${root}.terminal.${key}: ${dir} is not a folder`);
     }
-    services.workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
+    // The engine's TLS files are read once, at start-up: a missing one is a config problem, named.
+    for (const [name, endpoint] of Object.entries(section.docker?.endpoints ?? {}))
+      for (const key of ['ca', 'cert', 'key'] as const) {
+        const file = endpoint.tls?.[key];
+        if (file !== undefined && !existsSync(file)) problems.push(`${root}.terminal.docker.endpoints.${name}.tls.${key}: ${file} does not exist`);
+      }
+    if (problems.length === 0) services.workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
   }
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {
