@@ -238,12 +238,15 @@ export function scriptNeeds(script: string): Omit<HarborTask['needs'], 'pythonMo
     while (k < words.length) {
       const word = words[k]!;
       if (word.startsWith('\0') || word.includes('$') || /[*?[\]`]/.test(word)) break;
+      // What follows these is a name, a word list or a test expression, not a command.
+      if (word === 'for' || word === 'select' || word === 'case' || word === '[[') break;
       if (KEYWORDS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word)) {
         k++;
         continue;
       }
       if (BUILTINS.has(word) && !WRAPPERS.has(word)) break;
       if (functions.has(word)) break;
+      if (!/^([A-Za-z0-9_][A-Za-z0-9_.+-]*|\/[A-Za-z0-9_.+\/-]+)$/.test(word)) break;
       // A relative path with a slash is the workspace's or the script's own (./run.sh).
       if (word.includes('/') && !word.startsWith('/')) break;
       const fetched = downloads(words.slice(k).map((w) => w.replace(/^\0/, '')));
@@ -402,6 +405,13 @@ function shellCommands(script: string): ShellCommand[] {
         i++;
       }
       redirect = !/&[0-9-]$/.test(script.slice(Math.max(0, i - 2), i));
+      continue;
+    }
+    if (c === '(' && script[i + 1] === '(') {
+      // (( arithmetic )): no command in it.
+      endCommand();
+      const end = script.indexOf('))', i);
+      i = end < 0 ? n : end + 2;
       continue;
     }
     if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '`') {

@@ -69,9 +69,12 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'got=$(cd /app && timeout 10 ./solve.sh 2>/dev/null | tr -d " ")',
       'curl -s http://localhost:8080/health > /dev/null',
       'X=1 env -i FOO=2 jq . /app/r.json',
+      'for f in a b; do [ -e "$f" ] && wc -l "$f"; done',
+      'for ((i = 0; i < 3; i++)); do :; done',
+      'if [[ -f /app/x ]]; then sort /app/x; fi',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
-    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq'], network: [] });
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [] });
   });
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {
