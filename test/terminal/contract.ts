@@ -92,6 +92,33 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(run.rewardTxt).toBe('1\n');
     });
 
+    it('runs test.sh in the task\'s workdir, by its shebang, with the task\'s env', async () => {
+      const at = { ...task('pwd; ls; echo "mode=$MODE"; echo 1 > /logs/verifier/reward.txt'), workdir: '/home/user/app', env: { MODE: 'strict' } };
+      expect(finished(await port.run(at, tar({ 'main.py': 'print(1)' }), never)).output).toBe('/home/user/app\nmain.py\nmode=strict\n');
+      const python = task('#!/usr/bin/env python3\nimport os\nopen("/logs/verifier/reward.txt", "w").write(str(len(os.listdir("."))))\n');
+      expect(finished(await port.run(python, tar(), never)).rewardTxt).toBe('1');
+    });
+
+    it('takes a whole-filesystem change set rooted at /: answers in /tmp, /data, /results are seen; its /tests and /logs are not', async () => {
+      const changes = tarOf([
+        { name: 'tmp/answer.txt', data: 'tmp\n' },
+        { name: 'data/input.csv', data: 'data\n' },
+        { name: '/results/out.txt', data: 'results\n' },
+        { name: 'home/user/app/main.py', data: 'app\n' },
+        { name: 'tests/expected.txt', data: 'planted\n' },
+        { name: 'logs/verifier/reward.txt', data: '1\n' },
+      ]);
+      const base = task('cat /tmp/answer.txt /data/input.csv /results/out.txt main.py /tests/expected.txt; ls -A /logs/verifier | grep -c reward');
+      const at = { ...base, workdir: '/home/user/app', tests: { ...base.tests, 'expected.txt': 'hidden\n' } };
+      expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n');
+    });
+
+    it('reports, before running test.sh, a command it runs that the environment lacks, and downloads without a network', async () => {
+      expect(await port.run(task('verdict-absent-tool --check; echo 1 > /logs/verifier/reward.txt'), tar(), never)).toEqual({ kind: 'environment_lacks', commands: ['verdict-absent-tool'], pythonModules: [], network: [] });
+      const offline = { ...task('apt-get update -qq; echo 1 > /logs/verifier/reward.txt'), network: { mode: 'no-network' as const, allowedHosts: [] } };
+      expect(await port.run(offline, tar(), never)).toMatchObject({ kind: 'environment_lacks', network: ['apt-get'] });
+    });
+
     it('throws WorkspaceError (never a run) for an unreadable archive, a wall-time overrun and a cancelled call', async () => {
       await expect(port.run(task('exit 0'), { tar: Buffer.alloc(2048, 7), root: 'workdir' }, never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'archive_unreadable' });
       await expect(port.run(task('sleep 30', { timeoutSec: 1 }), tar(), never)).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'verifier_timeout' });
