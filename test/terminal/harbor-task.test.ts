@@ -50,6 +50,11 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
     expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'] });
   });
 
+  it('reads the scripts of tests/ that test.sh runs or sources as its own', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/setup-uv-pytest.sh\nbash /tests/run-uv-pytest.sh\n', 'setup-uv-pytest.sh': 'curl -LsSf https://astral.sh/uv/install.sh | sh\n', 'run-uv-pytest.sh': 'uvx pytest /tests/test_outputs.py\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'curl'], network: ['curl', 'uvx'] } } });
+  });
+
   it('never takes quoted text, here-documents, case patterns, variables, functions or local URLs for needs', () => {
     const script = [
       '#!/usr/bin/env bash',
