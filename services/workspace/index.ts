@@ -84,8 +84,6 @@ export class BwrapWorkspace implements WorkspacePort {
     const workdirTop = workdirRel.split('/', 1)[0]!;
     if (SYSTEM_ROOTS.has(workdirTop) || workdirRel.split('/').length > 64)
       throw new WorkspaceError('workdir_unavailable', `the bwrap backend cannot make the workdir ${workdir}: it lies in the host's /${workdirTop}, or too deep`);
-    const lacks = this.lacks(task);
-    if (lacks) return lacks;
     // An archive is read here and its entries created by the runner in the sandbox: nothing of
     // the policy's workspace is written on the host. A folder is bound read-only and copied in.
     let folder: string | null = null;
@@ -105,6 +103,8 @@ export class BwrapWorkspace implements WorkspacePort {
       ({ entries, skipped } = read);
     }
     const rooted = rootEntries(entries, source.root, workdirRel, skipped);
+    const lacks = this.lacks(task, workdir, new Set(rooted.entries.map((e) => `/${e.path}`)));
+    if (lacks) return lacks;
     const slot = await this.take();
     try {
       // Cancelled while it waited for a slot: the listener in runIn would never hear it.
@@ -120,8 +120,8 @@ export class BwrapWorkspace implements WorkspacePort {
    * commands not on the sandbox's PATH (the host's /usr), Python packages its python3 cannot
    * import, and any download, as the sandbox has no network. Looked up once per name.
    */
-  private lacks(task: HarborTask): WorkspaceRun | null {
-    const commands = task.needs.commands.filter((c) => !this.hasCommand(c, task));
+  private lacks(task: HarborTask, workdir: string, present: ReadonlySet<string>): WorkspaceRun | null {
+    const commands = task.needs.commands.filter((c) => !this.hasCommand(c, task, workdir, present));
     const unknown = task.needs.pythonModules.filter((m) => !this.modules.has(m));
     if (unknown.length > 0) {
       let missing: string[] = unknown;
@@ -143,10 +143,16 @@ export class BwrapWorkspace implements WorkspacePort {
     return { kind: 'environment_lacks', commands, pythonModules, network };
   }
 
-  private hasCommand(command: string, task: HarborTask): boolean {
+  /**
+   * A command by name: on the sandbox's PATH. By path: under /tests, the task's; under the workdir,
+   * the policy's to make (missing there, the tests fail: its 0); in the host's system folders, the
+   * host's; anywhere else (`/opt/verifier-venv/bin/python`), the task image's, so the episode's
+   * files must hold it.
+   */
+  private hasCommand(command: string, task: HarborTask, workdir: string, present: ReadonlySet<string>): boolean {
     if (command.startsWith('/tests/')) return command.slice('/tests/'.length) in task.tests;
-    // Another absolute path outside the host's system folders is the workspace's own.
-    if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return true;
+    if (command.startsWith(workdir === '/' ? '/' : `${workdir}/`)) return true;
+    if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return present.has(command);
     let found = this.commands.get(command);
     if (found === undefined) {
       const candidates = command.startsWith('/') ? [command] : SANDBOX_PATH.split(':').map((dir) => path.join(dir, command));

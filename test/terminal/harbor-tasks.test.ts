@@ -72,6 +72,15 @@ describe('terminal: honest outcomes when the environment, not the policy or the 
     expect(await inline({ 'test.sh': 'tool=verdict-absent-tool\n$tool --check' })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found' });
   });
 
+  it('a tool of the task\'s image by path (a Terminus-2 verifier venv): ABORTED unless the change set holds it; one in the workdir is the policy\'s', async () => {
+    const venv = '#!/usr/bin/env bash\ncd /app\necho 0 > /logs/verifier/reward.txt\n/opt/verifier-venv/bin/python -c "print(1)" > /tmp/ok && echo 1 > /logs/verifier/reward.txt\n';
+    expect(await inline({ 'test.sh': venv })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: /opt/verifier-venv/bin/python (no such file)' });
+    const changes = b64([{ name: 'opt/verifier-venv/bin/python', type: 'symlink', linkname: '/usr/bin/python3' }]);
+    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': venv } } }, { workspace: { tar: changes, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    // The program the policy was to write, missing: the tests fail, its 0.
+    expect(await inline({ 'test.sh': '/app/solve.sh > /tmp/out; [ "$(cat /tmp/out)" = 42 ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt' })).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('no reward file is the dataset\'s INVALID only where test.sh ran in the task\'s own environment', async () => {
     expect(await inline({ 'test.sh': 'exit 0' })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/wrote no reward file/) });
     // A task with its own image: bwrap's host /usr is only a stand-in for it.
