@@ -36,7 +36,7 @@ export interface ArchiveLimits {
 export type ArchiveRoot = 'workdir' | 'filesystem';
 
 /** Deeper folders than this are refused (the runner holds one descriptor per level). */
-export const MAX_DEPTH = 256;
+const MAX_DEPTH = 256;
 /** Top-level folders of a change set that are the system's, not the episode's: the backend's own. */
 export const SYSTEM_ROOTS = new Set(['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'proc', 'sys', 'dev', 'run', 'boot', 'tests', 'logs', '.runner', '.workspace']);
 /** Where no symlink of a change set may lead: the hidden tests, the reward folder, the kernel's views. */
