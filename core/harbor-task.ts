@@ -146,7 +146,7 @@ export function harborTask(parts: HarborTaskParts, defaults: WorkspacePort['defa
       cpus: positive(environment, 'environment', 'cpus') ?? defaults.cpus,
       memoryMb: positive(environment, 'environment', 'memory_mb') ?? memory ?? defaults.memoryMb,
       storageMb: positive(environment, 'environment', 'storage_mb') ?? storage ?? defaults.storageMb,
-      needs: { ...scriptNeeds(text(parts.tests['test.sh'])), pythonModules: pythonImports(parts.tests) },
+      needs: { ...scriptNeeds(text(parts.tests['test.sh']), (rel) => (parts.tests[rel] === undefined ? null : text(parts.tests[rel]))), pythonModules: pythonImports(parts.tests) },
     };
     return { ok: true, task };
   } catch (error) {
@@ -221,9 +221,21 @@ function downloads(words: string[]): string | null {
  * patterns, variables and the script's own functions are never taken for commands, and commands
  * after the first download are not required (that step may install them).
  */
-export function scriptNeeds(script: string): Omit<HarborTask['needs'], 'pythonModules'> {
+export function scriptNeeds(script: string, testsFile: (rel: string) => string | null = () => null, seen: Set<string> = new Set()): Omit<HarborTask['needs'], 'pythonModules'> {
   const commands: string[] = [];
   const network: string[] = [];
+  let installing = false;
+  /** A script of tests/ that this one runs or sources (`bash /tests/setup.sh`): its needs are this one's. */
+  const nested = (word: string | undefined): void => {
+    if (word === undefined || !word.startsWith('/tests/') || seen.has(word) || seen.size >= 16) return;
+    seen.add(word);
+    const text = testsFile(word.slice('/tests/'.length));
+    if (text === null) return;
+    const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen);
+    if (!installing) for (const c of inner.commands) if (!commands.includes(c)) commands.push(c);
+    for (const n of inner.network) if (!network.includes(n)) network.push(n);
+    if (inner.network.length > 0) installing = true;
+  };
   const first = script.split('\n', 1)[0]!;
   const shebang = first.startsWith('#!') ? first.slice(2).trim().split(/\s+/) : [];
   let interpreter = shebang[0] ?? 'bash';
@@ -232,24 +244,29 @@ export function scriptNeeds(script: string): Omit<HarborTask['needs'], 'pythonMo
   if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network };
   const lines = shellCommands(script);
   const functions = new Set(lines.filter((l) => l.fn !== null).map((l) => l.fn!));
-  let installing = false;
   for (const { words } of lines) {
     let k = 0;
     while (k < words.length) {
       const word = words[k]!;
       if (word.startsWith('\0') || word.includes('$') || /[*?[\]`]/.test(word)) break;
+      // What follows these is a name, a word list or a test expression, not a command.
+      if (word === 'for' || word === 'select' || word === 'case' || word === '[[') break;
       if (KEYWORDS.has(word) || /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/.test(word)) {
         k++;
         continue;
       }
+      if (word === 'source' || word === '.') nested(words[k + 1]);
       if (BUILTINS.has(word) && !WRAPPERS.has(word)) break;
       if (functions.has(word)) break;
+      if (!/^([A-Za-z0-9_][A-Za-z0-9_.+-]*|\/[A-Za-z0-9_.+\/-]+)$/.test(word)) break;
       // A relative path with a slash is the workspace's or the script's own (./run.sh).
       if (word.includes('/') && !word.startsWith('/')) break;
       const fetched = downloads(words.slice(k).map((w) => w.replace(/^\0/, '')));
       if (fetched !== null && !network.includes(fetched)) network.push(fetched);
       if (!installing && !BUILTINS.has(word) && !commands.includes(word)) commands.push(word);
       if (fetched !== null) installing = true;
+      if (SHELLS.has(word)) nested(words.slice(k + 1).find((w) => !w.startsWith('-')));
+      nested(word);
       if (!WRAPPERS.has(word)) break;
       // The wrapped command: after the wrapper's options, assignments (env) and duration (timeout).
       k++;
@@ -402,6 +419,13 @@ function shellCommands(script: string): ShellCommand[] {
         i++;
       }
       redirect = !/&[0-9-]$/.test(script.slice(Math.max(0, i - 2), i));
+      continue;
+    }
+    if (c === '(' && script[i + 1] === '(') {
+      // (( arithmetic )): no command in it.
+      endCommand();
+      const end = script.indexOf('))', i);
+      i = end < 0 ? n : end + 2;
       continue;
     }
     if (c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '`') {

@@ -1,12 +1,12 @@
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { WorkspaceError, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
 import { runnerInput } from './runner-input';
-import { readArchive, type WorkspaceEntry } from './tar';
+import { readArchive, SYSTEM_ROOTS, type WorkspaceEntry } from './tar';
 import { loadHarborTask } from './tasks';
 
 export { terminalConfigSection, type TerminalConfigSection } from './config';
@@ -28,6 +28,10 @@ const RUNNER = path.join(__dirname, 'runner');
 /** What the runner sends back of the reward files (their head) and of test.sh's output (its tail). */
 const MAX_REWARD_BYTES = 64 << 10;
 const OUTPUT_TAIL_BYTES = 4000;
+/** The test run's PATH, the host's system folders only: no folder of the workspace is on it. */
+const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+/** Top folders of a change set the backend mounts a tmpfs at, /tmp aside. */
+const MAX_TOPS = 32;
 
 interface Slot {
   uid: number;
@@ -40,6 +44,9 @@ export class BwrapWorkspace implements WorkspacePort {
   private readonly tasks = new Map<string, HarborTaskLookup>();
   /** The host's /usr and its links, looked up once rather than on every run. */
   private readonly mounts = systemMounts();
+  /** Commands and Python packages of tasks' needs, looked up on this host once. */
+  private readonly commands = new Map<string, boolean>();
+  private readonly modules = new Map<string, boolean>();
 
   constructor(private readonly config: TerminalConfigSection) {
     const workers = config.workers === 'auto' ? availableParallelism() : config.workers;
@@ -71,37 +78,98 @@ export class BwrapWorkspace implements WorkspacePort {
 
   async run(task: HarborTask, source: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun> {
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+    if ('container' in source) throw new WorkspaceError('service_unavailable', 'metadata.environment names a running container: the bwrap backend runs tests against files (metadata.workspace)');
+    const workdir = task.workdir ?? this.config.defaults.workdir;
+    const workdirRel = workdir.split('/').filter((p) => p !== '').join('/');
+    const workdirTop = workdirRel.split('/', 1)[0]!;
+    if (SYSTEM_ROOTS.has(workdirTop) || workdirRel.split('/').length > 64)
+      throw new WorkspaceError('workdir_unavailable', `the bwrap backend cannot make the workdir ${workdir}: it lies in the host's /${workdirTop}, or too deep`);
     // An archive is read here and its entries created by the runner in the sandbox: nothing of
     // the policy's workspace is written on the host. A folder is bound read-only and copied in.
     let folder: string | null = null;
     let entries: WorkspaceEntry[] = [];
     let skipped: string[] = [];
     let archive: Uint8Array | null = null;
-    if ('container' in source) throw new WorkspaceError('service_unavailable', 'metadata.environment names a running container: the bwrap backend runs tests against files (metadata.workspace)');
-    if (source.root === 'filesystem') throw new WorkspaceError('service_unavailable', 'the bwrap backend does not take a whole-filesystem change set yet');
     if ('tar' in source) archive = source.tar;
     else {
       const full = this.resolve(source.path);
       if (statSafe(full)?.isDirectory()) folder = full;
       else archive = readFileSync(full);
     }
+    if (folder !== null && source.root === 'filesystem') throw new WorkspaceError('workspace_unavailable', `${'path' in source ? source.path : ''}: a whole-filesystem change set is read from a .tar or .tar.gz, not a folder`);
     if (archive !== null) {
-      const read = readArchive(archive, { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers });
+      const read = readArchive(archive, { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers }, source.root);
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
       ({ entries, skipped } = read);
     }
+    const rooted = rootEntries(entries, source.root, workdirRel, skipped);
+    const lacks = this.lacks(task, workdir, new Set(rooted.entries.map((e) => `/${e.path}`)));
+    if (lacks) return lacks;
     const slot = await this.take();
     try {
       // Cancelled while it waited for a slot: the listener in runIn would never hear it.
       if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
-      return await this.runIn(slot, task, runnerInput(entries, task.tests), folder, skipped, signal);
+      return await this.runIn(slot, task, workdir, rooted.tops, runnerInput(rooted.entries, task.tests), folder, skipped, signal);
     } finally {
       this.give(slot);
     }
   }
 
-  private async runIn(slot: Slot, task: HarborTask, input: Buffer[], folder: string | null, skipped: string[], signal: AbortSignal): Promise<WorkspaceRun> {
-    const workdir = task.workdir ?? this.config.defaults.workdir;
+  /**
+   * What the task's tests need (task.needs) that this host lacks, found before anything runs:
+   * commands not on the sandbox's PATH (the host's /usr), Python packages its python3 cannot
+   * import, and any download, as the sandbox has no network. Looked up once per name.
+   */
+  private lacks(task: HarborTask, workdir: string, present: ReadonlySet<string>): WorkspaceRun | null {
+    const commands = task.needs.commands.filter((c) => !this.hasCommand(c, task, workdir, present));
+    const unknown = task.needs.pythonModules.filter((m) => !this.modules.has(m));
+    if (unknown.length > 0) {
+      let missing: string[] = unknown;
+      try {
+        const out = execFileSync('python3', ['-c', 'import importlib.util, sys\nprint(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))', ...unknown], {
+          env: { PATH: SANDBOX_PATH, PYTHONNOUSERSITE: '1', HOME: '/tmp', LANG: 'C.UTF-8' },
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'ignore'],
+        });
+        missing = out.split(/\s+/).filter((m) => m !== '');
+      } catch {
+        // no python3 at all: every module is missing
+      }
+      for (const m of unknown) this.modules.set(m, !missing.includes(m));
+    }
+    const pythonModules = task.needs.pythonModules.filter((m) => this.modules.get(m) === false);
+    const network = task.needs.network;
+    if (commands.length === 0 && pythonModules.length === 0 && network.length === 0) return null;
+    return { kind: 'environment_lacks', commands, pythonModules, network };
+  }
+
+  /**
+   * A command by name: on the sandbox's PATH. By path: under /tests, the task's; under the workdir,
+   * the policy's to make (missing there, the tests fail: its 0); in the host's system folders, the
+   * host's; anywhere else (`/opt/verifier-venv/bin/python`), the task image's, so the episode's
+   * files must hold it.
+   */
+  private hasCommand(command: string, task: HarborTask, workdir: string, present: ReadonlySet<string>): boolean {
+    if (command.startsWith('/tests/')) return command.slice('/tests/'.length) in task.tests;
+    if (command.startsWith(workdir === '/' ? '/' : `${workdir}/`)) return true;
+    if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return present.has(command);
+    let found = this.commands.get(command);
+    if (found === undefined) {
+      const candidates = command.startsWith('/') ? [command] : SANDBOX_PATH.split(':').map((dir) => path.join(dir, command));
+      found = candidates.some((file) => {
+        try {
+          accessSync(file, constants.X_OK);
+          return statSync(file).isFile();
+        } catch {
+          return false;
+        }
+      });
+      this.commands.set(command, found);
+    }
+    return found;
+  }
+
+  private async runIn(slot: Slot, task: HarborTask, workdir: string, tops: string[], input: Buffer[], folder: string | null, skipped: string[], signal: AbortSignal): Promise<WorkspaceRun> {
     const storage = Math.round(task.storageMb * 1024 * 1024);
     const testsBytes = Object.values(task.tests).reduce((sum, text) => sum + Buffer.byteLength(text) + 4096, 1 << 20);
     const args = [
@@ -111,8 +179,8 @@ export class BwrapWorkspace implements WorkspacePort {
       '--perms', '0755', '--dir', '/etc',
       ...this.mounts,
       '--proc', '/proc', '--dev', '/dev',
-      '--perms', '1777', '--size', String(64 << 20), '--tmpfs', '/tmp',
-      '--perms', '0777', '--size', String(storage), '--tmpfs', workdir,
+      // A size-capped tmpfs at each top folder the episode's files (and the workdir) are in.
+      ...tops.flatMap((top) => (top === 'tmp' ? ['--perms', '1777', '--size', String(storage), '--tmpfs', '/tmp'] : ['--perms', '0755', '--size', String(storage), '--tmpfs', `/${top}`])),
       // A fresh, empty reward folder: nothing the workspace holds can be there before test.sh runs.
       '--perms', '1777', '--size', String(16 << 20), '--tmpfs', '/logs/verifier',
       // The runner fills these two from its stdin: /tests root's, the workdir the test uid's.
@@ -122,12 +190,15 @@ export class BwrapWorkspace implements WorkspacePort {
       '--cap-drop', 'ALL',
       ...['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_DAC_READ_SEARCH'].flatMap((c) => ['--cap-add', c]),
       '--clearenv',
-      '--setenv', 'PATH', '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
+      '--setenv', 'PATH', SANDBOX_PATH,
       '--setenv', 'HOME', '/tmp', '--setenv', 'USER', 'user', '--setenv', 'LOGNAME', 'user', '--setenv', 'LANG', 'C.UTF-8',
       // No user site-packages, no bytecode written into the workspace.
       '--setenv', 'PYTHONNOUSERSITE', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
+      // [verifier] env, over the defaults as Harbor's exec sets it.
+      ...Object.entries(task.env).flatMap(([key, value]) => ['--setenv', key, value]),
       '--chdir', '/',
-      '--', '/.runner', String(slot.uid), workdir,
+      // The test user is this backend's own uid; a named [verifier] user gives it its name.
+      '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
       // rlimits of the test run only (the runner keeps its own): CPU s, address space and file size in KiB.
       String(Math.max(1, Math.ceil(task.timeoutSec * task.cpus))), String(task.memoryMb * 1024 + (256 << 10)), String(Math.ceil(storage / 1024)),
       String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES),
@@ -186,6 +257,43 @@ export class BwrapWorkspace implements WorkspacePort {
   }
 }
 
+/**
+ * The entries rooted at `/` as the runner creates them — a workdir archive's under the workdir's
+ * path, whose folders come first — and the top folders that get a tmpfs (`/tmp` always, at most
+ * MAX_TOPS: members under more are skipped).
+ */
+function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', workdirRel: string, skipped: string[]): { entries: WorkspaceEntry[]; tops: string[] } {
+  const now = Math.floor(Date.now() / 1000);
+  const self = root === 'workdir' ? entries.find((e) => e.path === '.') : undefined;
+  const present = new Set(root === 'filesystem' ? entries.map((e) => e.path) : []);
+  const out: WorkspaceEntry[] = [];
+  const parts = workdirRel === '' ? [] : workdirRel.split('/');
+  for (let k = 1; k <= parts.length; k++) {
+    const dir = parts.slice(0, k).join('/');
+    if (present.has(dir)) continue;
+    out.push(k === parts.length && self ? { ...self, path: dir } : { kind: 'dir', path: dir, mode: 0o755, mtime: now });
+  }
+  const prefix = root === 'workdir' && workdirRel !== '' ? `${workdirRel}/` : '';
+  for (const entry of entries) if (entry.path !== '.') out.push(prefix === '' ? entry : { ...entry, path: prefix + entry.path });
+  const tops = new Set(['tmp']);
+  const kept: WorkspaceEntry[] = [];
+  let dropped = 0;
+  for (const entry of out) {
+    const slash = entry.path.indexOf('/');
+    const top = slash < 0 ? (entry.kind === 'dir' ? entry.path : null) : entry.path.slice(0, slash);
+    if (top !== null && !tops.has(top)) {
+      if (tops.size > MAX_TOPS) {
+        dropped++;
+        continue;
+      }
+      tops.add(top);
+    }
+    kept.push(entry);
+  }
+  if (dropped > 0) skipped.push(`${dropped} members under top folders past the ${MAX_TOPS} the bwrap backend mounts`);
+  return { entries: kept, tops: [...tops] };
+}
+
 function statSafe(file: string) {
   try {
     return statSync(file);
@@ -215,11 +323,13 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
   if (kind !== 'ran' || rest.length !== 3) return null;
   const files = new Map<string, string>();
+  const rewardNotFile: Array<'reward.txt' | 'reward.json'> = [];
   for (;;) {
     const header = line();
     if (header === null) break;
     const [name, length] = header.split(' ');
-    if (name === undefined || length === '-' || length === undefined) continue;
+    if (length === '!' && (name === 'reward.txt' || name === 'reward.json')) rewardNotFile.push(name);
+    if (name === undefined || length === '-' || length === '!' || length === undefined) continue;
     files.set(name, stdout.toString('utf8', offset, offset + Number(length)));
     offset += Number(length);
   }
@@ -232,6 +342,6 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
-  if (rewardTxt === null && rewardJson === null && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
-  return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile: [], output, skipped, environment };
+  if (rewardTxt === null && rewardJson === null && rewardNotFile.length === 0 && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
+  return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile, output, skipped, environment };
 }

@@ -2,8 +2,9 @@ import path from 'node:path';
 import type { WorkspaceEntry } from './tar';
 
 /**
- * What the runner (runner.c) reads on its stdin: the workspace's entries, to create in the workdir
- * (`w`), and the task's tests/ files, to create in /tests (`t`). Each entry is a header line
+ * What the runner (runner.c) reads on its stdin: the workspace's entries, paths rooted at `/`
+ * (`w`; index.ts has put the workdir's path before a workdir archive's), and the task's tests/
+ * files, to create in /tests (`t`). Each entry is a header line
  * `<w|t> <d|f|l> <mode octal> <mtime> <path length> <data length>`, then the path's bytes, then the
  * data (a file's bytes, a link's target). Folders come before what they hold.
  *
@@ -33,6 +34,10 @@ export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonl
       folders.add(dir);
     }
   }
-  for (const [rel, content] of Object.entries(tests)) add('t', 'f', path.posix.normalize(rel), 0o644, now, typeof content === 'string' ? Buffer.from(content) : content);
+  // test.sh executable, as Harbor's `chmod +x` leaves it: it runs itself, by its shebang.
+  for (const [rel, content] of Object.entries(tests)) {
+    const name = path.posix.normalize(rel);
+    add('t', 'f', name, name === 'test.sh' ? 0o755 : 0o644, now, typeof content === 'string' ? Buffer.from(content) : content);
+  }
   return chunks;
 }

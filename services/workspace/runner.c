@@ -7,25 +7,28 @@
  * DAC_READ_SEARCH, and in order:
  *   1. writes /etc/passwd and /etc/group naming the test uid;
  *   2. creates what Verdict sends on stdin (runner-input.ts: the archive's entries, already read and
- *      checked, and the task's tests/), the workspace's in the size-capped workdir tmpfs, every
- *      entry given to the test uid, the tests' in /tests, root's; then copies a workspace folder
- *      bound at /.workspace, if any, the same way (links never followed, setuid/setgid bits
- *      dropped, devices, fifos and sockets left out);
- *   3. runs `bash /tests/test.sh` in the workdir as the test uid (no groups, no capabilities,
- *      no_new_privs, rlimits of the test run), its output into /logs/verifier/test-stdout.txt;
- *   4. once test.sh has ended, kills every process left (kill(-1) reaches all but itself and pid 1);
+ *      checked, rooted at / — the workdir's, or a change set's in the size-capped tmpfs index.ts
+ *      mounts at each top folder — every entry given to the test uid; the task's tests/ in /tests,
+ *      root's), opening each folder once for all the entries under it; then copies a workspace
+ *      folder bound at /.workspace, if any, into the workdir the same way (links never followed,
+ *      setuid/setgid bits dropped, devices, fifos and sockets left out);
+ *   3. executes /tests/test.sh (its shebang; `bash` for a script without one) in the workdir as the
+ *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run), its output into
+ *      /logs/verifier/test-stdout.txt;
+ *   4. once test.sh has ended — or stopped: a stop is the workspace's doing — kills every process
+ *      left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
  *      (or `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
  *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
- *      `<name> <length>\n<bytes>` (`<name> -` when absent or not a regular file): the first
+ *      `<name> <length>\n<bytes>` (`<name> -` when absent, `<name> !` when not a regular file): the first
  *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
  *
  * It is C rather than a shell script for speed only: one static exec in place of sh, cp, setpriv
  * and tar, and no file of the run on the host, make a run cost little more than a bare sandbox
  * (`npm run bench -- terminal`).
  *
- * Usage: runner <uid> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
+ * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,6 +50,8 @@
 #define RECORD "@@VERDICT@@"
 /* Deeper folders than this are not copied: each level holds three descriptors open. */
 #define MAX_DEPTH 256
+/* Folders above an entry: the workdir's (at most 64, index.ts) and the archive's (MAX_DEPTH, tar.ts). */
+#define MAX_LEVELS (MAX_DEPTH + 64)
 
 static uid_t test_uid;
 
@@ -106,19 +111,60 @@ static void settle(int fd, uid_t owner, mode_t mode, struct timespec mtime) {
   if (futimens(fd, times) < 0) note_errno();
 }
 
+/* The folders of the last entry's path, open: entries come parents first and mostly in tree order,
+   so each one opens only what its path does not share with the last one's, and creating the whole
+   archive costs time linear in its size, not in its size times its depth. Valid because a folder,
+   once made, is never replaced (tar.ts). */
+static struct {
+  int base;
+  size_t depth;
+  int fds[MAX_LEVELS];
+  char *names[MAX_LEVELS];
+} open_path = {-1, 0, {0}, {0}};
+
+static void forget_open_path(size_t keep) {
+  while (open_path.depth > keep) {
+    open_path.depth--;
+    close(open_path.fds[open_path.depth]);
+    free(open_path.names[open_path.depth]);
+  }
+}
+
 /* The folder that holds `path` under `base`, every step without following a link; *leaf is the last
-   component. The caller closes the result unless it is `base`. */
+   component. The result belongs to the cache (or is `base`): the caller does not close it. */
 static int parent_of(int base, char *path, char **leaf) {
+  if (open_path.base != base) {
+    forget_open_path(0);
+    open_path.base = base;
+  }
+  size_t level = 0;
   int dir = base;
   char *rest = path;
-  for (char *slash; (slash = strchr(rest, '/')) != NULL; rest = slash + 1) {
+  for (char *slash; (slash = strchr(rest, '/')) != NULL; rest = slash + 1, level++) {
     *slash = '\0';
+    if (level < open_path.depth && strcmp(open_path.names[level], rest) == 0) {
+      dir = open_path.fds[level];
+      *slash = '/';
+      continue;
+    }
+    forget_open_path(level);
+    if (level >= MAX_LEVELS) {
+      *slash = '/';
+      errno = ENAMETOOLONG;
+      return -1;
+    }
     int next = openat(dir, rest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) {
+      *slash = '/';
+      return -1;
+    }
+    open_path.fds[level] = next;
+    open_path.names[level] = strdup(rest);
+    open_path.depth = level + 1;
     *slash = '/';
-    if (dir != base) close(dir);
-    if (next < 0) return -1;
     dir = next;
   }
+  /* Deeper cached folders than this entry's parent stay: the next entry may be one of their children. */
   *leaf = rest;
   return dir;
 }
@@ -176,22 +222,15 @@ static int create_entry(FILE *in, int workdir, int tests) {
   int base = where == 'w' ? workdir : tests;
   uid_t owner = where == 'w' ? test_uid : 0;
   struct timespec when = {mtime, 0};
-  if (strcmp(path, ".") == 0) {
-    /* The workdir itself (folders[0]); /tests keeps its own. */
-    if (where == 'w') {
-      folders[0].mode = mode;
-      folders[0].mtime = when;
-    }
-    free(path);
-    return take_bytes(in, -1, data_length);
-  }
   char *leaf;
   int dir = parent_of(base, path, &leaf);
   int ok = 1;
+  struct stat there;
   if (dir < 0) {
     note_errno();
   } else if (kind == 'd') {
-    if (mkdirat(dir, leaf, 0700) < 0) note_errno();
+    /* A folder that is there already is a mount point of the backend (/app, /tmp): settled all the same. */
+    if (mkdirat(dir, leaf, 0700) < 0 && !(errno == EEXIST && fstatat(dir, leaf, &there, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(there.st_mode))) note_errno();
     else remember_folder(base, path, owner, mode, when);
   } else if (kind == 'f') {
     int fd = openat(dir, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -216,7 +255,6 @@ static int create_entry(FILE *in, int workdir, int tests) {
   } else {
     fail_copy("malformed input");
   }
-  if (dir >= 0 && dir != base) close(dir);
   free(path);
   if (ok && data_length > 0) ok = take_bytes(in, -1, data_length);
   if (!ok) fail_copy("input truncated");
@@ -285,7 +323,6 @@ static void settle_folders(void) {
       char *leaf;
       int dir = parent_of(f->base, f->path, &leaf);
       fd = dir < 0 ? -1 : openat(dir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (dir >= 0 && dir != f->base) close(dir);
     }
     if (fd < 0) {
       note_errno();
@@ -336,8 +373,13 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   if (setgroups(0, NULL) < 0 || setresgid(test_uid, test_uid, test_uid) < 0 || setresuid(test_uid, test_uid, test_uid) < 0) setup_failed("setuid");
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) setup_failed("ambient capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) setup_failed("no_new_privs");
-  char *argv[] = {"bash", "/tests/test.sh", NULL};
-  execvp(argv[0], argv);
+  /* Harbor executes test.sh itself, so its shebang counts; one without a shebang runs under bash, as
+     the shell that Harbor's exec goes through would run it. */
+  char *argv[] = {"/tests/test.sh", NULL};
+  execv(argv[0], argv);
+  if (errno != ENOEXEC) setup_failed("exec /tests/test.sh");
+  char *shell[] = {"bash", "/tests/test.sh", NULL};
+  execvp(shell[0], shell);
   setup_failed("exec bash");
 }
 
@@ -345,8 +387,13 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
 
 /* `<name> <length>\n<bytes>`: the first `head` bytes, or the last `tail` bytes when head is 0. */
 static void report_file(int logs, const char *name, off_t head, off_t tail) {
-  int fd = openat(logs, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
+  /* `!`: something other than a regular file stands there (a folder, a link, a fifo): never test.sh's. */
+  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+    dprintf(1, "%s !\n", name);
+    return;
+  }
+  int fd = openat(logs, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
     if (fd >= 0) close(fd);
     dprintf(1, "%s -\n", name);
@@ -380,40 +427,41 @@ static int failed(const char *why) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 8) {
-    fprintf(stderr, "usage: runner <uid> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes>\n");
+  if (argc != 9) {
+    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes>\n");
     return 2;
   }
   test_uid = (uid_t)strtoul(argv[1], NULL, 10);
-  const char *workdir = argv[2];
-  rlim_t cpu = strtoull(argv[3], NULL, 10), address_kib = strtoull(argv[4], NULL, 10), fsize_kib = strtoull(argv[5], NULL, 10);
-  off_t head = strtoll(argv[6], NULL, 10), tail = strtoll(argv[7], NULL, 10);
+  const char *user = argv[2];
+  const char *workdir = argv[3];
+  rlim_t cpu = strtoull(argv[4], NULL, 10), address_kib = strtoull(argv[5], NULL, 10), fsize_kib = strtoull(argv[6], NULL, 10);
+  off_t head = strtoll(argv[7], NULL, 10), tail = strtoll(argv[8], NULL, 10);
   if (test_uid == 0 || head <= 0 || tail <= 0) {
     fprintf(stderr, "runner: the test uid must not be 0, head and tail must be positive\n");
     return 2;
   }
 
   /* 1. */
-  char passwd[160], group[96];
-  snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\nuser:x:%u:%u:user:/tmp:/bin/sh\n", test_uid, test_uid);
-  snprintf(group, sizeof group, "root:x:0:\nuser:x:%u:\n", test_uid);
+  char passwd[256], group[160];
+  snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\n%.64s:x:%u:%u:%.64s:/tmp:/bin/sh\n", user, test_uid, test_uid, user);
+  snprintf(group, sizeof group, "root:x:0:\n%.64s:x:%u:\n", user, test_uid);
   if ((mkdir("/etc", 0755) < 0 && errno != EEXIST) || write_etc("/etc/passwd", passwd) < 0 || write_etc("/etc/group", group) < 0) return failed(strerror(errno));
 
-  /* 2. */
-  int target = open(workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* 2. Entries are rooted at / (index.ts puts the workdir's path before a workdir archive's). */
+  int root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int tests = open("/tests", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (target < 0 || tests < 0) return failed(strerror(errno));
-  remember_folder(target, ".", test_uid, 0755, (struct timespec){0, UTIME_NOW});
-  while (create_entry(stdin, target, tests)) {
+  if (root < 0 || tests < 0) return failed(strerror(errno));
+  while (create_entry(stdin, root, tests)) {
   }
+  int target = copy_error == NULL ? open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (copy_error == NULL && target < 0) return failed(strerror(errno));
   int source = copy_error == NULL ? open("/.workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
   if (source >= 0) {
-    struct stat root;
-    if (fstat(source, &root) < 0) note_errno();
+    struct stat top;
+    if (fstat(source, &top) < 0) note_errno();
     else {
       copy_tree(source, target, 0);
-      folders[0].mode = root.st_mode;
-      folders[0].mtime = root.st_mtim;
+      remember_folder(target, ".", test_uid, top.st_mode, top.st_mtim);
     }
     close(source);
   }
@@ -445,13 +493,15 @@ int main(int argc, char **argv) {
   }
   close(setup[0]);
   int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  /* WUNTRACED: a test.sh stopped by the workspace (SIGSTOP) ends here, as one killed would, rather
+     than holding the run until its wall time. */
+  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR) {
   }
   if (got > 0) {
     why[got] = '\0';
     return failed(why);
   }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSTOPPED(status) ? 128 + WSTOPSIG(status) : 128 + WTERMSIG(status);
 
   /* 4. */
   int left = kill(-1, SIGKILL) == 0;

@@ -1,5 +1,6 @@
 import type { HarborTask, WorkspacePort, WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
 import { WorkspaceError } from '../../core/ports/workspace';
+import { tarOf } from '../../core/tar';
 import { harborTaskOf, never, workspaceTar } from './helpers';
 
 /**
@@ -54,6 +55,71 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
     it('refuses a workspace past its limits as too large, before running anything', async () => {
       const big: WorkspaceSource = { tar: Buffer.from(workspaceTar({ 'a.bin': 'x'.repeat(3 << 20) }), 'base64'), root: 'workdir' };
       expect(await port.run({ ...task('echo 1 > /logs/verifier/reward.txt'), storageMb: 1024 }, big, never)).toMatchObject({ kind: 'too_large' });
+    });
+
+    it('never lets a symlink chain that resolves out of the workspace only physically reach the hidden tests', async () => {
+      // Lexically a/b/c/L/../../../../tests/expected.txt is tests/expected.txt inside the workspace;
+      // physically L is x (one level down), so four levels up is / and the file /tests/expected.txt.
+      const chain = { tar: Buffer.from(workspaceTar({ 'x/keep': '', 'a/b/c/L': { symlink: '../../../x' }, answer: { symlink: 'a/b/c/L/../../../../tests/expected.txt' } }), 'base64'), root: 'workdir' as const };
+      const tests = { 'test.sh': 'if [ "$(cat answer 2>/dev/null)" = secret ]; then echo 1; else echo 0; fi > /logs/verifier/reward.txt', 'expected.txt': 'secret' };
+      const run = finished(await port.run({ ...task(''), tests }, chain, never));
+      expect(run.rewardTxt).toBe('0\n');
+      expect(run.skipped).toEqual([expect.stringMatching(/^answer: symlink out of the workspace/)]);
+    });
+
+    it('reports a folder (or anything but a file) at a reward path, not an absent file', async () => {
+      const run = finished(await port.run(task('mkdir /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt; exit 0'), tar(), never));
+      expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
+    });
+
+    it('reports test.sh stopped by the workspace (SIGSTOP) as killed, not as a wall-time overrun', async () => {
+      expect(await port.run(task('(sleep 0.2; kill -STOP $$) & wait; echo 1 > /logs/verifier/reward.txt', { timeoutSec: 3 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
+    });
+
+    it('unpacks members whose mtime is past any clock or before 1970, with the mtime clamped', async () => {
+      const odd = tarOf([
+        { name: 'far.txt', data: 'far', pax: { mtime: '1e300' } },
+        { name: 'inf.txt', data: 'inf', pax: { mtime: 'Infinity' } },
+        { name: 'nan.txt', data: 'nan', pax: { mtime: 'NaN' } },
+        { name: 'old.txt', data: 'old', mtime: -86_400 },
+        { name: 'older.txt', data: 'older', pax: { mtime: '-1e20' } },
+      ]);
+      const run = finished(await port.run(task('cat far.txt inf.txt nan.txt old.txt older.txt; stat -c %Y old.txt older.txt; echo 1 > /logs/verifier/reward.txt'), { tar: odd, root: 'workdir' }, never));
+      expect(run.output).toBe('farinfnanoldolder0\n0\n');
+    });
+
+    it('refuses folders nested past 256 levels as too large, and unpacks 250', async () => {
+      const nest = (depth: number) => tarOf(Array.from({ length: depth }, (_, k) => ({ name: 'd/'.repeat(k + 1), type: 'dir' as const, pax: { path: 'd/'.repeat(k + 1) } })));
+      expect(await port.run(task('echo 1 > /logs/verifier/reward.txt'), { tar: nest(2000), root: 'workdir' }, never)).toMatchObject({ kind: 'too_large', what: 'folders nested deeper than 256' });
+      const run = finished(await port.run(task(`[ -d ${'d/'.repeat(250)} ] && echo 1 > /logs/verifier/reward.txt`), { tar: nest(250), root: 'workdir' }, never));
+      expect(run.rewardTxt).toBe('1\n');
+    });
+
+    it('runs test.sh in the task\'s workdir, by its shebang, with the task\'s env', async () => {
+      const at = { ...task('pwd; ls; echo "mode=$MODE"; echo 1 > /logs/verifier/reward.txt'), workdir: '/home/user/app', env: { MODE: 'strict' } };
+      expect(finished(await port.run(at, tar({ 'main.py': 'print(1)' }), never)).output).toBe('/home/user/app\nmain.py\nmode=strict\n');
+      const python = task('#!/usr/bin/env python3\nimport os\nopen("/logs/verifier/reward.txt", "w").write(str(len(os.listdir("."))))\n');
+      expect(finished(await port.run(python, tar(), never)).rewardTxt).toBe('1');
+    });
+
+    it('takes a whole-filesystem change set rooted at /: answers in /tmp, /data, /results are seen; its /tests and /logs are not', async () => {
+      const changes = tarOf([
+        { name: 'tmp/answer.txt', data: 'tmp\n' },
+        { name: 'data/input.csv', data: 'data\n' },
+        { name: '/results/out.txt', data: 'results\n' },
+        { name: 'home/user/app/main.py', data: 'app\n' },
+        { name: 'tests/expected.txt', data: 'planted\n' },
+        { name: 'logs/verifier/reward.txt', data: '1\n' },
+      ]);
+      const base = task('cat /tmp/answer.txt /data/input.csv /results/out.txt main.py /tests/expected.txt; ls -A /logs/verifier | grep -c reward');
+      const at = { ...base, workdir: '/home/user/app', tests: { ...base.tests, 'expected.txt': 'hidden\n' } };
+      expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n');
+    });
+
+    it('reports, before running test.sh, a command it runs that the environment lacks, and downloads without a network', async () => {
+      expect(await port.run(task('verdict-absent-tool --check; echo 1 > /logs/verifier/reward.txt'), tar(), never)).toEqual({ kind: 'environment_lacks', commands: ['verdict-absent-tool'], pythonModules: [], network: [] });
+      const offline = { ...task('apt-get update -qq; echo 1 > /logs/verifier/reward.txt'), network: { mode: 'no-network' as const, allowedHosts: [] } };
+      expect(await port.run(offline, tar(), never)).toMatchObject({ kind: 'environment_lacks', network: ['apt-get'] });
     });
 
     it('throws WorkspaceError (never a run) for an unreadable archive, a wall-time overrun and a cancelled call', async () => {

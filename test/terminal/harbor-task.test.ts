@@ -50,6 +50,11 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
     expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'] });
   });
 
+  it('reads the scripts of tests/ that test.sh runs or sources as its own', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/setup-uv-pytest.sh\nbash /tests/run-uv-pytest.sh\n', 'setup-uv-pytest.sh': 'curl -LsSf https://astral.sh/uv/install.sh | sh\n', 'run-uv-pytest.sh': 'uvx pytest /tests/test_outputs.py\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'curl'], network: ['curl', 'uvx'] } } });
+  });
+
   it('never takes quoted text, here-documents, case patterns, variables, functions or local URLs for needs', () => {
     const script = [
       '#!/usr/bin/env bash',
@@ -69,9 +74,12 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'got=$(cd /app && timeout 10 ./solve.sh 2>/dev/null | tr -d " ")',
       'curl -s http://localhost:8080/health > /dev/null',
       'X=1 env -i FOO=2 jq . /app/r.json',
+      'for f in a b; do [ -e "$f" ] && wc -l "$f"; done',
+      'for ((i = 0; i < 3; i++)); do :; done',
+      'if [[ -f /app/x ]]; then sort /app/x; fi',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
-    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq'], network: [] });
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [] });
   });
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {

@@ -85,6 +85,23 @@ describe('terminal verifier: hostile workspaces', () => {
     if (outcome.status === 'OK') expect(outcome.reward).toBe(0);
   });
 
+  it('cannot beat the README\'s test.sh with reward.json, a folder at reward.txt, or a stopped test.sh', async () => {
+    // The program writes reward.json {"reward": 1}, which Harbor reads first; test.sh writes reward.txt 0 last.
+    const json = workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' });
+    expect(await run(RUNS, json)).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
+    // A task that writes reward.json itself, last: the program's reward.txt 1 disagrees with it.
+    const JSON_TASK = { id: 'json', tests: { 'test.sh': '#!/bin/bash\ncd /app\ntimeout 20 bash ./run.sh > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then r=1; else r=0; fi\necho "{\\"reward\\": $r}" > /logs/verifier/reward.json\n' } };
+    const txt = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(JSON_TASK, txt)).toMatchObject({ status: 'OK', reward: 0, reason: 'conflicting_rewards' });
+    expect(await run(JSON_TASK, workspaceTar({ 'run.sh': 'echo 42\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // A folder where test.sh writes its reward: the workspace's doing, 0 (not the dataset's INVALID).
+    const folder = workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(RUNS, folder)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // The program stops test.sh (its grandparent, past timeout): 0, never a wall-time ABORTED.
+    const stop = workspaceTar({ 'run.sh': 'kill -STOP $(awk \'{print $4}\' /proc/$PPID/stat)\necho 41\n' });
+    expect(await run(RUNS, stop)).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('path traversal and symlinks out of the root are skipped, and nothing is written on the host', async () => {
     const victim = mkdtempSync(path.join(tmpdir(), 'verdict-victim-'));
     const tar = workspaceTar(

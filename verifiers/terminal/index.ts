@@ -177,7 +177,7 @@ export const terminal = defineAsync({
     if (run.kind === 'too_large') return ok(0, 'workspace_too_large', { ...where, what: run.what });
     // The environment cannot run these tests: neither the policy's 0 nor the dataset's INVALID.
     if (run.kind === 'environment_lacks') {
-      const what = [...run.commands.map((c) => `${c} (not on PATH)`), ...run.pythonModules.map((m) => `python module ${m}`), ...(run.network.length ? [`network (${run.network.join(', ')})`] : [])];
+      const what = [...run.commands.map((c) => `${c} (${c.startsWith('/') ? 'no such file' : 'not on PATH'})`), ...run.pythonModules.map((m) => `python module ${m}`), ...(run.network.length ? [`network (${run.network.join(', ')})`] : [])];
       const reason = run.commands.length ? 'command_not_found' : run.pythonModules.length ? 'module_not_found' : 'network_unavailable';
       return aborted(`${reason}: ${what.join(', ')}`, { ...where, commands: run.commands, pythonModules: run.pythonModules, network: run.network });
     }
