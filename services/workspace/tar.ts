@@ -151,7 +151,11 @@ function resolveLink(at: string, target: string, entries: Map<string, WorkspaceE
   return walk(at.split('/').slice(0, -1), target);
 }
 
-export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: ArchiveRoot = 'workdir'): ArchiveRead {
+/**
+ * `skipRoots`: the top folders of a change set that are not unpacked (SYSTEM_ROOTS, what the bwrap
+ * backend takes from the host; a container backend keeps the episode's /usr and /etc).
+ */
+export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: ArchiveRoot = 'workdir', skipRoots: ReadonlySet<string> = SYSTEM_ROOTS): ArchiveRead {
   let bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -250,7 +254,7 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
       continue;
     }
     const top = rel.split('/', 1)[0]!;
-    if (root === 'filesystem' && SYSTEM_ROOTS.has(top)) {
+    if (root === 'filesystem' && skipRoots.has(top)) {
       system.set(top, (system.get(top) ?? 0) + 1);
       continue;
     }

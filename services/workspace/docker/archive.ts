@@ -80,7 +80,9 @@ function addWorkspace(pack: tar.Pack, entries: readonly WorkspaceEntry[], root: 
     for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: new Date() });
     for (const entry of entries) {
       const name = entry.path === '.' ? base || '.' : base === '' ? entry.path : `${base}/${entry.path}`;
-      const mtime = new Date(entry.mtime * 1000);
+      // tar-stream writes a header's time as a 32-bit integer: later times (the member rules allow
+      // up to 9999) are clamped to 2038-01-19.
+      const mtime = new Date(Math.min(entry.mtime, 0x7fffffff) * 1000);
       const owner = { uid, gid: uid };
       if (entry.kind === 'dir') pack.entry({ name, type: 'directory', mode: entry.mode, mtime, ...owner });
       else if (entry.kind === 'symlink') pack.entry({ name, type: 'symlink', linkname: entry.target, mode: 0o777, mtime, ...owner });

@@ -33,6 +33,12 @@ import { tamperedPaths, type FilesystemChange } from './tamper';
 const MAX_REWARD_BYTES = 64 << 10;
 /** Where Python keeps bytecode during the tests: emptied before them, so no planted .pyc is read. */
 const PYCACHE = '/tmp/.verdict-pycache';
+/**
+ * The top folders of a change set a container does not get: the kernel's and the runtime's
+ * (`proc`, `sys`, `dev`, `run`) and Verdict's (`tests`, `logs`). The episode's `/usr` and `/etc`
+ * do go in, and the tamper check sees them.
+ */
+const CONTAINER_SKIPPED_ROOTS: ReadonlySet<string> = new Set(['proc', 'sys', 'dev', 'run', 'tests', 'logs']);
 /** Where Verdict's own files go in a container: no member of a workspace is put there. */
 const RESERVED = /^\/(tests|logs\/verifier|tmp\/\.verdict-pycache)(\/|$)/;
 /** The first line RUN_TESTS prints: what the environment lacks, or that test.sh starts now. */
@@ -141,7 +147,7 @@ export class DockerWorkspace implements WorkspacePort {
     // Read (and bounded) before a slot is taken: a workspace too large never starts a container.
     let workspace: Workspace | null = null;
     if (!('container' in source)) {
-      const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers });
+      const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers }, source.root, CONTAINER_SKIPPED_ROOTS);
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
       workspace = { entries: read.entries, skipped: read.skipped, root: source.root };
     }
@@ -336,10 +342,11 @@ export class DockerWorkspace implements WorkspacePort {
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
     // Wall time and cancel cut the test short by killing what it started; its exec then ends.
     let failure: WorkspaceError | null = null;
+    let cutting: Promise<ExecResult | null> = Promise.resolve(null);
     const cut = (error: WorkspaceError) => {
       if (failure) return;
       failure = error;
-      void root(CLEANUP, cleanupEnv).catch(() => {});
+      cutting = root(CLEANUP, cleanupEnv).catch(() => null);
     };
     const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
     const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
@@ -359,7 +366,13 @@ export class DockerWorkspace implements WorkspacePort {
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
     }
-    if (failure) throw failure;
+    if (failure) {
+      // Past its wall time because the workspace stopped it (SIGSTOP): the workspace's doing, a 0.
+      const cleaned = await cutting;
+      const stopped = cleaned !== null && processLines(cleaned.output, 'left').some((p) => p.state === 'T' || p.state === 't');
+      if ((failure as WorkspaceError).reason === 'verifier_timeout' && stopped) return { kind: 'workspace_fault', fault: 'runner_killed', output: test.output, skipped, report };
+      throw failure;
+    }
 
     // Frozen (cgroup freezer) from the moment test.sh ended: no process in the container can
     // rewrite a reward file between the write and the read.

@@ -6,7 +6,8 @@
 
 /**
  * Lists the processes other than the container's init (pid 1) and the script itself, as
- * `<tag> <pid> <name>` lines; zombies are left out (they cannot write).
+ * `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is stopped); zombies
+ * are left out (they cannot write).
  */
 const LIST = `list() {
   found=
@@ -18,7 +19,7 @@ const LIST = `list() {
     [ "$st" = Z ] && continue
     c=\${s#*\\(}; c=\${c%\\)*}
     found=1
-    echo "$1 $p $c"
+    echo "$1 $p $st $c"
   done
 }`;
 
@@ -71,12 +72,12 @@ rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p /logs/verifier && chmod 777 /logs/verifier
 exit 0`;
 
-/** The `<tag> <pid> <name>` lines of a script's output with that tag. */
-export function processLines(output: string, tag: string): Array<{ pid: string; name: string }> {
-  const found: Array<{ pid: string; name: string }> = [];
+/** The `<tag> <pid> <state> <name>` lines of a script's output with that tag. */
+export function processLines(output: string, tag: string): Array<{ pid: string; state: string; name: string }> {
+  const found: Array<{ pid: string; state: string; name: string }> = [];
   for (const line of output.split('\n')) {
-    const [first, pid, ...name] = line.split(' ');
-    if (first === tag && pid !== undefined && /^\d+$/.test(pid)) found.push({ pid, name: name.join(' ') });
+    const [first, pid, state, ...name] = line.split(' ');
+    if (first === tag && pid !== undefined && /^\d+$/.test(pid) && state !== undefined) found.push({ pid, state, name: name.join(' ') });
   }
   return found;
 }
