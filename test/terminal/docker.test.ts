@@ -1,6 +1,8 @@
+import type { JsonObject } from '../../core/json';
 import { DockerWorkspace } from '../../services/workspace/docker';
 import { terminalConfigSection } from '../../services/workspace';
 import { describeWorkspaceBackend } from './contract';
+import { scoreTerminal, workspaceTar } from './helpers';
 import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
 
 const socket = engineSocket();
@@ -20,3 +22,23 @@ export function dockerConfig(extra: Record<string, unknown> = {}) {
 }
 
 describeWorkspaceBackend('docker (fresh containers, podman)', () => new DockerWorkspace(dockerConfig()), { diskFull: false, rootTests: true });
+
+/** The README's test.sh (the workspace's program first, under timeout; reward.txt last): the holes found in the bwrap backend, on the docker one. */
+const RUNS = {
+  id: 'runs',
+  tests: { 'test.sh': '#!/bin/bash\ncd /app\ntimeout 20 bash ./run.sh > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+};
+
+describe('terminal docker backend: the README\'s test.sh cannot be beaten', () => {
+  const services = { workspace: new DockerWorkspace(dockerConfig()) };
+  const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
+
+  it('by a forged reward.json, a folder at reward.txt or a stopped test.sh: each 0', async () => {
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'echo 42\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // The program stops test.sh (its grandparent, past timeout): seen when the wall time is cut, a 0.
+    const stop = workspaceTar({ 'run.sh': 'kill -STOP $(cut -d" " -f4 /proc/$PPID/stat)\necho 41\n' });
+    expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 3 } } }, stop)).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+  });
+});
