@@ -112,6 +112,19 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     if (run.kind === 'finished') expect(run.output).toMatch(/^\/home\/user\/app 65534 answer\.txt$/m);
   });
 
+  it('episodeProcesses: keep leaves a service the tests need running (reported, not a leftover); stop kills it; afterShared: remove removes the container', async () => {
+    const service = 'nohup setsid bash -c \'while :; do echo up > /tmp/alive; sleep 0.05; done\' >/dev/null 2>&1 &';
+    const needsService = { task: { id: 'service', tests: { 'test.sh': '#!/bin/bash\nrm -f /tmp/alive; sleep 0.5\nif [ -f /tmp/alive ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
+    const kept = await scoreTerminal(needsService, await make(service), { workspace: new DockerWorkspace(config({ episodeProcesses: 'keep' })) });
+    expect(kept).toMatchObject({ status: 'OK', reward: 1, details: { episodeProcessesStopped: false } });
+    expect(JSON.stringify(kept.details.episodeProcesses)).toMatch(/bash/);
+    const stopped = await scoreTerminal(needsService, await make(service), { workspace: new DockerWorkspace(config()) });
+    expect(stopped).toMatchObject({ status: 'OK', reward: 0, details: { episodeProcessesStopped: true } });
+    const removed = await make('mkdir -p /app && echo 42 > /app/answer.txt');
+    expect(await scoreTerminal(label, removed, { workspace: new DockerWorkspace(config({ afterShared: 'remove' })) })).toMatchObject({ status: 'OK', reward: 1 });
+    await expect(engine.docker.getContainer(removed.environment.container).inspect()).rejects.toMatchObject({ statusCode: 404 });
+  });
+
   it('is ABORTED naming what is missing: a container that is gone, an engine that is unreachable, an endpoint not configured is INVALID', async () => {
     const port = new DockerWorkspace(config());
     expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'no-such-container' } }, { workspace: port })).toMatchObject({

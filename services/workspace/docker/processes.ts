@@ -1,19 +1,34 @@
 /**
  * The shell scripts the docker backend runs as root in the container around the tests. They use
  * only `sh` builtins to look at and signal processes (a process listing that forks would list
- * itself), and the image's `rm`, `mkdir` and `chmod` (the tamper check watches all of these).
+ * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them).
  */
 
 /**
- * Lists the processes other than the container's init (pid 1) and the script itself, as
- * `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is stopped); zombies
- * are left out (they cannot write).
+ * `kept PID`: whether the process or one of its ancestors is in KEEP (the episode's processes kept
+ * with `episodeProcesses: keep`, so that what a kept service forks later is kept too; a process a
+ * kept one left to pid 1 is not).
+ *
+ * `list TAG`: the processes other than the container's init (pid 1), the script itself and the
+ * kept ones, as `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is
+ * stopped); zombies are left out (they cannot write).
  */
-const LIST = `list() {
+const LIST = `kept() {
+  [ -z "$KEEP" ] && return 1
+  q=$1; n=0
+  while [ "$q" -gt 1 ] && [ "$n" -lt 64 ]; do
+    case " $KEEP " in *" $q "*) return 0 ;; esac
+    read -r t < "/proc/$q/stat" 2>/dev/null || return 1
+    t=\${t##*) }; set -- $t; q=$2; n=$((n + 1))
+  done
+  return 1
+}
+list() {
   found=
   for d in /proc/[0-9]*; do
     p=\${d#/proc/}
-    case " 1 $$ $KEEP " in *" $p "*) continue ;; esac
+    case " 1 $$ " in *" $p "*) continue ;; esac
+    kept "$p" && continue
     read -r s < "$d/stat" 2>/dev/null || continue
     st=\${s##*) }; st=\${st%% *}
     [ "$st" = Z ] && continue
@@ -60,7 +75,8 @@ if [ -n "$found" ]; then
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
     for d in /proc/[0-9]*; do
       p=\${d#/proc/}
-      case " 1 $$ $KEEP " in *" $p "*) continue ;; esac
+      case " 1 $$ " in *" $p "*) continue ;; esac
+      kept "$p" && continue
       kill -s KILL "$p" 2>/dev/null
     done
     list again >/dev/null

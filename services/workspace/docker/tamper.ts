@@ -16,8 +16,9 @@ const DECIDING: readonly RegExp[] = [
   // The tests and their reward folder: Verdict replaces both, but a change there is an attempt.
   /^\/tests(\/|$)/,
   /^\/logs\/verifier\/./,
-  // Interpreters, shells and test runners wherever PATH finds them.
-  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl)$`),
+  // Interpreters, shells and test runners wherever PATH finds them, and the tools Verdict's own
+  // scripts in the container use.
+  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl|rm|mkdir|chmod|sleep)$`),
   // Code Python runs at start-up or imports for every test.
   /\/(sitecustomize|usercustomize)\.py$/,
   /\/(site|dist)-packages\/[^/]+\.pth$/,
