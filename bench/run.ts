@@ -1,4 +1,4 @@
-// `npm run bench [-- NAME ...] [--rows N]`: every benchmark, or the named ones (--rows: dataset size). Each prints its throughput and
+// `npm run bench [-- NAME ...] [--rows N]`: every benchmark, or the named ones (--rows: dataset size; curate: --samples, --dense-samples, --dense-only). Each prints its throughput and
 // its ratio against a baseline measured in the same run.
 import * as agentState from './agent-state';
 import * as code from './code';
@@ -13,8 +13,9 @@ import * as qa from './qa';
 import * as rlhf from './rlhf';
 import * as terminal from './terminal';
 import * as serving from './serving';
+import * as wire from './wire';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, agent_state: agentState, terminal, judge, rlhf, groups, dataset, curate, serving, load };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, agent_state: agentState, terminal, judge, rlhf, groups, dataset, curate, serving, load, wire };
 
 async function main(): Promise<void> {
   // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).

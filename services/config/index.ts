@@ -3,6 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
 import { agentStateConfigSection } from '../agent-state';
+import { embeddingsConfigSection } from '../embeddings/config';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
@@ -15,6 +16,7 @@ import { terminalConfigSection } from '../workspace/config';
  */
 export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
+  embeddings: embeddingsConfigSection.optional(),
   jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
   sandbox: sandboxConfigSection.optional(),
