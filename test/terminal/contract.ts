@@ -5,9 +5,11 @@ import { harborTaskOf, never, workspaceTar } from './helpers';
 
 /**
  * The backend contract of core/ports/workspace.ts (verifiers/terminal/README.md, "The backend
- * contract"), as a suite any WorkspacePort runs: the local bwrap backend now, a remote one (the
- * episode's own microVM) later. It calls the port directly, not through the verifier. `make`
- * gives a backend whose largest workspace is 2 MiB.
+ * contract"), as a suite any WorkspacePort runs: the local bwrap backend, the docker one (fresh
+ * containers), a remote one later. It calls the port directly, not through the verifier. `make`
+ * gives a backend whose largest workspace is 2 MiB. `options` names what a backend says it cannot
+ * do: `diskFull: false`, no disk cap (podman's overlay without quotas); `rootTests: true`, test.sh
+ * runs as root (Harbor's default user), so /tests is within its reach.
  */
 export function describeWorkspaceBackend(name: string, make: () => WorkspacePort, options: { diskFull?: boolean; rootTests?: boolean } = {}): void {
   describe(`workspace backend contract: ${name}`, () => {
