@@ -100,14 +100,16 @@ export interface RewardFiles {
   notFiles: Array<'reward.txt' | 'reward.json'>;
 }
 
-/** Reads `GET /containers/{id}/archive?path=/logs/verifier`: only reward.txt and reward.json, each up to `maxBytes`. */
+/** Reads `GET /containers/{id}/archive?path=<folder>`: only the folder's reward.txt and reward.json, each up to `maxBytes`. */
 export async function readRewardFiles(stream: Readable, maxBytes: number): Promise<RewardFiles> {
   const extract = tar.extract();
   const found: RewardFiles = { rewardTxt: null, rewardJson: null, notFiles: [] };
   stream.pipe(extract);
   for await (const entry of extract) {
     const name = entry.header.name.replace(/\/+$/, '');
-    const file = name === 'verifier/reward.txt' ? 'rewardTxt' : name === 'verifier/reward.json' ? 'rewardJson' : null;
+    // The archive of a folder holds it by its own name: `verifier/reward.txt`, `.verdict-rewards/reward.txt`.
+    const parts = name.split('/');
+    const file = parts.length !== 2 ? null : parts[1] === 'reward.txt' ? 'rewardTxt' : parts[1] === 'reward.json' ? 'rewardJson' : null;
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of entry as AsyncIterable<Buffer>) {

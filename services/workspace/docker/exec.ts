@@ -10,6 +10,8 @@ export interface ExecResult {
 }
 
 /** A bounded tail of a stream's bytes: what is kept of test.sh's output. */
+const HEAD_BYTES = 64 << 10;
+
 class Tail {
   private chunks: Buffer[] = [];
   private size = 0;
@@ -17,10 +19,10 @@ class Tail {
   private firstSize = 0;
   constructor(private readonly max: number) {}
   head(): string {
-    return Buffer.concat(this.first).subarray(0, 4096).toString('utf8');
+    return Buffer.concat(this.first).subarray(0, HEAD_BYTES).toString('utf8');
   }
   push(chunk: Buffer): void {
-    if (this.firstSize < 4096) {
+    if (this.firstSize < HEAD_BYTES) {
       this.first.push(chunk);
       this.firstSize += chunk.length;
     }
@@ -42,20 +44,35 @@ class Tail {
 export async function execIn(
   docker: Docker,
   container: Docker.Container,
-  options: { cmd: string[]; user?: string; workdir?: string; env?: string[]; tailBytes: number },
+  options: {
+    cmd: string[];
+    user?: string;
+    workdir?: string;
+    env?: string[];
+    tailBytes: number;
+    /** With stdin: called with the output's head as it grows, and a writer to the exec's stdin. */
+    dialog?: (head: string, write: (text: string) => void) => void;
+  },
 ): Promise<ExecResult> {
   const exec = await container.exec({
     Cmd: options.cmd,
+    ...(options.dialog ? { AttachStdin: true } : {}),
     AttachStdout: true,
     AttachStderr: true,
     ...(options.user !== undefined ? { User: options.user } : {}),
     ...(options.workdir !== undefined ? { WorkingDir: options.workdir } : {}),
     ...(options.env !== undefined && options.env.length > 0 ? { Env: options.env } : {}),
   });
-  const stream = await exec.start({ hijack: true, stdin: false });
+  const stream = await exec.start({ hijack: true, stdin: options.dialog !== undefined });
   const tail = new Tail(options.tailBytes);
   const sink = new PassThrough();
-  sink.on('data', (chunk: Buffer) => tail.push(chunk));
+  const write = (text: string) => {
+    stream.write(text);
+  };
+  sink.on('data', (chunk: Buffer) => {
+    tail.push(chunk);
+    options.dialog?.(tail.head(), write);
+  });
   docker.modem.demuxStream(stream, sink, sink);
   await new Promise<void>((resolve, reject) => {
     stream.on('end', resolve);

@@ -11,7 +11,7 @@ import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
 import { engineClients, engineError } from './engine';
 import { execIn, type ExecResult } from './exec';
-import { CLEANUP, PREPARE, processLines } from './processes';
+import { CLEANUP, FUSED, LACKS, PREPARE, processLines, READY, RESET, RUN_TESTS, STASH } from './processes';
 import { tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
@@ -41,25 +41,7 @@ const PYCACHE = '/tmp/.verdict-pycache';
 const CONTAINER_SKIPPED_ROOTS: ReadonlySet<string> = new Set(['proc', 'sys', 'dev', 'run', 'tests', 'logs']);
 /** Where Verdict's own files go in a container: no member of a workspace is put there. */
 const RESERVED = /^\/(tests|logs\/verifier|tmp\/\.verdict-pycache)(\/|$)/;
-/** The first line RUN_TESTS prints: what the environment lacks, or that test.sh starts now. */
-const LACKS = '@@VERDICT@@ lacks';
-const READY = '@@VERDICT@@ ready\n';
-/**
- * The test exec, as the test user in the task's workdir with its env: first what test.sh needs
- * (task.needs: the commands it runs, its interpreter first, and the Python packages its tests
- * import) looked up as test.sh would find them, then test.sh itself — run directly as Harbor runs
- * it (its shebang counts), through bash when it has none.
- */
-const RUN_TESTS = `lack=
-for c in "$@"; do command -v "$c" >/dev/null 2>&1 || lack="$lack cmd:$c"; done
-if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
-  for m in $(python3 -c 'import importlib.util as u, sys; print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' $VERDICT_MODULES 2>/dev/null); do lack="$lack mod:$m"; done
-fi
-if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
-unset VERDICT_MODULES
-printf '${READY.replace('\n', '\\n')}'
-read -r first < /tests/test.sh
-case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; esac`;
+
 const OUTPUT_TAIL_BYTES = 4000;
 
 class Slots {
@@ -186,17 +168,14 @@ export class DockerWorkspace implements WorkspacePort {
   private async shared(docker: Docker, endpoint: string, name: string, task: HarborTask, signal: AbortSignal): Promise<WorkspaceRun> {
     const container = docker.getContainer(name);
     const what = `container "${name}"`;
-    // Looked at only when the answer matters: a container that is gone or stopped fails the first
-    // engine call anyway (404, 409), named the same way.
-    let network = true;
-    if (task.needs.network.length > 0) {
-      const info = await container.inspect().catch((error: unknown) => {
-        throw engineError(error, endpoint, what);
-      });
-      network = info.HostConfig?.NetworkMode !== 'none';
-    }
+    const info = await container.inspect().catch((error: unknown) => {
+      throw engineError(error, endpoint, what);
+    });
+    if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
+    const network = info.HostConfig?.NetworkMode !== 'none';
+    const rootUser = isRoot(task.user === null ? (info.Config?.User ?? '') : String(task.user));
     try {
-      return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network }, signal);
+      return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network, rootUser }, signal);
     } finally {
       if (this.docker.afterShared === 'remove') await container.remove({ force: true }).catch(() => {});
     }
@@ -242,7 +221,7 @@ export class DockerWorkspace implements WorkspacePort {
       const entries = workspace.entries.filter((e) => !RESERVED.test(where(e.path)));
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
-      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, signal);
+      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared, rootUser: isRoot(user) }, signal);
     } catch (error) {
       throw engineError(error, endpoint, what);
     } finally {
@@ -303,9 +282,10 @@ export class DockerWorkspace implements WorkspacePort {
     what: string,
     task: HarborTask,
     skipped: string[],
-    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
+    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport; rootUser: boolean },
     signal: AbortSignal,
   ): Promise<WorkspaceRun> {
+    if (mode.rootUser) return this.verifyFused(docker, endpoint, container, what, task, skipped, mode, signal);
     const call = <T>(promise: Promise<T>): Promise<T> =>
       promise.catch((error: unknown) => {
         throw engineError(error, endpoint, what);
@@ -396,6 +376,145 @@ export class DockerWorkspace implements WorkspacePort {
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
     return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
   }
+
+  /**
+   * The verification in one exec (processes.ts FUSED) when test.sh runs as root: the same steps
+   * and guarantees as `verify`, less two execs. The reward files are read, paused, from where the
+   * script moved them once test.sh and everything it started were gone.
+   */
+  private async verifyFused(
+    docker: Docker,
+    endpoint: string,
+    container: Docker.Container,
+    what: string,
+    task: HarborTask,
+    skipped: string[],
+    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
+    signal: AbortSignal,
+  ): Promise<WorkspaceRun> {
+    const call = <T>(promise: Promise<T>): Promise<T> =>
+      promise.catch((error: unknown) => {
+        throw engineError(error, endpoint, what);
+      });
+    let tampered: string[];
+    if (mode.prepared) tampered = mode.prepared.tampered;
+    else {
+      // Podman answers the diff of a missing container with a 500: the inspect then names it.
+      const changes = (await container.changes().catch(async (error: unknown) => {
+        await call(container.inspect());
+        throw engineError(error, endpoint, what);
+      })) as FilesystemChange[] | null;
+      tampered = tamperedPaths(changes);
+    }
+    const zero = tampered.length > 0 && this.docker.tamper === 'zero';
+    if (mode.prepared && zero) return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report: mode.prepared };
+    if (task.needs.network.length > 0 && !mode.network) return { kind: 'environment_lacks', commands: [], pythonModules: [], network: task.needs.network };
+    if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
+
+    // Once the script has reset /tests and /logs/verifier (and stopped the episode's processes),
+    // the tests go in and it is told to go on; `stop` when the tamper policy ends the run there.
+    let answered = false;
+    let putFailure: unknown = null;
+    const dialog = (head: string, write: (text: string) => void) => {
+      if (answered || !head.includes(RESET)) return;
+      answered = true;
+      if (zero) return write('stop\n');
+      testsTar(task.tests)
+        .then((tar) => container.putArchive(tar, { path: '/' }))
+        .then(
+          () => write('go\n'),
+          (error: unknown) => {
+            putFailure = error;
+            write('stop\n');
+          },
+        );
+    };
+    const episodeOf = (head: string) => processLines(head.split(RESET)[0]!, 'episode');
+    let failure: WorkspaceError | null = null;
+    let head = '';
+    let cutting: Promise<ExecResult | null> = Promise.resolve(null);
+    const cut = (error: WorkspaceError) => {
+      if (failure) return;
+      failure = error;
+      const keep = mode.stop ? '' : episodeOf(head).map((p) => p.pid).join(' ');
+      cutting = call(execIn(docker, container, { cmd: ['sh', '-c', CLEANUP], user: '0', workdir: '/', env: [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`], tailBytes: 64 << 10 })).catch(() => null);
+    };
+    const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
+    const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
+    signal.addEventListener('abort', onAbort, { once: true });
+    let run: ExecResult;
+    try {
+      run = await call(
+        execIn(docker, container, {
+          cmd: ['sh', '-c', FUSED, 'verdict', ...task.needs.commands],
+          user: '0',
+          ...(task.workdir !== null ? { workdir: task.workdir } : {}),
+          env: [
+            ...Object.entries(task.env).map(([k, v]) => `${k}=${v}`),
+            `PYTHONPYCACHEPREFIX=${PYCACHE}`,
+            `VERDICT_MODULES=${task.needs.pythonModules.join(' ')}`,
+            `STOP=${mode.stop ? 1 : 0}`,
+            `FRESH=${mode.prepared ? 1 : 0}`,
+          ],
+          tailBytes: OUTPUT_TAIL_BYTES,
+          dialog: (text, write) => {
+            head = text;
+            dialog(text, write);
+          },
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+    }
+    head = run.head;
+    const episode = mode.prepared ? [] : episodeOf(head);
+    const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
+    if (failure) {
+      const cleaned = await cutting;
+      const stopped = cleaned !== null && processLines(cleaned.output, 'left').some((p) => p.state === 'T' || p.state === 't');
+      if ((failure as WorkspaceError).reason === 'verifier_timeout' && stopped) return { kind: 'workspace_fault', fault: 'runner_killed', output: testOutput(run.output), skipped, report };
+      throw failure;
+    }
+    if (putFailure !== null) throw engineError(putFailure, endpoint, what);
+    const reset = mode.prepared !== undefined || head.includes(RESET);
+    if (!reset && run.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
+    if (!reset) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${run.exitCode}): ${run.output.slice(-300)}`);
+    if (zero) return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+    const afterReset = mode.prepared ? head : head.slice(head.indexOf(RESET) + RESET.length);
+    if (afterReset.startsWith(LACKS)) {
+      const lacks = afterReset.slice(LACKS.length).split('\n', 1)[0]!.trim().split(' ');
+      return { kind: 'environment_lacks', commands: lacks.filter((w) => w.startsWith('cmd:')).map((w) => w.slice(4)), pythonModules: lacks.filter((w) => w.startsWith('mod:')).map((w) => w.slice(4)), network: [] };
+    }
+    await call(container.pause());
+    let rewards;
+    try {
+      rewards = await call(container.getArchive({ path: STASH }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
+    } finally {
+      await call(container.unpause());
+    }
+    const left = processLines(run.output, '@@VERDICT@@left');
+    const output = testOutput(run.output);
+    if (run.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
+    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
+    return { kind: 'finished', exitCode: run.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
+  }
+}
+
+/** test.sh's own output: what follows the script's READY line, without the script's own lines. */
+function testOutput(output: string): string {
+  const at = output.indexOf(READY);
+  const own = at >= 0 ? output.slice(at + READY.length) : output;
+  return own
+    .split('\n')
+    .filter((line) => !line.startsWith('@@VERDICT@@left '))
+    .join('\n');
+}
+
+/** Whether a user (a name, uid, `name:group`) is root, as a container resolves it; '' is the image's default, root. */
+function isRoot(user: string): boolean {
+  const name = user.split(':')[0]!;
+  return name === '' || name === 'root' || name === '0';
 }
 
 async function readFileFromTar(stream: Readable, name: string): Promise<string> {
