@@ -89,6 +89,7 @@ export class DockerWorkspace implements WorkspacePort {
   private readonly slots = new Map<string, Slots>();
   private readonly tasks = new Map<string, HarborTaskLookup>();
   private readonly images = new Map<string, ImageFacts>();
+  private readonly containers = new Map<string, { user: string; network: boolean }>();
 
   constructor(private readonly config: TerminalConfigSection) {
     if (config.docker === undefined) throw new Error('terminal.docker: required by the docker backend');
@@ -168,16 +169,28 @@ export class DockerWorkspace implements WorkspacePort {
   private async shared(docker: Docker, endpoint: string, name: string, task: HarborTask, signal: AbortSignal): Promise<WorkspaceRun> {
     const container = docker.getContainer(name);
     const what = `container "${name}"`;
-    const info = await container.inspect().catch((error: unknown) => {
-      throw engineError(error, endpoint, what);
-    });
-    if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
-    const network = info.HostConfig?.NetworkMode !== 'none';
-    const rootUser = isRoot(task.user === null ? (info.Config?.User ?? '') : String(task.user));
+    // A container's user and network never change: looked up once per container. Whether it still
+    // runs is then the next engine call's to say (404 gone, 409 paused or stopped).
+    const key = `${endpoint}/${name}`;
+    let facts = this.containers.get(key);
+    if (!facts) {
+      const info = await container.inspect().catch((error: unknown) => {
+        throw engineError(error, endpoint, what);
+      });
+      if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
+      facts = { user: info.Config?.User ?? '', network: info.HostConfig?.NetworkMode !== 'none' };
+      if (this.containers.size >= 10_000) this.containers.clear();
+      this.containers.set(key, facts);
+    }
+    const network = facts.network;
+    const rootUser = isRoot(task.user === null ? facts.user : String(task.user));
     try {
       return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network, rootUser }, signal);
     } finally {
-      if (this.docker.afterShared === 'remove') await container.remove({ force: true }).catch(() => {});
+      if (this.docker.afterShared === 'remove') {
+        this.containers.delete(key);
+        await container.remove({ force: true }).catch(() => {});
+      }
     }
   }
 
