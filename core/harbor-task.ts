@@ -224,6 +224,7 @@ function downloads(words: string[]): string | null {
 export function scriptNeeds(script: string, testsFile: (rel: string) => string | null = () => null, seen: Set<string> = new Set()): Omit<HarborTask['needs'], 'pythonModules'> {
   const commands: string[] = [];
   const network: string[] = [];
+  const searchPath: string[] = [];
   let installing = false;
   /** A script of tests/ that this one runs or sources (`bash /tests/setup.sh`): its needs are this one's. */
   const nested = (word: string | undefined): void => {
@@ -234,6 +235,7 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
     const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen);
     if (!installing) for (const c of inner.commands) if (!commands.includes(c)) commands.push(c);
     for (const n of inner.network) if (!network.includes(n)) network.push(n);
+    for (const d of inner.searchPath) if (!searchPath.includes(d)) searchPath.push(d);
     if (inner.network.length > 0) installing = true;
   };
   const first = script.split('\n', 1)[0]!;
@@ -241,9 +243,15 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
   let interpreter = shebang[0] ?? 'bash';
   if (interpreter.endsWith('/env') && shebang.length > 1) interpreter = shebang.slice(1).find((w) => !w.startsWith('-')) ?? interpreter;
   commands.push(interpreter);
-  if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network };
+  if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network, searchPath };
   const lines = shellCommands(script);
   const functions = new Set(lines.filter((l) => l.fn !== null).map((l) => l.fn!));
+  for (const { words } of lines) {
+    for (const word of words) {
+      const match = /^(?:\0)?PATH=(.*)$/.exec(word);
+      if (match) for (const dir of match[1]!.split(':')) if (dir.startsWith('/') && !dir.includes('$') && !searchPath.includes(dir)) searchPath.push(dir.replace(/\/+$/, ''));
+    }
+  }
   for (const { words } of lines) {
     let k = 0;
     while (k < words.length) {
@@ -273,7 +281,7 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
       while (k < words.length && (words[k]!.startsWith('-') || (word === 'env' && words[k]!.includes('=')) || (word === 'timeout' && /^\d/.test(words[k]!)))) k++;
     }
   }
-  return { commands, network };
+  return { commands, network, searchPath };
 }
 
 interface ShellCommand {

@@ -153,6 +153,12 @@ export class BwrapWorkspace implements WorkspacePort {
     if (command.startsWith('/tests/')) return command.slice('/tests/'.length) in task.tests;
     if (command.startsWith(workdir === '/' ? '/' : `${workdir}/`)) return true;
     if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return present.has(command);
+    // By name, also in the folders test.sh puts on its PATH: the episode's files, or the host's.
+    if (!command.startsWith('/')) {
+      for (const dir of task.needs.searchPath) {
+        if (SYSTEM_ROOTS.has(dir.split('/')[1]!) ? this.hasCommand(`${dir}/${command}`, task, workdir, present) : present.has(`${dir}/${command}`)) return true;
+      }
+    }
     let found = this.commands.get(command);
     if (found === undefined) {
       const candidates = command.startsWith('/') ? [command] : SANDBOX_PATH.split(':').map((dir) => path.join(dir, command));

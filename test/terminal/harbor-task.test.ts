@@ -47,7 +47,12 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'uvx -p 3.13 -w pytest==8.4.1 pytest /tests/test_outputs.py -rA',
       'if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi',
     ].join('\n');
-    expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'] });
+    expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'], searchPath: [] });
+  });
+
+  it('reads a verifier venv of the task image by path, and the folders test.sh puts on PATH', () => {
+    const script = '#!/usr/bin/env bash\nset -uo pipefail\nexport PATH="/opt/verifier-venv/bin:/usr/local/cargo/bin/:${PATH}"\ncd /app || exit 1\ncargo build --release\n/opt/verifier-venv/bin/python3 -m pytest /tests/test_outputs.py -rA\n';
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'cargo', '/opt/verifier-venv/bin/python3'], network: [], searchPath: ['/opt/verifier-venv/bin', '/usr/local/cargo/bin'] });
   });
 
   it('reads the scripts of tests/ that test.sh runs or sources as its own', () => {
@@ -79,7 +84,7 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'if [[ -f /app/x ]]; then sort /app/x; fi',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
-    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [] });
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [], searchPath: [] });
   });
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {
