@@ -271,9 +271,18 @@ export class BwrapWorkspace implements WorkspacePort {
 function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', workdirRel: string, skipped: string[]): { entries: WorkspaceEntry[]; tops: string[] } {
   const now = Math.floor(Date.now() / 1000);
   const self = root === 'workdir' ? entries.find((e) => e.path === '.') : undefined;
+  const parts = workdirRel === '' ? [] : workdirRel.split('/');
+  const above = new Set(parts.map((_, k) => parts.slice(0, k + 1).join('/')));
+  // A change set's file or link where the workdir or a folder above it goes is dropped: test.sh
+  // runs there, and the policy cannot turn its run into a backend failure.
+  if (root === 'filesystem')
+    entries = entries.filter((e) => {
+      if (!above.has(e.path) || e.kind === 'dir') return true;
+      skipped.push(`${e.path}: a ${e.kind} where the workdir's folders go`);
+      return false;
+    });
   const present = new Set(root === 'filesystem' ? entries.map((e) => e.path) : []);
   const out: WorkspaceEntry[] = [];
-  const parts = workdirRel === '' ? [] : workdirRel.split('/');
   for (let k = 1; k <= parts.length; k++) {
     const dir = parts.slice(0, k).join('/');
     if (present.has(dir)) continue;
@@ -284,9 +293,17 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
   const tops = new Set(['tmp']);
   const kept: WorkspaceEntry[] = [];
   let dropped = 0;
+  const system = new Map<string, number>();
   for (const entry of out) {
     const slash = entry.path.indexOf('/');
-    const top = slash < 0 ? (entry.kind === 'dir' ? entry.path : null) : entry.path.slice(0, slash);
+    const first = slash < 0 ? entry.path : entry.path.slice(0, slash);
+    // The host's folders and the sandbox's own (a workdir of `/` puts an archive's `etc/` there),
+    // and a file where /tmp is mounted: never the episode's to fill.
+    if (SYSTEM_ROOTS.has(first) || (entry.path === 'tmp' && entry.kind !== 'dir')) {
+      system.set(first, (system.get(first) ?? 0) + 1);
+      continue;
+    }
+    const top = slash < 0 ? (entry.kind === 'dir' ? entry.path : null) : first;
     if (top !== null && !tops.has(top)) {
       if (tops.size > MAX_TOPS) {
         dropped++;
@@ -297,6 +314,7 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
     kept.push(entry);
   }
   if (dropped > 0) skipped.push(`${dropped} members under top folders past the ${MAX_TOPS} the bwrap backend mounts`);
+  for (const [first, count] of system) skipped.push(`${first}: ${count} member${count === 1 ? '' : 's'} where the sandbox's own folders are`);
   return { entries: kept, tops: [...tops] };
 }
 

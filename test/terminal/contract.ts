@@ -113,6 +113,14 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n');
     });
 
+    it('runs a change set that puts a file or a link where the workdir goes (never a backend failure the policy caused)', async () => {
+      const changes = tarOf([{ name: 'home', type: 'symlink', linkname: '/nowhere' }, { name: 'app', data: 'not a folder' }, { name: 'tmp', data: 'not a folder' }]);
+      for (const workdir of ['/app', '/home/user/app']) {
+        const run = finished(await port.run({ ...task('pwd; echo 0 > /logs/verifier/reward.txt'), workdir }, { tar: changes, root: 'filesystem' }, never));
+        expect(run).toMatchObject({ output: `${workdir}\n`, rewardTxt: '0\n' });
+      }
+    });
+
     it('reports, before running test.sh, a command it runs that the environment lacks, and downloads without a network', async () => {
       expect(await port.run(task('verdict-absent-tool --check; echo 1 > /logs/verifier/reward.txt'), tar(), never)).toEqual({ kind: 'environment_lacks', commands: ['verdict-absent-tool'], pythonModules: [], network: [] });
       const offline = { ...task('apt-get update -qq; echo 1 > /logs/verifier/reward.txt'), network: { mode: 'no-network' as const, allowedHosts: [] } };
