@@ -13,8 +13,9 @@ import * as qa from './qa';
 import * as rlhf from './rlhf';
 import * as terminal from './terminal';
 import * as serving from './serving';
+import * as wire from './wire';
 
-const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, agent_state: agentState, terminal, judge, rlhf, groups, dataset, curate, serving, load };
+const BENCHES: Record<string, { run(): Promise<void> }> = { qa, math, if: ifBench, code, agent_state: agentState, terminal, judge, rlhf, groups, dataset, curate, serving, load, wire };
 
 async function main(): Promise<void> {
   // Names select benchmarks; `--flag value` pairs are a benchmark's own options (dataset --rows N).

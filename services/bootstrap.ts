@@ -1,7 +1,7 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import { existsSync, statSync } from 'node:fs';
 import { SandboxError } from '../core/ports/sandbox';
-import { agentStateService } from './agent-state';
+import { AwmReleaseError, agentStateService } from './agent-state';
 import { BwrapWorkspace } from './workspace';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
@@ -72,7 +72,15 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
     // Both states are files the run writes: each must fit the sandbox's file-size limit.
     if (section.maxStateMb > fileMb) problems.push(`${root}.agentState.maxStateMb: ${section.maxStateMb} is over sandbox.limits.fileMb (${fileMb}), the largest file a run may write`);
     if (section.taskDir !== undefined && !(existsSync(section.taskDir) && statSync(section.taskDir).isDirectory())) problems.push(`${root}.agentState.taskDir: ${section.taskDir} is not a folder`);
-    services.agentState = agentStateService(section);
+    section.tasks.forEach((source, k) => {
+      if ('dir' in source && !(existsSync(source.dir) && statSync(source.dir).isDirectory())) problems.push(`${root}.agentState.tasks[${k}].dir: ${source.dir} is not a folder`);
+    });
+    try {
+      services.agentState = agentStateService(section);
+    } catch (error) {
+      if (!(error instanceof AwmReleaseError)) throw error;
+      problems.push(...error.problems.map((problem) => `${root}.agentState.tasks: ${problem}`));
+    }
   }
   if (config.terminal) {
     const section = config.terminal;

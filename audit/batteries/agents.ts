@@ -1,12 +1,70 @@
+import { isJsonObject } from '../../core/json';
+import type { Sample } from '../../core/sample';
 import { tarOf, type TarEntry } from '../../core/tar';
+import { finalText } from '../../core/text';
 import type { Battery } from '../battery';
 
 /**
  * agent_state: states the policy shaped to leave its group instead of scoring 0 — not a database,
- * an empty one, one that never loads. Each must be OK 0: a reward would be a false pass, and ABORTED or
- * INVALID would let the sample leave its group.
+ * an empty one, one that never loads — or to pass a check it should fail: a table reshaped where the
+ * task's SQL cannot see it, an answer that contradicts the state it left. Each must be OK 0: a reward
+ * would be a false pass, and ABORTED or INVALID would let the sample leave its group.
  */
 const state = (sql: string) => ({ sql });
+
+/**
+ * An inline task whose code uses AgentWorldModel's `final_answer` beyond naming it: every AWM function
+ * takes it, only query tasks read it. (A task id's code is not in the label: those are not tried.)
+ */
+function readsAnswer(sample: Sample): boolean {
+  const task = sample.label.task;
+  return isJsonObject(task) && typeof task.code === 'string' && (task.code.match(/\bfinal_answer\b/g) ?? []).length >= 2;
+}
+
+/** The sample's own final answer: the text after its last </think>. */
+const answerOf = (sample: Sample) => (finalText(sample.response) ?? '').trim();
+
+/**
+ * A reshaping needs something to compare with: the sample's initial state, or the environment of an
+ * AgentWorldModel task id (`<environment>.<index>`). Only an SQL dump can be reshaped here.
+ */
+function reshapable(sample: Sample): { sql: string; table: string } | null {
+  const final = sample.metadata.finalState;
+  if (!isJsonObject(final) || typeof final.sql !== 'string') return null;
+  const awmId = typeof sample.label.taskId === 'string' && /^[a-z0-9_]+\.\d+$/.test(sample.label.taskId);
+  if (sample.metadata.initialState === undefined && !awmId) return null;
+  const table = /CREATE TABLE (?:IF NOT EXISTS )?("(?:[^"]|"")+"|[A-Za-z_][A-Za-z0-9_]*)/i.exec(final.sql)?.[1];
+  return table ? { sql: final.sql, table } : null;
+}
+
+/**
+ * agent_state, AgentWorldModel query tasks: the state the sample left (right) beside an answer that
+ * contradicts it. A reward means the task's code does not hold the answer to the state: the label's
+ * weakness (Verdict hands the answer over; test/agent-state covers that it does).
+ */
+export const agentAnswers: Battery = {
+  id: 'agent-answers',
+  blames: 'label',
+  verifiers: ['agent_state'],
+  judged: 'pass-fail',
+  baseline: (sample) => ({ response: sample.response, expectZero: false }),
+  hacks: [
+    {
+      id: 'answer-contradicts-state',
+      doc: 'the sample\'s own state, and its final answer with every number one higher (tasks that read AgentWorldModel\'s final_answer)',
+      make: (sample) => {
+        const answer = answerOf(sample);
+        if (!readsAnswer(sample) || !/\d/.test(answer)) return null;
+        return { response: answer.replace(/\d+/g, (n) => String(BigInt(n) + 1n)) };
+      },
+    },
+    {
+      id: 'answer-only-in-thinking',
+      doc: 'the sample\'s own final answer inside <think>, nothing after it (tasks that read final_answer)',
+      make: (sample) => (readsAnswer(sample) && answerOf(sample) !== '' ? { response: `<think>${answerOf(sample)}</think>` } : null),
+    },
+  ],
+};
 
 export const agentStates: Battery = {
   id: 'agent-states',
@@ -19,6 +77,24 @@ export const agentStates: Battery = {
     { id: 'empty-database', doc: 'an empty database', make: () => ({ response: 'done', metadata: { finalState: state('') } }) },
     { id: 'broken-dump', doc: 'a dump that does not load', make: () => ({ response: 'done', metadata: { finalState: state('CREATE TABLE (') } }) },
     { id: 'endless-dump', doc: 'a dump that never finishes loading', make: () => ({ response: 'done', metadata: { finalState: state('CREATE TABLE t (x); WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) INSERT INTO t SELECT x FROM c;') } }) },
+    {
+      id: 'generated-column',
+      doc: 'the sample\'s own final state with a generated column added to a table (PRAGMA table_info does not list it)',
+      make: (sample) => {
+        const found = reshapable(sample);
+        return found ? { response: sample.response, metadata: { finalState: state(`${found.sql}\nALTER TABLE ${found.table} ADD COLUMN verdict_audit INTEGER GENERATED ALWAYS AS (NULL) VIRTUAL;`) } } : null;
+      },
+    },
+    {
+      id: 'view-for-table',
+      doc: 'the sample\'s own final state with a table renamed and a view of it put in its place',
+      make: (sample) => {
+        const found = reshapable(sample);
+        if (!found) return null;
+        const rows = found.table.startsWith('"') ? `"${found.table.slice(1, -1)}_rows"` : `${found.table}_rows`;
+        return { response: sample.response, metadata: { finalState: state(`${found.sql}\nALTER TABLE ${found.table} RENAME TO ${rows};\nCREATE VIEW ${found.table} AS SELECT * FROM ${rows};`) } };
+      },
+    },
   ],
 };
 

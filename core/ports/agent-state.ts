@@ -11,6 +11,17 @@ export interface AgentTask {
   code: string;
   entry: string;
   params: Json;
+  /**
+   * Where the task comes from: `awm` for AgentWorldModel's release files, whose functions are always
+   * called as its runner calls them (and always get an initial state); `verdict` for a task folder or
+   * an inline task, whose signature picks the convention (verifiers/agent_state/README.md).
+   */
+  source: 'verdict' | 'awm';
+  /**
+   * The initial database Verdict built for the task's environment (SQLite file, base64), when it has
+   * one, and the reference time its "now" was read as.
+   */
+  initialState?: { sqlite: string; referenceTime: string };
 }
 
 export interface AgentStateLimits {
@@ -26,6 +37,6 @@ export type TaskLookup = { kind: 'found'; task: AgentTask } | { kind: 'missing' 
 
 export interface AgentStatePort {
   limits: AgentStateLimits;
-  /** The task of that id in the task directory; null when no directory is configured. */
+  /** The task of that id in the configured task sources; null when none is configured. */
   task(id: string): Promise<TaskLookup | null>;
 }

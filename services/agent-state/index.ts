@@ -3,10 +3,29 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Json } from '../../core/json';
 import type { AgentStatePort, TaskLookup } from '../../core/ports/agent-state';
+import { readAwmRelease, type AwmRelease } from './awm';
+import { buildEnvironment } from './environment';
+
+export { AwmReleaseError } from './awm';
+
+const awmFiles = z.strictObject({
+  verifiers: z.string().min(1).describe('The code-mode verifier file, gen_verifier.pure_code.jsonl'),
+  db: z.string().min(1).describe('The environments\' schema file, gen_db.jsonl'),
+  sample: z.string().min(1).describe('The environments\' seed data file, gen_sample.jsonl'),
+});
 
 /** `agentState:` in the config file. */
 export const agentStateConfigSection = z.strictObject({
   taskDir: z.string().min(1).optional().describe('Folder of tasks: <taskDir>/<id>/verify.py, and optionally <taskDir>/<id>/task.json {"entry", "params"}'),
+  tasks: z
+    .array(z.union([z.strictObject({ dir: z.string().min(1).describe('A task folder, as taskDir') }), z.strictObject({ awm: awmFiles.describe('AgentWorldModel release files; task ids <environment>.<index>') })]))
+    .default([])
+    .describe('Task sources after taskDir, looked up in order: task folders and AgentWorldModel release files'),
+  referenceTime: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/, 'expected YYYY-MM-DD HH:MM:SS (UTC)')
+    .default('2026-01-01 00:00:00')
+    .describe('"now" (UTC) while an AgentWorldModel environment\'s initial database is built: datetime(\'now\', …) and CURRENT_TIMESTAMP in its schema and seed data'),
   maxStateMb: z.number().int().min(1).default(16).describe('Largest final or initial state (SQLite file or SQL dump); at most sandbox.limits.fileMb'),
   cpuMs: z.number().int().min(10).default(10_000).describe('CPU time of one verification (loading the states included)'),
   memoryMb: z.number().int().min(16).default(512).describe('Memory a verification may add above the warm interpreter'),
@@ -20,37 +39,73 @@ const taskFile = z.strictObject({
 
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-/** Tasks are read once and kept: a task directory is dataset code, fixed for a run. */
-export function agentStateService(section: AgentStateConfigSection): AgentStatePort {
-  const cache = new Map<string, TaskLookup>();
-  const load = (dir: string, id: string): TaskLookup => {
-    // An id is one path component: a label cannot reach outside the task directory.
-    if (!TASK_ID.test(id) || id.includes('..')) return { kind: 'missing' };
-    const folder = join(dir, id);
-    const source = join(folder, 'verify.py');
-    if (!existsSync(source) || !statSync(source).isFile()) return { kind: 'missing' };
-    let entry = 'verify';
-    let params: Json = null;
-    const meta = join(folder, 'task.json');
-    if (existsSync(meta)) {
-      let parsed;
-      try {
-        parsed = taskFile.safeParse(JSON.parse(readFileSync(meta, 'utf8')));
-      } catch (error) {
-        return { kind: 'broken', error: `task.json: not valid JSON (${(error as Error).message})` };
-      }
-      if (!parsed.success) return { kind: 'broken', error: `task.json: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
-      entry = parsed.data.entry;
-      params = (parsed.data.params ?? null) as Json;
+/** One task of a task folder, or `missing`. */
+function folderTask(dir: string, id: string): TaskLookup {
+  // An id is one path component: a label cannot reach outside the task directory.
+  if (!TASK_ID.test(id) || id.includes('..')) return { kind: 'missing' };
+  const folder = join(dir, id);
+  const source = join(folder, 'verify.py');
+  if (!existsSync(source) || !statSync(source).isFile()) return { kind: 'missing' };
+  let entry = 'verify';
+  let params: Json = null;
+  const meta = join(folder, 'task.json');
+  if (existsSync(meta)) {
+    let parsed;
+    try {
+      parsed = taskFile.safeParse(JSON.parse(readFileSync(meta, 'utf8')));
+    } catch (error) {
+      return { kind: 'broken', error: `task.json: not valid JSON (${(error as Error).message})` };
     }
-    return { kind: 'found', task: { id, code: readFileSync(source, 'utf8'), entry, params } };
-  };
+    if (!parsed.success) return { kind: 'broken', error: `task.json: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}` };
+    entry = parsed.data.entry;
+    params = (parsed.data.params ?? null) as Json;
+  }
+  return { kind: 'found', task: { id, code: readFileSync(source, 'utf8'), entry, params, source: 'verdict' } };
+}
+
+/** One task of AgentWorldModel release files, with its environment's initial database (built once). */
+function awmTask(release: AwmRelease, id: string, referenceTime: string): TaskLookup {
+  const found = release.tasks.get(id);
+  if (!found) return { kind: 'missing' };
+  if ('broken' in found) return { kind: 'broken', error: found.broken };
+  const schema = release.schemas.get(found.environment);
+  const seed = release.seeds.get(found.environment);
+  // AWM's own reset refuses an environment without both: there is no initial state to verify against.
+  if (!schema) return { kind: 'broken', error: `environment ${found.environment} has no schema in the db file` };
+  if (!seed) return { kind: 'broken', error: `environment ${found.environment} has no seed data in the sample file` };
+  const built = buildEnvironment(schema, seed, referenceTime);
+  if (built.tables === 0) return { kind: 'broken', error: `environment ${found.environment}: none of its tables could be created` };
+  return { kind: 'found', task: { id, code: found.code, entry: found.entry, params: null, source: 'awm', initialState: { sqlite: built.sqlite, referenceTime } } };
+}
+
+/**
+ * Tasks are read once and kept: task folders and release files are dataset code, fixed for a run.
+ * Release files are read here, at start-up (an unreadable line is an AwmReleaseError naming it).
+ */
+export function agentStateService(section: AgentStateConfigSection): AgentStatePort {
+  const sources: Array<(id: string) => TaskLookup> = [];
+  if (section.taskDir !== undefined) sources.push((id) => folderTask(section.taskDir!, id));
+  for (const source of section.tasks) {
+    if ('dir' in source) sources.push((id) => folderTask(source.dir, id));
+    else {
+      const release = readAwmRelease(source.awm);
+      sources.push((id) => awmTask(release, id, section.referenceTime));
+    }
+  }
+  const cache = new Map<string, TaskLookup>();
   return {
     limits: { maxStateBytes: section.maxStateMb << 20, cpuMs: section.cpuMs, memoryMb: section.memoryMb },
     async task(id) {
-      if (section.taskDir === undefined) return null;
+      if (sources.length === 0) return null;
       let found = cache.get(id);
-      if (!found) cache.set(id, (found = load(section.taskDir, id)));
+      if (!found) {
+        found = { kind: 'missing' };
+        for (const source of sources) {
+          found = source(id);
+          if (found.kind !== 'missing') break;
+        }
+        cache.set(id, found);
+      }
       return found;
     },
   };

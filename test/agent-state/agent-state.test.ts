@@ -86,6 +86,8 @@ describe('agent_state verifier (real sandbox, real SQLite)', () => {
     const run = (code: string) => score({ task: { id: 'bad', code } }, { finalState: state() });
     expect(await run('def verify(i, f, p):\n    raise KeyError("user_id")')).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task bad: the verification raised .*KeyError/) });
     expect(await run('def verify(i, f, p):\n    return "yes"')).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task bad: the verification returned "yes"/) });
+    // AgentWorldModel's verdict must be one of its two words: anything else is the task's defect, not a 0.
+    expect(await run('def verify(i, f, p):\n    return {"result": "Complete"}')).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task bad: the verification returned \{"result":"Complete"\}/) });
     expect(await run('def verify(i, f, p)\n    return True')).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task bad: the verification code does not load/) });
     expect(await run('def other(i, f, p):\n    return True')).toMatchObject({ status: 'INVALID', reason: 'task bad: no function "verify" in its verification code' });
     expect(await run('def verify(i, f, p):\n    while True:\n        pass')).toMatchObject({ status: 'OK', reward: 0, reason: 'verification_limit', details: { limit: 'time' } });
@@ -120,9 +122,9 @@ describe('agent_state verifier (real sandbox, real SQLite)', () => {
     expect(await score(task('create_playlist'), {})).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.finalState: required/) });
     expect(await score(task('create_playlist'), { finalState: { sqlite: 'not base64!' } })).toMatchObject({ status: 'INVALID', reason: 'metadata.finalState.sqlite: not standard base64' });
     expect(await score(task('create_playlist'), { finalState: { db: 'x' } })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.finalState: expected exactly one of/) });
-    expect(await score(task('nope'), { finalState: state() })).toMatchObject({ status: 'INVALID', reason: 'label.taskId: no task "nope" in agentState.taskDir' });
+    expect(await score(task('nope'), { finalState: state() })).toMatchObject({ status: 'INVALID', reason: 'label.taskId: no task "nope" in agentState\'s task sources' });
     expect(await score(task('../tasks/create_playlist'), { finalState: state() })).toMatchObject({ status: 'INVALID' });
-    expect(await score(task('create_playlist'), { finalState: state() }, { sandbox })).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable', details: { service: 'agentState.taskDir' } });
+    expect(await score(task('create_playlist'), { finalState: state() }, { sandbox })).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable', details: { service: 'agentState.tasks' } });
     expect(await score({ task: { id: 't', code: 'def verify(i,f,p):\n    return True' } }, { finalState: state() }, {})).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable', details: { service: 'sandbox' } });
   });
 

@@ -70,6 +70,48 @@ describe('verdict audit: batteries against the real verifiers', () => {
   });
 });
 
+describe('verdict audit: the agent batteries on AgentWorldModel-format tasks', () => {
+  const AWM = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'agent-state', 'awm');
+  const config = parseConfig({
+    sandbox: { workers: 2, limits: { cpuMs: 1500, memoryMb: 256 } },
+    agentState: { tasks: [{ awm: { verifiers: path.join(AWM, 'gen_verifier.pure_code.jsonl'), db: path.join(AWM, 'gen_db.jsonl'), sample: path.join(AWM, 'gen_sample.jsonl') } }] },
+  });
+  const CHILL = "CREATE TABLE playlist_tracks (playlist_id INTEGER, track_id INTEGER); INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (1, 4);";
+  const query = (checksAnswer: boolean) => ({
+    task: {
+      id: 'chill',
+      entry: 'verify_task_completion',
+      code:
+        'def verify_task_completion(initial_db_path, final_db_path, final_answer=None):\n    """final_answer: the agent\'s last message."""\n' +
+        "    n = sqlite3.connect('file:%s?mode=ro' % final_db_path, uri=True).execute('SELECT count(*) FROM playlist_tracks').fetchone()[0]\n" +
+        (checksAnswer ? "    return {'result': 'complete' if re.findall(r'(\\d+) tracks', final_answer or '') == [str(n)] else 'others'}\n" : "    return {'result': 'complete' if n == 3 else 'others'}\n"),
+    },
+  });
+
+  it('finds no hack in sound AWM tasks: reshaped states are schema_changed, contradicting answers 0', async () => {
+    const cases = readFileSync(path.join(__dirname, '..', '..', '..', 'verifiers', 'agent_state', 'cases.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as JsonObject)
+      .filter((row) => ['awm-answer-matches-state', 'awm-state-change-passes'].includes(row.id as string))
+      .map(({ expect: _expect, ...row }) => row);
+    const report = await auditRows('awm-sound', [...cases, { id: 'q', verifier: 'agent_state', response: '<think>1, 2, 4</think>It has 3 tracks.', label: query(true), metadata: { initialState: { sql: CHILL }, finalState: { sql: CHILL } } }], config);
+    expect(report.findings).toEqual([]);
+    expect(report.audited).toBe(3);
+    const hacks = report.verifiers.agent_state!.hacks;
+    expect(hacks['generated-column']).toEqual({ tried: 3, hits: 0, hitRate: 0 });
+    expect(hacks['view-for-table']).toEqual({ tried: 3, hits: 0, hitRate: 0 });
+    expect(hacks['answer-contradicts-state']).toEqual({ tried: 1, hits: 0, hitRate: 0 });
+    expect(hacks['answer-only-in-thinking']).toEqual({ tried: 1, hits: 0, hitRate: 0 });
+  });
+
+  it('blames the label of a query task whose code never holds the answer to the state', async () => {
+    const report = await auditRows('awm-weak', [{ id: 'ignores-answer', verifier: 'agent_state', response: 'It has 3 tracks.', label: query(false), metadata: { initialState: { sql: CHILL }, finalState: { sql: CHILL } } }], config);
+    expect(hitsOf(report, 'ignores-answer').sort()).toEqual(['answer-contradicts-state', 'answer-only-in-thinking']);
+    expect(report.findings[0]).toMatchObject({ blames: 'label' });
+  });
+});
+
 describe('verdict audit: the workspace battery against the terminal verifier (bwrap backend, root)', () => {
   const tasks = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'terminal', 'tasks');
   const config = parseConfig({ terminal: { taskDir: tasks, workers: 2 } });

@@ -250,15 +250,16 @@ describe('playground and report pages in headless chromium', () => {
       await expect(page.textContent('#output .details')).resolves.toContain('raw_score');
     });
 
-    it('agent_state: the task\'s verification of the final database', async () => {
+    it('agent_state: an AgentWorldModel task\'s verification of the final database and the final answer', async () => {
       await scoreExample('agent_state');
       expect(await page.textContent('#output .status')).toBe('OK');
       expect(await page.textContent('#output .reward')).toBe('1');
-      expect(await page.textContent('#output .task-verdict')).toBe('Task follow-artist: passed (1 follows)');
-      await page.fill('#metadata', JSON.stringify({ finalState: { sql: 'CREATE TABLE follows (user_id INTEGER, artist_id INTEGER);' } }));
+      expect(await page.textContent('#output .task-verdict')).toBe('Task chill-track-count: passed (complete)');
+      // The state is right, the answer after </think> is not: 0.
+      await page.fill('#response', '<think>Chill holds tracks 1, 2 and 4.</think>\nYour Chill playlist has 4 tracks.');
       await page.click('#score');
       await page.waitForSelector('#output .task-verdict:has-text("failed")');
-      expect(await page.textContent('#output .task-verdict')).toBe('Task follow-artist: failed (0 follows)');
+      expect(await page.textContent('#output .task-verdict')).toBe('Task chill-track-count: failed (others)');
     });
 
     it('terminal: the Harbor test run on the workspace archive, its reward file and exit code', async () => {

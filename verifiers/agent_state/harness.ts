@@ -1,29 +1,44 @@
 /**
  * The Python that runs the verification in the sandbox, appended after the task's own code (so its
  * names win). Verdict's code, not the dataset's: it turns the states into read-only database files
- * in the run's working directory, checks them, and only then calls the task's function. Whatever
- * goes wrong before that call is the state's fault and comes back tagged `state`; an exception of
- * the task's function itself propagates (the sandbox reports it as raised).
+ * in the run's working directory, checks them, picks the calling convention from the function's
+ * signature, and only then calls the task's function. Whatever goes wrong before that call is the
+ * state's fault and comes back tagged `state`; an exception of the task's function itself
+ * propagates (the sandbox reports it as raised).
  */
 export const STATE_ENTRY = '__verdict_agent_state__';
+
+/**
+ * Put before the task's code: the modules AgentWorldModel's runner puts in the namespace it execs a
+ * verification in, so code written for it finds them without importing them.
+ */
+export const PRELUDE = 'import json, os, re, sqlite3\n';
 
 export const HARNESS = String.raw`
 
 import base64 as _verdict_b64
+import inspect as _verdict_inspect
 import os as _verdict_os
 import sqlite3 as _verdict_sqlite3
 
+_VERDICT_AWM_NAMES = ('initial_db_path', 'final_db_path', 'final_answer')
 
-def _verdict_tables(path):
+
+def _verdict_shape(path, check):
+    # Everything a task's SQL can depend on, per table or view: what it is (table, view, virtual),
+    # WITHOUT ROWID, STRICT, and every column with table_xinfo (table_info hides generated columns).
     con = _verdict_sqlite3.connect('file:%s?mode=ro' % path, uri=True)
     try:
-        check = con.execute('PRAGMA integrity_check').fetchall()
-        if check != [('ok',)]:
-            raise ValueError('integrity_check: ' + '; '.join(str(r[0]) for r in check[:5]))
-        tables = {}
-        for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall():
-            tables[name] = [row[1] for row in con.execute('PRAGMA table_info("%s")' % name.replace('"', '""')).fetchall()]
-        return tables
+        if check:
+            rows = con.execute('PRAGMA integrity_check').fetchall()
+            if rows != [('ok',)]:
+                raise ValueError('integrity_check: ' + '; '.join(str(r[0]) for r in rows[:5]))
+        shape = {}
+        listed = con.execute("SELECT name, type, wr, strict FROM pragma_table_list WHERE schema = 'main' AND substr(name, 1, 7) != 'sqlite_' ORDER BY name").fetchall()
+        for name, kind, wr, strict in listed:
+            columns = [[r[1], r[2], r[3], r[5], r[6]] for r in con.execute('PRAGMA table_xinfo("%s")' % name.replace('"', '""')).fetchall()]
+            shape[name] = [kind, wr, strict, columns]
+        return shape
     finally:
         con.close()
 
@@ -40,32 +55,100 @@ def _verdict_materialize(state, name):
             con.commit()
         finally:
             con.close()
-    tables = _verdict_tables(path)
+    # A database Verdict built itself (an environment's initial state) was checked when it was built.
+    shape = _verdict_shape(path, not state.get('built'))
     _verdict_os.chmod(path, 0o444)
-    return path, tables
+    return path, shape
 
 
-def ${STATE_ENTRY}(entry, initial, final, params):
+def _verdict_call_plan(fn, awm):
+    # AgentWorldModel's convention: arguments by the names the signature gives; a function of its
+    # release that names none of them gets (initial, final[, final_answer]) by position, as its
+    # runner does. Verdict's own: (initial, final, params) by position.
+    try:
+        names = list(_verdict_inspect.signature(fn).parameters)
+    except (TypeError, ValueError):
+        names = []
+    named = [n for n in _VERDICT_AWM_NAMES if n in names]
+    if named and (awm or 'final_answer' in names or 'params' not in names):
+        return 'named', named
+    if awm:
+        if len(names) >= 2:
+            return 'positional', list(_VERDICT_AWM_NAMES[: 3 if len(names) >= 3 else 2])
+        return 'named', []
+    return 'verdict', None
+
+
+_VERDICT_CLOCK_AT = {'date': 0, 'time': 0, 'datetime': 0, 'julianday': 0, 'unixepoch': 0, 'strftime': 1}
+
+
+def _verdict_fix_clock(reference):
+    # The initial database was built with "now" at the reference time: the verification's own SQL
+    # date/time functions read "now" the same way, on every connection it opens. SQLite answers each
+    # call on a connection of its own, so every other modifier keeps its meaning.
+    clock = _verdict_sqlite3.connect(':memory:')
+    real_connect = _verdict_sqlite3.connect
+
+    def override(name, at):
+        def fn(*args):
+            values = list(args)
+            if len(values) <= at:
+                values.append(reference)
+            elif isinstance(values[at], str) and values[at].strip().lower() == 'now':
+                values[at] = reference
+            for k in range(at + 1, len(values)):
+                if isinstance(values[k], str) and values[k].strip().lower() in ('localtime', 'utc'):
+                    values[k] = '+0 seconds'
+            return clock.execute('SELECT %s(%s)' % (name, ', '.join('?' * len(values))), values).fetchone()[0]
+        return fn
+
+    functions = [(name, override(name, at)) for name, at in _VERDICT_CLOCK_AT.items()]
+
+    def connect(*args, **kwargs):
+        con = real_connect(*args, **kwargs)
+        for name, fn in functions:
+            con.create_function(name, -1, fn, deterministic=True)
+        return con
+
+    _verdict_sqlite3.connect = connect
+
+
+def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
     fn = globals().get(entry)
     if not callable(fn):
         return {'verdict': 'missing_entry'}
+    plan, names = _verdict_call_plan(fn, awm)
+    if plan != 'verdict' and 'initial_db_path' in names and initial is None:
+        return {'verdict': 'needs_initial'}
     initial_path = None
-    initial_tables = None
+    initial_shape = None
     if initial is not None:
         try:
-            initial_path, initial_tables = _verdict_materialize(initial, 'initial.db')
+            initial_path, initial_shape = _verdict_materialize(initial, 'initial.db')
         except Exception as exc:
             return {'verdict': 'initial_state', 'error': '%s: %s' % (type(exc).__name__, exc)}
     try:
-        final_path, final_tables = _verdict_materialize(final, 'final.db')
+        final_path, final_shape = _verdict_materialize(final, 'final.db')
     except Exception as exc:
         return {'verdict': 'state', 'error': '%s: %s' % (type(exc).__name__, exc)}
-    if not final_tables:
+    if not any(kind == 'table' for kind, _, _, _ in final_shape.values()):
         return {'verdict': 'state', 'error': 'the database has no tables'}
-    if initial_tables is not None:
-        changed = sorted(t for t, cols in initial_tables.items() if final_tables.get(t) != cols)
+    if initial_shape is not None:
+        changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
         if changed:
             return {'verdict': 'schema', 'tables': changed[:20]}
-    result = fn(initial_path, final_path, params)
+    if reference_time is not None:
+        _verdict_fix_clock(reference_time)
+    given = {'initial_db_path': initial_path, 'final_db_path': final_path, 'final_answer': answer}
+    if plan == 'named':
+        result = fn(**{n: given[n] for n in names})
+    elif plan == 'positional':
+        result = fn(*[given[n] for n in names])
+    else:
+        result = fn(initial_path, final_path, params)
+    if isinstance(result, dict) and 'result' in result:
+        # AgentWorldModel's verdict; its other keys are free-form and may not be JSON.
+        value = result['result']
+        result = {'result': value if isinstance(value, str) else repr(value)[:100]}
     return {'verdict': 'returned', 'value': result}
 `;

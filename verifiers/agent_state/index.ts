@@ -3,8 +3,9 @@ import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { DEFAULT_AGENT_STATE_LIMITS, type AgentTask } from '../../core/ports/agent-state';
 import { sandboxAborted, sandboxMissing } from '../../core/ports/sandbox';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
+import { finalText } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
-import { HARNESS, STATE_ENTRY } from './harness';
+import { HARNESS, PRELUDE, STATE_ENTRY } from './harness';
 
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a Python identifier');
 
@@ -14,12 +15,19 @@ export const agentStateLabel = z.union([
       .strictObject({
         id: z.string().min(1).describe('The task id, named in reasons'),
         code: z.string().min(1).describe('Python source defining the verification function'),
-        entry: identifier.default('verify').describe('verify(initial_db_path, final_db_path, params) → bool or {"passed": bool, "reason": str}'),
+        entry: identifier
+          .default('verify')
+          .describe('The function: verify(initial_db_path, final_db_path, params) → bool or {"passed": bool, "reason": str}, or AgentWorldModel\'s verify_task_completion(initial_db_path, final_db_path, final_answer) → {"result": "complete" | "others"}'),
         params: z.json().optional().describe('The task\'s parameters, passed as the third argument'),
       })
       .describe('The task inline'),
   }),
-  z.strictObject({ taskId: z.string().min(1).describe('A task of the configured agentState.taskDir (<taskDir>/<id>/verify.py, optional task.json)') }),
+  z.strictObject({
+    taskId: z
+      .string()
+      .min(1)
+      .describe('A task of the configured task sources: a folder of agentState.taskDir / agentState.tasks (<dir>/<id>/verify.py), or <environment>.<index> of AgentWorldModel release files in agentState.tasks'),
+  }),
 ]);
 
 /** `metadata.finalState` / `metadata.initialState`: a SQLite file as base64, or an SQL dump. */
@@ -44,9 +52,17 @@ function readState(metadata: JsonObject, key: 'finalState' | 'initialState'): St
   return { ok: true, state: { sqlite: text }, bytes: (text.length / 4) * 3 - padding };
 }
 
-/** The task's verdict: a bool, or {"passed": bool, "reason": str}; anything else is the task's defect. */
+/**
+ * The task's verdict: a bool, {"passed": bool, "reason": str}, or AgentWorldModel's
+ * {"result": "complete" | "others"}; anything else is the task's defect (AWM's runner reads any other
+ * "result" as "others": here it is the dataset's error, not a 0).
+ */
 function passedOf(value: Json): { passed: boolean; reason: string | null } | null {
   if (typeof value === 'boolean') return { passed: value, reason: null };
+  if (isJsonObject(value) && 'result' in value) {
+    if (value.result === 'complete' || value.result === 'others') return { passed: value.result === 'complete', reason: value.result };
+    return null;
+  }
   if (isJsonObject(value) && typeof value.passed === 'boolean' && (value.reason === undefined || typeof value.reason === 'string')) {
     return { passed: value.passed, reason: typeof value.reason === 'string' ? value.reason.slice(0, 500) : null };
   }
@@ -55,9 +71,9 @@ function passedOf(value: Json): { passed: boolean; reason: string | null } | nul
 
 export const agentState = defineAsync({
   name: 'agent_state',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
-    'General Agent (AgentWorldModel-style MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState, and metadata.initialState when given); 1 when it passes',
+    'General Agent (AgentWorldModel MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState), the initial one (its environment\'s, or metadata.initialState) and the final answer after </think>; 1 when it passes',
   label: agentStateLabel,
   async score({ label, sample }, env): Promise<Outcome> {
     const port = env.services.agentState;
@@ -72,21 +88,31 @@ export const agentState = defineAsync({
     if (final.bytes > limits.maxStateBytes) return ok(0, 'state_too_large', { bytes: final.bytes, limit: limits.maxStateBytes });
 
     let task: AgentTask;
-    if ('task' in label) task = { id: label.task.id, code: label.task.code, entry: label.task.entry, params: (label.task.params ?? null) as Json };
+    if ('task' in label) task = { id: label.task.id, code: label.task.code, entry: label.task.entry, params: (label.task.params ?? null) as Json, source: 'verdict' };
     else {
       const found = port ? await port.task(label.taskId) : null;
-      if (found === null) return aborted('service_unavailable', { service: 'agentState.taskDir' });
-      if (found.kind === 'missing') return invalid(`label.taskId: no task "${label.taskId}" in agentState.taskDir`);
+      if (found === null) return aborted('service_unavailable', { service: 'agentState.tasks' });
+      if (found.kind === 'missing') return invalid(`label.taskId: no task "${label.taskId}" in agentState's task sources`);
       if (found.kind === 'broken') return invalid(`label.taskId: task "${label.taskId}": ${found.error}`);
       task = found.task;
     }
     const sandbox = env.services.sandbox;
     if (!sandbox) return sandboxMissing();
+    if (!initial && task.initialState && (task.initialState.sqlite.length / 4) * 3 > limits.maxStateBytes) {
+      return invalid(`task ${task.id}: its environment's initial database is over agentState.maxStateMb`, { task: task.id });
+    }
 
-    const args: Json[] = [task.entry, initial ? (initial.state as unknown as Json) : null, final.state as unknown as Json, task.params];
+    // The sample's own initial state wins: it is the one its episode started from. Else the one
+    // Verdict built for the task's environment, marked as checked when it was built.
+    const initialState: Json = initial ? (initial.state as unknown as Json) : task.initialState ? { sqlite: task.initialState.sqlite, built: true } : null;
+    // The agent's final message, as AgentWorldModel's runner hands it over: '' when there is none.
+    const answer = finalText(sample.response)?.trim() ?? '';
+    // With the environment's database, the verification's SQL reads "now" as that database was built.
+    const referenceTime = !initial && task.initialState ? task.initialState.referenceTime : null;
+    const args: Json[] = [task.entry, task.source === 'awm', initialState, final.state as unknown as Json, task.params, answer, referenceTime];
     let result;
     try {
-      result = await sandbox.callFunction({ source: `${task.code}\n${HARNESS}`, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
+      result = await sandbox.callFunction({ source: `${PRELUDE}${task.code}\n${HARNESS}`, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
     } catch (error) {
       return sandboxAborted(error, { task: task.id });
     }
@@ -110,7 +136,10 @@ export const agentState = defineAsync({
     switch (reply.verdict) {
       case 'missing_entry':
         return invalid(`task ${task.id}: no function "${task.entry}" in its verification code`, where);
+      case 'needs_initial':
+        return invalid(`metadata.initialState: required: task ${task.id}'s verification takes initial_db_path (AgentWorldModel's convention) and the sample has no initial state`, where);
       case 'initial_state':
+        if (initial === null) return invalid(`task ${task.id}: its environment's initial database is not usable (${String(reply.error).slice(0, 300)})`, where);
         return invalid(`metadata.initialState: not a usable database (${String(reply.error).slice(0, 300)})`, where);
       case 'state':
         return ok(0, 'corrupt_state', { ...where, error: String(reply.error).slice(0, 300) });
@@ -118,7 +147,7 @@ export const agentState = defineAsync({
         return ok(0, 'schema_changed', { ...where, tables: reply.tables ?? [] });
     }
     const verdict = passedOf(reply.value ?? null);
-    if (verdict === null) return invalid(`task ${task.id}: the verification returned ${JSON.stringify(reply.value ?? null).slice(0, 120)}, not a bool or {"passed": bool, "reason": str}`, where);
+    if (verdict === null) return invalid(`task ${task.id}: the verification returned ${JSON.stringify(reply.value ?? null).slice(0, 120)}, not a bool, {"passed": bool, "reason": str} or {"result": "complete" | "others"}`, where);
     return ok(verdict.passed ? 1 : 0, verdict.passed ? 'passed' : 'failed', { ...where, ...(verdict.reason !== null ? { why: verdict.reason } : {}) });
   },
 });

@@ -37,6 +37,10 @@ namespace Verdict {
     metadata?: Row;
   }
 
+  /** The agent_state example's database: a read-only task leaves it as it was. */
+  const CHILL =
+    "CREATE TABLE playlists (id INTEGER PRIMARY KEY, name TEXT); CREATE TABLE playlist_tracks (playlist_id INTEGER, track_id INTEGER); INSERT INTO playlists VALUES (1, 'Chill'); INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (1, 4);";
+
   /** One example per verifier Verdict ships; any other verifier gets its schema's required fields. */
   const EXAMPLES: Record<string, Example> = {
     qa: { label: { choice: 'A' }, response: 'Option A fits the data. \\boxed{A}' },
@@ -54,16 +58,21 @@ namespace Verdict {
     },
     code: { label: { mode: 'assert', tests: ['assert add(1, 2) == 3', 'assert add(-1, 1) == 0'] }, response: '```python\ndef add(a, b):\n    return a + b\n```' },
     puzzle: { label: { checker: 'def check(answer):\n    return int(answer) % 4 == 0' }, response: '\\boxed{12}' },
+    // AgentWorldModel's format: verify_task_completion(initial_db_path, final_db_path, final_answer)
+    // → {"result": "complete" | "others"}, the final answer taken after </think>.
     agent_state: {
       label: {
         task: {
-          id: 'follow-artist',
-          code: "import sqlite3\ndef verify(initial_db, final_db, params):\n    con = sqlite3.connect('file:%s?mode=ro' % final_db, uri=True)\n    n = con.execute('SELECT count(*) FROM follows WHERE user_id = ? AND artist_id = ?', (params['user'], params['artist'])).fetchone()[0]\n    return {'passed': n == 1, 'reason': '%d follows' % n}\n",
-          params: { user: 2, artist: 3 },
+          id: 'chill-track-count',
+          code: "def verify_task_completion(initial_db_path, final_db_path, final_answer=None):\n    q = 'SELECT count(*) FROM playlist_tracks WHERE playlist_id = 1'\n    before = sqlite3.connect('file:%s?mode=ro' % initial_db_path, uri=True).execute(q).fetchone()[0]\n    after = sqlite3.connect('file:%s?mode=ro' % final_db_path, uri=True).execute(q).fetchone()[0]\n    if before != after:\n        return {'result': 'others'}  # a read-only task: nothing may change\n    stated = re.findall(r'\\b(\\d+) tracks?\\b', final_answer or '')\n    return {'result': 'complete' if stated == [str(after)] else 'others'}\n",
+          entry: 'verify_task_completion',
         },
       },
-      response: 'Followed.',
-      metadata: { finalState: { sql: "CREATE TABLE follows (user_id INTEGER, artist_id INTEGER); INSERT INTO follows VALUES (2, 3);" } },
+      response: '<think>Chill holds tracks 1, 2 and 4.</think>\nYour Chill playlist has 3 tracks.',
+      metadata: {
+        initialState: { sql: CHILL },
+        finalState: { sql: CHILL },
+      },
     },
     terminal: {
       label: { task: { id: 'answer-42', tests: { 'test.sh': 'cd /app\nif [ "$(cat answer.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } },
