@@ -207,7 +207,7 @@ export class BwrapWorkspace implements WorkspacePort {
       '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
       // rlimits of the test run only (the runner keeps its own): CPU s, address space and file size in KiB.
       String(Math.max(1, Math.ceil(task.timeoutSec * task.cpus))), String(task.memoryMb * 1024 + (256 << 10)), String(Math.ceil(storage / 1024)),
-      String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES),
+      String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES), String(Math.ceil(task.timeoutSec)),
     ];
     return new Promise<WorkspaceRun>((resolve, reject) => {
       const child = spawn(this.config.bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -345,7 +345,8 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (kind === 'failed') return new WorkspaceError('sandbox_start_failed', `the runner failed: ${rest.join(' ')}`);
   if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: `folders nested deeper than ${rest[1]}` };
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
-  if (kind !== 'ran' || rest.length !== 3) return null;
+  if (kind !== 'ran' && kind !== 'timeout') return null;
+  if (kind === 'ran' && rest.length !== 3) return null;
   const files = new Map<string, string>();
   const rewardNotFile: Array<'reward.txt' | 'reward.json'> = [];
   for (;;) {
@@ -357,8 +358,13 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
     files.set(name, stdout.toString('utf8', offset, offset + Number(length)));
     offset += Number(length);
   }
-  const [code, left, full] = rest;
   const output = files.get('test-stdout.txt') ?? '';
+  if (kind === 'timeout') {
+    // Past its wall time: ABORTED — unless the workspace put what blocks test.sh's write at a reward path.
+    if (rewardNotFile.length === 0) return new WorkspaceError('verifier_timeout', `test.sh ran past its wall time: ${output.slice(-300)}`);
+    return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile, output, skipped, environment };
+  }
+  const [code, left, full] = rest;
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.

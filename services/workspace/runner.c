@@ -19,7 +19,8 @@
  *      left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
- *      (or `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
+ *      (or `@@VERDICT@@ timeout`: test.sh ran past its wall time, then the files; or
+ *      `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
  *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
  *      `<name> <length>\n<bytes>` (`<name> -` when absent, `<name> !` when not a regular file): the first
  *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
@@ -28,7 +29,7 @@
  * and tar, and no file of the run on the host, make a run cost little more than a bare sandbox
  * (`npm run bench -- terminal`).
  *
- * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
+ * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes> <wall s>
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -420,6 +421,14 @@ static void report_file(int logs, const char *name, off_t head, off_t tail) {
   close(fd);
 }
 
+/* Set when test.sh has run past its wall time (SIGALRM). */
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  timed_out = 1;
+}
+
 /* The runner itself could not do its part: infrastructure, not the workspace. */
 static int failed(const char *why) {
   dprintf(1, RECORD " failed %s\n", why);
@@ -427,10 +436,11 @@ static int failed(const char *why) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 9) {
-    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes>\n");
+  if (argc != 10) {
+    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes> <wall s>\n");
     return 2;
   }
+  unsigned int wall = (unsigned int)strtoul(argv[9], NULL, 10);
   test_uid = (uid_t)strtoul(argv[1], NULL, 10);
   const char *user = argv[2];
   const char *workdir = argv[3];
@@ -493,13 +503,31 @@ int main(int argc, char **argv) {
   }
   close(setup[0]);
   int status = 0;
+  /* The wall time, here rather than only in Verdict, so that what made test.sh overrun it is still
+     there to see: a fifo where test.sh writes its reward blocks it for good, and is the workspace's. */
+  struct sigaction alarm_action;
+  memset(&alarm_action, 0, sizeof alarm_action);
+  alarm_action.sa_handler = on_alarm;
+  if (got <= 0 && wall > 0 && sigaction(SIGALRM, &alarm_action, NULL) == 0) alarm(wall);
   /* WUNTRACED: a test.sh stopped by the workspace (SIGSTOP) ends here, as one killed would, rather
      than holding the run until its wall time. */
-  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR) {
+  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR && !timed_out) {
   }
+  alarm(0);
   if (got > 0) {
     why[got] = '\0';
     return failed(why);
+  }
+  if (timed_out) {
+    kill(-1, SIGKILL);
+    int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    dprintf(1, RECORD " timeout\n");
+    if (logs >= 0) {
+      report_file(logs, "reward.txt", head, 0);
+      report_file(logs, "reward.json", head, 0);
+      report_file(logs, "test-stdout.txt", 0, tail);
+    }
+    return 0;
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSTOPPED(status) ? 128 + WSTOPSIG(status) : 128 + WTERMSIG(status);
 

@@ -69,6 +69,11 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
     });
 
+    it('reports a fifo where test.sh writes its reward (which blocks it past its wall time) as not a file, not a wall-time overrun', async () => {
+      const run = finished(await port.run(task('mkfifo /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt', { timeoutSec: 2 }), tar(), never));
+      expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
+    });
+
     it('reports test.sh stopped by the workspace (SIGSTOP) as killed, not as a wall-time overrun', async () => {
       expect(await port.run(task('(sleep 0.2; kill -STOP $$) & wait; echo 1 > /logs/verifier/reward.txt', { timeoutSec: 3 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
     });

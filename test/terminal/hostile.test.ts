@@ -85,7 +85,7 @@ describe('terminal verifier: hostile workspaces', () => {
     if (outcome.status === 'OK') expect(outcome.reward).toBe(0);
   });
 
-  it('cannot beat the README\'s test.sh with reward.json, a folder at reward.txt, or a stopped test.sh', async () => {
+  it('cannot beat the README\'s test.sh with reward.json, a folder or fifo at reward.txt, or a stopped test.sh', async () => {
     // The program writes reward.json {"reward": 1}, which Harbor reads first; test.sh writes reward.txt 0 last.
     const json = workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' });
     expect(await run(RUNS, json)).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
@@ -97,6 +97,9 @@ describe('terminal verifier: hostile workspaces', () => {
     // A folder where test.sh writes its reward: the workspace's doing, 0 (not the dataset's INVALID).
     const folder = workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' });
     expect(await run(RUNS, folder)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // A fifo there blocks test.sh's write until its wall time: still the workspace's doing, 0.
+    const fifo = workspaceTar({ 'run.sh': 'mkfifo /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 2 } } }, fifo)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
     // The program stops test.sh (its grandparent, past timeout): 0, never a wall-time ABORTED.
     const stop = workspaceTar({ 'run.sh': 'kill -STOP $(awk \'{print $4}\' /proc/$PPID/stat)\necho 41\n' });
     expect(await run(RUNS, stop)).toMatchObject({ status: 'OK', reward: 0 });
