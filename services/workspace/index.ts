@@ -372,6 +372,7 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
-  if (rewardTxt === null && rewardJson === null && rewardNotFile.length === 0 && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
+  // A full disk and no reward written (none, or empty: the write itself failed): the workspace filled it.
+  if (full === '1' && rewardNotFile.length === 0 && [rewardTxt, rewardJson].every((text) => text === null || text.trim() === '')) return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
   return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile, output, skipped, environment };
 }

@@ -536,12 +536,13 @@ int main(int argc, char **argv) {
 
   /* 5. */
   int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  struct stat st;
-  int rewarded = 0;
-  for (int k = 0; logs >= 0 && k < 2; k++)
-    rewarded |= fstatat(logs, k == 0 ? "reward.txt" : "reward.json", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+  /* A full disk — the workdir's, /tmp or /logs/verifier itself: what the workspace filled. */
   struct statfs space;
-  int full = !rewarded && fstatfs(target, &space) == 0 && space.f_bavail == 0;
+  int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int full = 0;
+  int places[3] = {target, tmp, logs};
+  for (int k = 0; k < 3; k++) full |= places[k] >= 0 && fstatfs(places[k], &space) == 0 && space.f_bavail == 0;
+  if (tmp >= 0) close(tmp);
   dprintf(1, RECORD " ran %d %d %d\n", code, left, full);
   if (logs >= 0) {
     report_file(logs, "reward.txt", head, 0);

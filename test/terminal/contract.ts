@@ -47,6 +47,8 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
     it('reports test.sh killed by a signal, and a full disk without a reward, as the workspace\'s fault', async () => {
       expect(await port.run(task('echo 1 > /logs/verifier/reward.txt; kill -9 $$'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
       expect(await port.run(task('cat /dev/zero > fill.bin 2>/dev/null; exit 1', { storageMb: 16 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
+      // The reward folder itself filled first: test.sh cannot write its reward, and that is the workspace's doing.
+      expect(await port.run(task('cat /dev/zero > /logs/verifier/fill.bin 2>/dev/null; echo 0 > /logs/verifier/reward.txt'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
     });
 
     it('refuses a workspace past its limits as too large, before running anything', async () => {
