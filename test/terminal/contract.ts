@@ -69,6 +69,9 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
     it('reports a folder (or anything but a file) at a reward path, not an absent file', async () => {
       const run = finished(await port.run(task('mkdir /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt; exit 0'), tar(), never));
       expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
+      // A hard link: the same file under another name, whose text someone else may decide.
+      const linked = finished(await port.run(task('echo 1 > /logs/verifier/reward.json; ln /logs/verifier/reward.json /logs/verifier/other'), tar(), never));
+      expect(linked).toMatchObject({ rewardJson: null, rewardNotFile: ['reward.json'] });
     });
 
     it('reports a fifo where test.sh writes its reward (which blocks it past its wall time) as not a file, not a wall-time overrun', async () => {
