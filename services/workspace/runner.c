@@ -389,10 +389,10 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
 /* `<name> <length>\n<bytes>`: the first `head` bytes, or the last `tail` bytes when head is 0. */
 static void report_file(int logs, const char *name, off_t head, off_t tail) {
   struct stat st;
-  /* `!`: something other than a regular file stands there (a folder, a link, a fifo), or a hard
-     link to another file (test-stdout.txt, whose text the workspace's output decides): never
-     test.sh's writing. */
-  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISREG(st.st_mode) || (head > 0 && st.st_nlink != 1))) {
+  /* `!`: something other than a regular file stands there (a folder, a link, a fifo), a hard link
+     to another file (test-stdout.txt, whose text the workspace's output decides), or a file its
+     owner cannot write (made read-only so that test.sh's last write fails): never test.sh's own. */
+  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISREG(st.st_mode) || (head > 0 && (st.st_nlink != 1 || (st.st_mode & S_IWUSR) == 0)))) {
     dprintf(1, "%s !\n", name);
     return;
   }

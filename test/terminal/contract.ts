@@ -72,6 +72,9 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       // A hard link: the same file under another name, whose text someone else may decide.
       const linked = finished(await port.run(task('echo 1 > /logs/verifier/reward.json; ln /logs/verifier/reward.json /logs/verifier/other'), tar(), never));
       expect(linked).toMatchObject({ rewardJson: null, rewardNotFile: ['reward.json'] });
+      // Made read-only after a forged 1, so that test.sh's own `echo 0 >` fails.
+      const readOnly = finished(await port.run(task('echo 1 > /logs/verifier/reward.txt; chmod 444 /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt'), tar(), never));
+      expect(readOnly).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
     });
 
     it('reports a fifo where test.sh writes its reward (which blocks it past its wall time) as not a file, not a wall-time overrun', async () => {

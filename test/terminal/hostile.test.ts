@@ -97,6 +97,9 @@ describe('terminal verifier: hostile workspaces', () => {
     // A folder where test.sh writes its reward: the workspace's doing, 0 (not the dataset's INVALID).
     const folder = workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' });
     expect(await run(RUNS, folder)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // A forged 1 made read-only: test.sh's own `echo 0 >` fails ("Permission denied"), the 1 stays.
+    const readOnly = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nchmod 444 /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(RUNS, readOnly)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
     // A fifo there blocks test.sh's write until its wall time: still the workspace's doing, 0.
     const fifo = workspaceTar({ 'run.sh': 'mkfifo /logs/verifier/reward.txt\necho 41\n' });
     expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 2 } } }, fifo)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
