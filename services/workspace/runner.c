@@ -47,6 +47,11 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #define RECORD "@@VERDICT@@"
 /* Deeper folders than this are not copied: each level holds three descriptors open. */
@@ -357,6 +362,56 @@ static void limit(int resource, rlim_t value) {
   if (setrlimit(resource, &rl) < 0) setup_failed("setrlimit");
 }
 
+/* test.sh and the workspace's programs it runs share a uid, so without this a program could reach
+   into test.sh itself: trace it (ptrace, process_vm_writev, pidfd_getfd) and make its last write
+   land nowhere, or lower its limits (prlimit on another process) so that writing the reward fails.
+   A seccomp filter, inherited by every process of the test run, answers EPERM to those; a process
+   may still set its own limits (prlimit64 with pid 0, which setrlimit and `ulimit` use). */
+static void deny_reaching_other_processes(void) {
+#if defined(__x86_64__)
+#define DENY BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define IS(nr, yes) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), (yes), 0)
+  struct sock_filter filter[] = {
+      /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 12),
+      /* x86-64; x32 calls (nr with bit 30) are refused whole: nothing of a workspace needs them. */
+      /* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 3 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 9, 0),
+      /* 4 */ IS(__NR_ptrace, 8),
+      /* 5 */ IS(__NR_process_vm_readv, 7),
+      /* 6 */ IS(__NR_process_vm_writev, 6),
+      /* 7 */ IS(__NR_pidfd_getfd, 5),
+      /* 8 */ IS(__NR_prlimit64, 1),
+      /* 9 */ ALLOW,
+      /* 10: prlimit64 of its own process (pid 0) only */
+      /* 10 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 12 */ ALLOW,
+      /* 13 */ DENY,
+      /* i386 calls (int 0x80): the same five by their numbers there. */
+      /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 11),
+      /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 16 */ IS(26, 8),
+      /* 17 */ IS(347, 7),
+      /* 18 */ IS(348, 6),
+      /* 19 */ IS(438, 5),
+      /* 20 */ IS(340, 1),
+      /* 21 */ ALLOW,
+      /* 22 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 23 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 24 */ ALLOW,
+      /* 25 */ DENY,
+      /* 26 */ ALLOW,
+  };
+  struct sock_fprog program = {(unsigned short)(sizeof filter / sizeof filter[0]), filter};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) < 0) setup_failed("seccomp");
+#undef DENY
+#undef ALLOW
+#undef IS
+#endif
+}
+
 /* The test run: never returns. */
 static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
   if (chdir(workdir) < 0) setup_failed("chdir");
@@ -374,6 +429,7 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   if (setgroups(0, NULL) < 0 || setresgid(test_uid, test_uid, test_uid) < 0 || setresuid(test_uid, test_uid, test_uid) < 0) setup_failed("setuid");
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) setup_failed("ambient capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) setup_failed("no_new_privs");
+  deny_reaching_other_processes();
   /* Harbor executes test.sh itself, so its shebang counts; one without a shebang runs under bash, as
      the shell that Harbor's exec goes through would run it. */
   char *argv[] = {"/tests/test.sh", NULL};

@@ -85,7 +85,7 @@ describe('terminal verifier: hostile workspaces', () => {
     if (outcome.status === 'OK') expect(outcome.reward).toBe(0);
   });
 
-  it('cannot beat the README\'s test.sh with reward.json, a folder or fifo at reward.txt, or a stopped test.sh', async () => {
+  it('cannot beat the README\'s test.sh with reward.json, a folder, fifo or read-only file at reward.txt, test.sh\'s limits lowered, or a stopped test.sh', async () => {
     // The program writes reward.json {"reward": 1}, which Harbor reads first; test.sh writes reward.txt 0 last.
     const json = workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' });
     expect(await run(RUNS, json)).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
@@ -100,6 +100,9 @@ describe('terminal verifier: hostile workspaces', () => {
     // A forged 1 made read-only: test.sh's own `echo 0 >` fails ("Permission denied"), the 1 stays.
     const readOnly = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nchmod 444 /logs/verifier/reward.txt\necho 41\n' });
     expect(await run(RUNS, readOnly)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // A forged 1, then test.sh's open-file limit lowered (prlimit) so that its `echo 0 >` fails: refused.
+    const limits = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nprlimit --pid $(awk \'{print $4}\' /proc/$PPID/stat) --nofile=3:3\necho 41\n' });
+    expect(await run(RUNS, limits)).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
     // A fifo there blocks test.sh's write until its wall time: still the workspace's doing, 0.
     const fifo = workspaceTar({ 'run.sh': 'mkfifo /logs/verifier/reward.txt\necho 41\n' });
     expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 2 } } }, fifo)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
