@@ -221,7 +221,12 @@ function downloads(words: string[]): string | null {
  * patterns, variables and the script's own functions are never taken for commands, and commands
  * after the first download are not required (that step may install them).
  */
-export function scriptNeeds(script: string, testsFile: (rel: string) => string | null = () => null, seen: Set<string> = new Set()): Omit<HarborTask['needs'], 'pythonModules'> {
+export function scriptNeeds(
+  script: string,
+  testsFile: (rel: string) => string | null = () => null,
+  seen: Set<string> = new Set(),
+  functions: Set<string> = new Set(),
+): Omit<HarborTask['needs'], 'pythonModules'> {
   const commands: string[] = [];
   const network: string[] = [];
   const searchPath: string[] = [];
@@ -232,7 +237,8 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
     seen.add(word);
     const text = testsFile(word.slice('/tests/'.length));
     if (text === null) return;
-    const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen);
+    // A sourced script's functions are this one's too (shared set).
+    const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen, functions);
     if (!installing) for (const c of inner.commands) if (!commands.includes(c)) commands.push(c);
     for (const n of inner.network) if (!network.includes(n)) network.push(n);
     for (const d of inner.searchPath) if (!searchPath.includes(d)) searchPath.push(d);
@@ -245,7 +251,7 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
   commands.push(interpreter);
   if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network, searchPath };
   const lines = shellCommands(script);
-  const functions = new Set(lines.filter((l) => l.fn !== null).map((l) => l.fn!));
+  for (const line of lines) if (line.fn !== null) functions.add(line.fn);
   for (const { words } of lines) {
     for (const word of words) {
       const match = /^(?:\0)?PATH=(.*)$/.exec(word);
@@ -263,7 +269,13 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
         k++;
         continue;
       }
-      if (word === 'source' || word === '.') nested(words[k + 1]);
+      if (word === 'source' || word === '.') {
+        // A script of the task's is read as this one; any other (the image's, the workspace's, a
+        // variable) may define the commands that follow: they are not required from here on.
+        const sourced = words[k + 1];
+        if (sourced?.startsWith('/tests/') && testsFile(sourced.slice('/tests/'.length)) !== null) nested(sourced);
+        else installing = true;
+      }
       if (BUILTINS.has(word) && !WRAPPERS.has(word)) break;
       if (functions.has(word)) break;
       if (!/^([A-Za-z0-9_][A-Za-z0-9_.+-]*|\/[A-Za-z0-9_.+\/-]+)$/.test(word)) break;

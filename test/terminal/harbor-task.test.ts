@@ -60,6 +60,11 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
     expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'curl'], network: ['curl', 'uvx'] } } });
   });
 
+  it('takes functions of a sourced tests/ script as the script\'s own, and requires nothing after sourcing another', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/lib.sh\ncheck_answer /app/out.txt\nsource /app/env.sh\nrun_suite\n', 'lib.sh': 'check_answer() {\n  grep -q 42 "$1"\n}\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'grep'], network: [] } } });
+  });
+
   it('never takes quoted text, here-documents, case patterns, variables, functions or local URLs for needs', () => {
     const script = [
       '#!/usr/bin/env bash',
