@@ -288,6 +288,8 @@ export function scriptNeeds(
       if (SHELLS.has(word)) nested(words.slice(k + 1).find((w) => !w.startsWith('-')));
       nested(word);
       if (!WRAPPERS.has(word)) break;
+      // `command -v x` asks whether x is there: the script copes with either answer.
+      if (word === 'command' && (words[k + 1] === '-v' || words[k + 1] === '-V')) break;
       // The wrapped command: after the wrapper's options, assignments (env) and duration (timeout).
       k++;
       while (k < words.length && (words[k]!.startsWith('-') || (word === 'env' && words[k]!.includes('=')) || (word === 'timeout' && /^\d/.test(words[k]!)))) k++;

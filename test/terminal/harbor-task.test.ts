@@ -87,6 +87,7 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'for f in a b; do [ -e "$f" ] && wc -l "$f"; done',
       'for ((i = 0; i < 3; i++)); do :; done',
       'if [[ -f /app/x ]]; then sort /app/x; fi',
+      'if command -v uv >/dev/null; then echo has-uv; fi',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
     expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [], searchPath: [] });
