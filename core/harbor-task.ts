@@ -405,8 +405,9 @@ function shellCommands(script: string): ShellCommand[] {
       i = end < 0 ? n : end + 1;
       continue;
     }
-    if (c === '$' && script[i + 1] === '(') {
-      // $( command substitution ): a dynamic word here; what is inside is a command of its own.
+    if ((c === '$' || c === '<' || c === '>') && script[i + 1] === '(') {
+      // $( command substitution ), <( process substitution ): a dynamic word here; what is inside
+      // is a command of its own.
       word += '$';
       inWord = true;
       let depth = 1;

@@ -13,8 +13,9 @@
  *      folder bound at /.workspace, if any, into the workdir the same way (links never followed,
  *      setuid/setgid bits dropped, devices, fifos and sockets left out);
  *   3. executes /tests/test.sh (its shebang; `bash` for a script without one) in the workdir as the
- *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run), its output into
- *      /logs/verifier/test-stdout.txt;
+ *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run, a seccomp filter
+ *      and, where the kernel has it, Landlock: nothing of the test reaches into another process),
+ *      its output into /logs/verifier/test-stdout.txt;
  *   4. once test.sh has ended — or stopped: a stop is the workspace's doing — kills every process
  *      left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
@@ -51,6 +52,7 @@
 #include <sys/syscall.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/landlock.h>
 #include <linux/seccomp.h>
 
 #define RECORD "@@VERDICT@@"
@@ -412,6 +414,33 @@ static void deny_reaching_other_processes(void) {
 #endif
 }
 
+/* A same-uid program could still write test.sh's memory through /proc/<pid>/mem, which no syscall
+   filter sees (Yama, where the host has it, refuses that too). Landlock, where the kernel has it,
+   allows opening files for writing only under the top folders other than /proc and /sys, for every
+   process of the test run; without it the run goes on as before (verifiers/terminal/README.md). */
+static void deny_writing_proc(void) {
+#ifdef SYS_landlock_create_ruleset
+  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE};
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  if (ruleset < 0) return;
+  DIR *root = opendir("/");
+  if (root == NULL) setup_failed("landlock");
+  struct dirent *entry;
+  while ((entry = readdir(root)) != NULL) {
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "proc") == 0 || strcmp(name, "sys") == 0) continue;
+    int fd = openat(dirfd(root), name, O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct landlock_path_beneath_attr beneath = {.allowed_access = LANDLOCK_ACCESS_FS_WRITE_FILE, .parent_fd = fd};
+    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) < 0) setup_failed("landlock rule");
+    close(fd);
+  }
+  closedir(root);
+  if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) setup_failed("landlock");
+  close(ruleset);
+#endif
+}
+
 /* The test run: never returns. */
 static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
   if (chdir(workdir) < 0) setup_failed("chdir");
@@ -429,6 +458,7 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   if (setgroups(0, NULL) < 0 || setresgid(test_uid, test_uid, test_uid) < 0 || setresuid(test_uid, test_uid, test_uid) < 0) setup_failed("setuid");
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) setup_failed("ambient capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) setup_failed("no_new_privs");
+  deny_writing_proc();
   deny_reaching_other_processes();
   /* Harbor executes test.sh itself, so its shebang counts; one without a shebang runs under bash, as
      the shell that Harbor's exec goes through would run it. */
@@ -542,8 +572,11 @@ int main(int argc, char **argv) {
   }
 
   /* 3. */
-  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (output < 0) return failed(strerror(errno));
+  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0622);
+  /* Root's, so that nothing of the test can rename, remove or hard-link it (sticky folder, not
+     readable to the test), yet writable, so that test.sh's `> /dev/stdout` and `tee /dev/stderr`
+     reopen it as they would in Harbor. */
+  if (output < 0 || fchmod(output, 0622) < 0) return failed(strerror(errno));
   /* Close-on-exec: it reads end-of-file once bash runs, an error when the set-up failed. */
   int setup[2];
   if (pipe2(setup, O_CLOEXEC) < 0) return failed(strerror(errno));

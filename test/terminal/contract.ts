@@ -105,6 +105,12 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(run.rewardTxt).toBe('1\n');
     });
 
+    it('lets test.sh write to /dev/stdout and /dev/stderr, as its output file allows in Harbor', async () => {
+      const run = finished(await port.run(task('echo one > /dev/stdout; echo two | tee /dev/stderr > /dev/null; echo 1 > /logs/verifier/reward.txt'), tar(), never));
+      expect(run.output).toMatch(/two\n$/);
+      expect(run.output).not.toMatch(/Permission denied/);
+    });
+
     it('runs test.sh in the task\'s workdir, by its shebang, with the task\'s env', async () => {
       const at = { ...task('pwd; ls; echo "mode=$MODE"; echo 1 > /logs/verifier/reward.txt'), workdir: '/home/user/app', env: { MODE: 'strict' } };
       expect(finished(await port.run(at, tar({ 'main.py': 'print(1)' }), never)).output).toBe('/home/user/app\nmain.py\nmode=strict\n');

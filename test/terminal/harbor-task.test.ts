@@ -88,9 +88,10 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'for ((i = 0; i < 3; i++)); do :; done',
       'if [[ -f /app/x ]]; then sort /app/x; fi',
       'if command -v uv >/dev/null; then echo has-uv; fi',
+      'diff <(sort /app/a) >(cat) > /dev/null',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
-    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [], searchPath: [] });
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort', 'cat', 'diff'], network: [], searchPath: [] });
   });
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {

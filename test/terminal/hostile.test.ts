@@ -111,6 +111,22 @@ describe('terminal verifier: hostile workspaces', () => {
     expect(await run(RUNS, stop)).toMatchObject({ status: 'OK', reward: 0 });
   });
 
+  // Landlock (Linux ≥ 5.13, when the kernel enables it) is what keeps /proc/<pid>/mem closed.
+  const landlock = (() => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'verdict-landlock-'));
+    writeFileSync(path.join(dir, 'abi.c'), '#include <linux/landlock.h>\n#include <sys/syscall.h>\n#include <unistd.h>\n#include <stdio.h>\nint main(void){printf("%ld", syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION));return 0;}\n');
+    try {
+      execFileSync('cc', ['-o', path.join(dir, 'abi'), path.join(dir, 'abi.c')]);
+      return Number(execFileSync(path.join(dir, 'abi'), { encoding: 'utf8' })) >= 1;
+    } catch {
+      return false;
+    }
+  })();
+  (landlock ? it : it.skip)('a program test.sh runs cannot open test.sh\'s memory for writing (/proc/<pid>/mem)', async () => {
+    const mem = workspaceTar({ 'run.sh': 'python3 -c "import os\ntry:\n  open(\'/proc/%d/mem\' % int(open(\'/proc/%d/stat\' % os.getppid()).read().split()[3]), \'r+b\'); print(42)\nexcept OSError: print(41)"\n' });
+    expect(await run(RUNS, mem)).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('path traversal and symlinks out of the root are skipped, and nothing is written on the host', async () => {
     const victim = mkdtempSync(path.join(tmpdir(), 'verdict-victim-'));
     const tar = workspaceTar(
