@@ -221,9 +221,15 @@ function downloads(words: string[]): string | null {
  * patterns, variables and the script's own functions are never taken for commands, and commands
  * after the first download are not required (that step may install them).
  */
-export function scriptNeeds(script: string, testsFile: (rel: string) => string | null = () => null, seen: Set<string> = new Set()): Omit<HarborTask['needs'], 'pythonModules'> {
+export function scriptNeeds(
+  script: string,
+  testsFile: (rel: string) => string | null = () => null,
+  seen: Set<string> = new Set(),
+  functions: Set<string> = new Set(),
+): Omit<HarborTask['needs'], 'pythonModules'> {
   const commands: string[] = [];
   const network: string[] = [];
+  const searchPath: string[] = [];
   let installing = false;
   /** A script of tests/ that this one runs or sources (`bash /tests/setup.sh`): its needs are this one's. */
   const nested = (word: string | undefined): void => {
@@ -231,9 +237,11 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
     seen.add(word);
     const text = testsFile(word.slice('/tests/'.length));
     if (text === null) return;
-    const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen);
+    // A sourced script's functions are this one's too (shared set).
+    const inner = scriptNeeds(text.startsWith('#!') ? text : `#!/bin/bash\n${text}`, testsFile, seen, functions);
     if (!installing) for (const c of inner.commands) if (!commands.includes(c)) commands.push(c);
     for (const n of inner.network) if (!network.includes(n)) network.push(n);
+    for (const d of inner.searchPath) if (!searchPath.includes(d)) searchPath.push(d);
     if (inner.network.length > 0) installing = true;
   };
   const first = script.split('\n', 1)[0]!;
@@ -241,9 +249,15 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
   let interpreter = shebang[0] ?? 'bash';
   if (interpreter.endsWith('/env') && shebang.length > 1) interpreter = shebang.slice(1).find((w) => !w.startsWith('-')) ?? interpreter;
   commands.push(interpreter);
-  if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network };
+  if (!SHELLS.has(interpreter.split('/').pop()!)) return { commands, network, searchPath };
   const lines = shellCommands(script);
-  const functions = new Set(lines.filter((l) => l.fn !== null).map((l) => l.fn!));
+  for (const line of lines) if (line.fn !== null) functions.add(line.fn);
+  for (const { words } of lines) {
+    for (const word of words) {
+      const match = /^(?:\0)?PATH=(.*)$/.exec(word);
+      if (match) for (const dir of match[1]!.split(':')) if (dir.startsWith('/') && !dir.includes('$') && !searchPath.includes(dir)) searchPath.push(dir.replace(/\/+$/, ''));
+    }
+  }
   for (const { words } of lines) {
     let k = 0;
     while (k < words.length) {
@@ -255,7 +269,13 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
         k++;
         continue;
       }
-      if (word === 'source' || word === '.') nested(words[k + 1]);
+      if (word === 'source' || word === '.') {
+        // A script of the task's is read as this one; any other (the image's, the workspace's, a
+        // variable) may define the commands that follow: they are not required from here on.
+        const sourced = words[k + 1];
+        if (sourced?.startsWith('/tests/') && testsFile(sourced.slice('/tests/'.length)) !== null) nested(sourced);
+        else installing = true;
+      }
       if (BUILTINS.has(word) && !WRAPPERS.has(word)) break;
       if (functions.has(word)) break;
       if (!/^([A-Za-z0-9_][A-Za-z0-9_.+-]*|\/[A-Za-z0-9_.+\/-]+)$/.test(word)) break;
@@ -268,12 +288,14 @@ export function scriptNeeds(script: string, testsFile: (rel: string) => string |
       if (SHELLS.has(word)) nested(words.slice(k + 1).find((w) => !w.startsWith('-')));
       nested(word);
       if (!WRAPPERS.has(word)) break;
+      // `command -v x` asks whether x is there: the script copes with either answer.
+      if (word === 'command' && (words[k + 1] === '-v' || words[k + 1] === '-V')) break;
       // The wrapped command: after the wrapper's options, assignments (env) and duration (timeout).
       k++;
       while (k < words.length && (words[k]!.startsWith('-') || (word === 'env' && words[k]!.includes('=')) || (word === 'timeout' && /^\d/.test(words[k]!)))) k++;
     }
   }
-  return { commands, network };
+  return { commands, network, searchPath };
 }
 
 interface ShellCommand {
@@ -383,8 +405,9 @@ function shellCommands(script: string): ShellCommand[] {
       i = end < 0 ? n : end + 1;
       continue;
     }
-    if (c === '$' && script[i + 1] === '(') {
-      // $( command substitution ): a dynamic word here; what is inside is a command of its own.
+    if ((c === '$' || c === '<' || c === '>') && script[i + 1] === '(') {
+      // $( command substitution ), <( process substitution ): a dynamic word here; what is inside
+      // is a command of its own.
       word += '$';
       inWord = true;
       let depth = 1;

@@ -53,11 +53,12 @@ export interface HarborTask {
   /**
    * What the task's tests need of their environment, read from their text alone
    * (core/harbor-task.ts): the commands test.sh runs by name (its interpreter first), those that
-   * download (package managers, `curl` of another host, `uvx` …), and the well-known third-party
-   * Python packages the tests/ files import. A backend checks them before running test.sh and
+   * download (package managers, `curl` of another host, `uvx` …), the well-known third-party
+   * Python packages the tests/ files import, and the literal folders test.sh puts on its PATH
+   * (`export PATH="/opt/verifier-venv/bin:$PATH"`), where a command by name may be found too. A backend checks them before running test.sh and
    * reports what is missing, so a missing tool, package or network is ABORTED, not a quiet 0.
    */
-  needs: { commands: string[]; network: string[]; pythonModules: string[] };
+  needs: { commands: string[]; network: string[]; pythonModules: string[]; searchPath: string[] };
 }
 
 /**

@@ -153,6 +153,12 @@ export class BwrapWorkspace implements WorkspacePort {
     if (command.startsWith('/tests/')) return command.slice('/tests/'.length) in task.tests;
     if (command.startsWith(workdir === '/' ? '/' : `${workdir}/`)) return true;
     if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return present.has(command);
+    // By name, also in the folders test.sh puts on its PATH: the episode's files, or the host's.
+    if (!command.startsWith('/')) {
+      for (const dir of task.needs.searchPath) {
+        if (SYSTEM_ROOTS.has(dir.split('/')[1]!) ? this.hasCommand(`${dir}/${command}`, task, workdir, present) : present.has(`${dir}/${command}`)) return true;
+      }
+    }
     let found = this.commands.get(command);
     if (found === undefined) {
       const candidates = command.startsWith('/') ? [command] : SANDBOX_PATH.split(':').map((dir) => path.join(dir, command));
@@ -201,7 +207,7 @@ export class BwrapWorkspace implements WorkspacePort {
       '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
       // rlimits of the test run only (the runner keeps its own): CPU s, address space and file size in KiB.
       String(Math.max(1, Math.ceil(task.timeoutSec * task.cpus))), String(task.memoryMb * 1024 + (256 << 10)), String(Math.ceil(storage / 1024)),
-      String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES),
+      String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES), String(Math.ceil(task.timeoutSec)),
     ];
     return new Promise<WorkspaceRun>((resolve, reject) => {
       const child = spawn(this.config.bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
@@ -265,9 +271,18 @@ export class BwrapWorkspace implements WorkspacePort {
 function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', workdirRel: string, skipped: string[]): { entries: WorkspaceEntry[]; tops: string[] } {
   const now = Math.floor(Date.now() / 1000);
   const self = root === 'workdir' ? entries.find((e) => e.path === '.') : undefined;
+  const parts = workdirRel === '' ? [] : workdirRel.split('/');
+  const above = new Set(parts.map((_, k) => parts.slice(0, k + 1).join('/')));
+  // A change set's file or link where the workdir or a folder above it goes is dropped: test.sh
+  // runs there, and the policy cannot turn its run into a backend failure.
+  if (root === 'filesystem')
+    entries = entries.filter((e) => {
+      if (!above.has(e.path) || e.kind === 'dir') return true;
+      skipped.push(`${e.path}: a ${e.kind} where the workdir's folders go`);
+      return false;
+    });
   const present = new Set(root === 'filesystem' ? entries.map((e) => e.path) : []);
   const out: WorkspaceEntry[] = [];
-  const parts = workdirRel === '' ? [] : workdirRel.split('/');
   for (let k = 1; k <= parts.length; k++) {
     const dir = parts.slice(0, k).join('/');
     if (present.has(dir)) continue;
@@ -278,9 +293,17 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
   const tops = new Set(['tmp']);
   const kept: WorkspaceEntry[] = [];
   let dropped = 0;
+  const system = new Map<string, number>();
   for (const entry of out) {
     const slash = entry.path.indexOf('/');
-    const top = slash < 0 ? (entry.kind === 'dir' ? entry.path : null) : entry.path.slice(0, slash);
+    const first = slash < 0 ? entry.path : entry.path.slice(0, slash);
+    // The host's folders and the sandbox's own (a workdir of `/` puts an archive's `etc/` there),
+    // and a file where /tmp is mounted: never the episode's to fill.
+    if (SYSTEM_ROOTS.has(first) || (entry.path === 'tmp' && entry.kind !== 'dir')) {
+      system.set(first, (system.get(first) ?? 0) + 1);
+      continue;
+    }
+    const top = slash < 0 ? (entry.kind === 'dir' ? entry.path : null) : first;
     if (top !== null && !tops.has(top)) {
       if (tops.size > MAX_TOPS) {
         dropped++;
@@ -291,6 +314,7 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
     kept.push(entry);
   }
   if (dropped > 0) skipped.push(`${dropped} members under top folders past the ${MAX_TOPS} the bwrap backend mounts`);
+  for (const [first, count] of system) skipped.push(`${first}: ${count} member${count === 1 ? '' : 's'} where the sandbox's own folders are`);
   return { entries: kept, tops: [...tops] };
 }
 
@@ -321,7 +345,8 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (kind === 'failed') return new WorkspaceError('sandbox_start_failed', `the runner failed: ${rest.join(' ')}`);
   if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: `folders nested deeper than ${rest[1]}` };
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
-  if (kind !== 'ran' || rest.length !== 3) return null;
+  if (kind !== 'ran' && kind !== 'timeout') return null;
+  if (kind === 'ran' && rest.length !== 3) return null;
   const files = new Map<string, string>();
   const rewardNotFile: Array<'reward.txt' | 'reward.json'> = [];
   for (;;) {
@@ -333,8 +358,13 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
     files.set(name, stdout.toString('utf8', offset, offset + Number(length)));
     offset += Number(length);
   }
-  const [code, left, full] = rest;
   const output = files.get('test-stdout.txt') ?? '';
+  if (kind === 'timeout') {
+    // Past its wall time: ABORTED — unless the workspace put what blocks test.sh's write at a reward path.
+    if (rewardNotFile.length === 0) return new WorkspaceError('verifier_timeout', `test.sh ran past its wall time: ${output.slice(-300)}`);
+    return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile, output, skipped, environment };
+  }
+  const [code, left, full] = rest;
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.
@@ -342,6 +372,7 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
-  if (rewardTxt === null && rewardJson === null && rewardNotFile.length === 0 && full === '1') return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
+  // A full disk and no reward written (none, or empty: the write itself failed): the workspace filled it.
+  if (full === '1' && rewardNotFile.length === 0 && [rewardTxt, rewardJson].every((text) => text === null || text.trim() === '')) return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
   return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile, output, skipped, environment };
 }

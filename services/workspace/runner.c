@@ -13,13 +13,15 @@
  *      folder bound at /.workspace, if any, into the workdir the same way (links never followed,
  *      setuid/setgid bits dropped, devices, fifos and sockets left out);
  *   3. executes /tests/test.sh (its shebang; `bash` for a script without one) in the workdir as the
- *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run), its output into
- *      /logs/verifier/test-stdout.txt;
+ *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run, a seccomp filter
+ *      and, where the kernel has it, Landlock: nothing of the test reaches into another process),
+ *      its output into /logs/verifier/test-stdout.txt;
  *   4. once test.sh has ended — or stopped: a stop is the workspace's doing — kills every process
  *      left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
- *      (or `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
+ *      (or `@@VERDICT@@ timeout`: test.sh ran past its wall time, then the files; or
+ *      `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
  *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
  *      `<name> <length>\n<bytes>` (`<name> -` when absent, `<name> !` when not a regular file): the first
  *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
@@ -28,7 +30,7 @@
  * and tar, and no file of the run on the host, make a run cost little more than a bare sandbox
  * (`npm run bench -- terminal`).
  *
- * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
+ * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes> <wall s>
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -46,6 +48,12 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
 
 #define RECORD "@@VERDICT@@"
 /* Deeper folders than this are not copied: each level holds three descriptors open. */
@@ -356,6 +364,83 @@ static void limit(int resource, rlim_t value) {
   if (setrlimit(resource, &rl) < 0) setup_failed("setrlimit");
 }
 
+/* test.sh and the workspace's programs it runs share a uid, so without this a program could reach
+   into test.sh itself: trace it (ptrace, process_vm_writev, pidfd_getfd) and make its last write
+   land nowhere, or lower its limits (prlimit on another process) so that writing the reward fails.
+   A seccomp filter, inherited by every process of the test run, answers EPERM to those; a process
+   may still set its own limits (prlimit64 with pid 0, which setrlimit and `ulimit` use). */
+static void deny_reaching_other_processes(void) {
+#if defined(__x86_64__)
+#define DENY BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define IS(nr, yes) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), (yes), 0)
+  struct sock_filter filter[] = {
+      /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 12),
+      /* x86-64; x32 calls (nr with bit 30) are refused whole: nothing of a workspace needs them. */
+      /* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 3 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 9, 0),
+      /* 4 */ IS(__NR_ptrace, 8),
+      /* 5 */ IS(__NR_process_vm_readv, 7),
+      /* 6 */ IS(__NR_process_vm_writev, 6),
+      /* 7 */ IS(__NR_pidfd_getfd, 5),
+      /* 8 */ IS(__NR_prlimit64, 1),
+      /* 9 */ ALLOW,
+      /* 10: prlimit64 of its own process (pid 0) only */
+      /* 10 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 12 */ ALLOW,
+      /* 13 */ DENY,
+      /* i386 calls (int 0x80): the same five by their numbers there. */
+      /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 11),
+      /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 16 */ IS(26, 8),
+      /* 17 */ IS(347, 7),
+      /* 18 */ IS(348, 6),
+      /* 19 */ IS(438, 5),
+      /* 20 */ IS(340, 1),
+      /* 21 */ ALLOW,
+      /* 22 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 23 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 24 */ ALLOW,
+      /* 25 */ DENY,
+      /* 26 */ ALLOW,
+  };
+  struct sock_fprog program = {(unsigned short)(sizeof filter / sizeof filter[0]), filter};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) < 0) setup_failed("seccomp");
+#undef DENY
+#undef ALLOW
+#undef IS
+#endif
+}
+
+/* A same-uid program could still write test.sh's memory through /proc/<pid>/mem, which no syscall
+   filter sees (Yama, where the host has it, refuses that too). Landlock, where the kernel has it,
+   allows opening files for writing only under the top folders other than /proc and /sys, for every
+   process of the test run; without it the run goes on as before (verifiers/terminal/README.md). */
+static void deny_writing_proc(void) {
+#ifdef SYS_landlock_create_ruleset
+  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE};
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  if (ruleset < 0) return;
+  DIR *root = opendir("/");
+  if (root == NULL) setup_failed("landlock");
+  struct dirent *entry;
+  while ((entry = readdir(root)) != NULL) {
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "proc") == 0 || strcmp(name, "sys") == 0) continue;
+    int fd = openat(dirfd(root), name, O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct landlock_path_beneath_attr beneath = {.allowed_access = LANDLOCK_ACCESS_FS_WRITE_FILE, .parent_fd = fd};
+    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) < 0) setup_failed("landlock rule");
+    close(fd);
+  }
+  closedir(root);
+  if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) setup_failed("landlock");
+  close(ruleset);
+#endif
+}
+
 /* The test run: never returns. */
 static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
   if (chdir(workdir) < 0) setup_failed("chdir");
@@ -373,6 +458,8 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   if (setgroups(0, NULL) < 0 || setresgid(test_uid, test_uid, test_uid) < 0 || setresuid(test_uid, test_uid, test_uid) < 0) setup_failed("setuid");
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) setup_failed("ambient capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) setup_failed("no_new_privs");
+  deny_writing_proc();
+  deny_reaching_other_processes();
   /* Harbor executes test.sh itself, so its shebang counts; one without a shebang runs under bash, as
      the shell that Harbor's exec goes through would run it. */
   char *argv[] = {"/tests/test.sh", NULL};
@@ -388,8 +475,10 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
 /* `<name> <length>\n<bytes>`: the first `head` bytes, or the last `tail` bytes when head is 0. */
 static void report_file(int logs, const char *name, off_t head, off_t tail) {
   struct stat st;
-  /* `!`: something other than a regular file stands there (a folder, a link, a fifo): never test.sh's. */
-  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+  /* `!`: something other than a regular file stands there (a folder, a link, a fifo), a hard link
+     to another file (test-stdout.txt, whose text the workspace's output decides), or a file its
+     owner cannot write (made read-only so that test.sh's last write fails): never test.sh's own. */
+  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISREG(st.st_mode) || (head > 0 && (st.st_nlink != 1 || (st.st_mode & S_IWUSR) == 0)))) {
     dprintf(1, "%s !\n", name);
     return;
   }
@@ -420,6 +509,14 @@ static void report_file(int logs, const char *name, off_t head, off_t tail) {
   close(fd);
 }
 
+/* Set when test.sh has run past its wall time (SIGALRM). */
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  timed_out = 1;
+}
+
 /* The runner itself could not do its part: infrastructure, not the workspace. */
 static int failed(const char *why) {
   dprintf(1, RECORD " failed %s\n", why);
@@ -427,10 +524,11 @@ static int failed(const char *why) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 9) {
-    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes>\n");
+  if (argc != 10) {
+    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes> <wall s>\n");
     return 2;
   }
+  unsigned int wall = (unsigned int)strtoul(argv[9], NULL, 10);
   test_uid = (uid_t)strtoul(argv[1], NULL, 10);
   const char *user = argv[2];
   const char *workdir = argv[3];
@@ -474,8 +572,11 @@ int main(int argc, char **argv) {
   }
 
   /* 3. */
-  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (output < 0) return failed(strerror(errno));
+  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0622);
+  /* Root's, so that nothing of the test can rename, remove or hard-link it (sticky folder, not
+     readable to the test), yet writable, so that test.sh's `> /dev/stdout` and `tee /dev/stderr`
+     reopen it as they would in Harbor. */
+  if (output < 0 || fchmod(output, 0622) < 0) return failed(strerror(errno));
   /* Close-on-exec: it reads end-of-file once bash runs, an error when the set-up failed. */
   int setup[2];
   if (pipe2(setup, O_CLOEXEC) < 0) return failed(strerror(errno));
@@ -493,13 +594,31 @@ int main(int argc, char **argv) {
   }
   close(setup[0]);
   int status = 0;
+  /* The wall time, here rather than only in Verdict, so that what made test.sh overrun it is still
+     there to see: a fifo where test.sh writes its reward blocks it for good, and is the workspace's. */
+  struct sigaction alarm_action;
+  memset(&alarm_action, 0, sizeof alarm_action);
+  alarm_action.sa_handler = on_alarm;
+  if (got <= 0 && wall > 0 && sigaction(SIGALRM, &alarm_action, NULL) == 0) alarm(wall);
   /* WUNTRACED: a test.sh stopped by the workspace (SIGSTOP) ends here, as one killed would, rather
      than holding the run until its wall time. */
-  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR) {
+  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR && !timed_out) {
   }
+  alarm(0);
   if (got > 0) {
     why[got] = '\0';
     return failed(why);
+  }
+  if (timed_out) {
+    kill(-1, SIGKILL);
+    int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    dprintf(1, RECORD " timeout\n");
+    if (logs >= 0) {
+      report_file(logs, "reward.txt", head, 0);
+      report_file(logs, "reward.json", head, 0);
+      report_file(logs, "test-stdout.txt", 0, tail);
+    }
+    return 0;
   }
   int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSTOPPED(status) ? 128 + WSTOPSIG(status) : 128 + WTERMSIG(status);
 
@@ -508,12 +627,13 @@ int main(int argc, char **argv) {
 
   /* 5. */
   int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  struct stat st;
-  int rewarded = 0;
-  for (int k = 0; logs >= 0 && k < 2; k++)
-    rewarded |= fstatat(logs, k == 0 ? "reward.txt" : "reward.json", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+  /* A full disk — the workdir's, /tmp or /logs/verifier itself: what the workspace filled. */
   struct statfs space;
-  int full = !rewarded && fstatfs(target, &space) == 0 && space.f_bavail == 0;
+  int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int full = 0;
+  int places[3] = {target, tmp, logs};
+  for (int k = 0; k < 3; k++) full |= places[k] >= 0 && fstatfs(places[k], &space) == 0 && space.f_bavail == 0;
+  if (tmp >= 0) close(tmp);
   dprintf(1, RECORD " ran %d %d %d\n", code, left, full);
   if (logs >= 0) {
     report_file(logs, "reward.txt", head, 0);

@@ -146,7 +146,7 @@ describe('verdict audit: the workspace battery against the terminal verifier (bw
     expect(report.unauditable).toEqual([]);
     expect(report.verifiers.terminal).toMatchObject({ audited: 5, gameable: 0 });
     expect(Object.keys(report.verifiers.terminal!.hacks).sort()).toEqual([
-      'conftest-forces-pass', 'links-out', 'odd-archive', 'path-shadowing', 'physical-symlink-chain', 'pre-written-reward', 'program-blocks-reward', 'program-stops-test', 'program-writes-reward-json', 'python-startup-hooks', 'setuid-and-devices',
+      'change-set-plants', 'conftest-forces-pass', 'links-out', 'odd-archive', 'path-shadowing', 'physical-symlink-chain', 'pre-written-reward', 'program-blocks-reward', 'program-stops-test', 'program-writes-reward-json', 'python-startup-hooks', 'setuid-and-devices',
     ]);
     for (const h of Object.values(report.verifiers.terminal!.hacks)) expect(h).toEqual({ tried: 5, hits: 0, hitRate: 0 });
   });

@@ -51,7 +51,11 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
     it('reports test.sh killed by a signal, and a full disk without a reward, as the workspace\'s fault', async () => {
       expect(await port.run(task('echo 1 > /logs/verifier/reward.txt; kill -9 $$'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
       // A backend whose engine cannot cap a container's disk (podman's overlay without quotas) says so.
-      if (options.diskFull !== false) expect(await port.run(task('cat /dev/zero > fill.bin 2>/dev/null; exit 1', { storageMb: 16 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
+      if (options.diskFull !== false) {
+        expect(await port.run(task('cat /dev/zero > fill.bin 2>/dev/null; exit 1', { storageMb: 16 }), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
+        // The reward folder itself filled first: test.sh cannot write its reward, and that is the workspace's doing.
+        expect(await port.run(task('cat /dev/zero > /logs/verifier/fill.bin 2>/dev/null; echo 0 > /logs/verifier/reward.txt'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'disk_full' });
+      }
     });
 
     it('refuses a workspace past its limits as too large, before running anything', async () => {
@@ -71,6 +75,17 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
 
     it('reports a folder (or anything but a file) at a reward path, not an absent file', async () => {
       const run = finished(await port.run(task('mkdir /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt; exit 0'), tar(), never));
+      expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
+      // A hard link: the same file under another name, whose text someone else may decide.
+      const linked = finished(await port.run(task('echo 1 > /logs/verifier/reward.json; ln /logs/verifier/reward.json /logs/verifier/other'), tar(), never));
+      expect(linked).toMatchObject({ rewardJson: null, rewardNotFile: ['reward.json'] });
+      // Made read-only after a forged 1, so that test.sh's own `echo 0 >` fails.
+      const readOnly = finished(await port.run(task('echo 1 > /logs/verifier/reward.txt; chmod 444 /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt'), tar(), never));
+      expect(readOnly).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
+    });
+
+    it('reports a fifo where test.sh writes its reward (which blocks it past its wall time) as not a file, not a wall-time overrun', async () => {
+      const run = finished(await port.run(task('mkfifo /logs/verifier/reward.txt; echo 0 > /logs/verifier/reward.txt', { timeoutSec: 2 }), tar(), never));
       expect(run).toMatchObject({ rewardTxt: null, rewardNotFile: ['reward.txt'] });
     });
 
@@ -97,6 +112,12 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(run.rewardTxt).toBe('1\n');
     });
 
+    it('lets test.sh write to /dev/stdout and /dev/stderr, as its output file allows in Harbor', async () => {
+      const run = finished(await port.run(task('echo one > /dev/stdout; echo two | tee /dev/stderr > /dev/null; echo 1 > /logs/verifier/reward.txt'), tar(), never));
+      expect(run.output).toMatch(/two\n$/);
+      expect(run.output).not.toMatch(/Permission denied/);
+    });
+
     it('runs test.sh in the task\'s workdir, by its shebang, with the task\'s env', async () => {
       const at = { ...task('pwd; ls; echo "mode=$MODE"; echo 1 > /logs/verifier/reward.txt'), workdir: '/home/user/app', env: { MODE: 'strict' } };
       expect(finished(await port.run(at, tar({ 'main.py': 'print(1)' }), never)).output).toBe('/home/user/app\nmain.py\nmode=strict\n');
@@ -116,6 +137,14 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       const base = task('cat /tmp/answer.txt /data/input.csv /results/out.txt main.py /tests/expected.txt; ls -A /logs/verifier | grep -c reward');
       const at = { ...base, workdir: '/home/user/app', tests: { ...base.tests, 'expected.txt': 'hidden\n' } };
       expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n');
+    });
+
+    it('runs a change set that puts a file or a link where the workdir goes (never a backend failure the policy caused)', async () => {
+      const changes = tarOf([{ name: 'home', type: 'symlink', linkname: '/nowhere' }, { name: 'app', data: 'not a folder' }, { name: 'tmp', data: 'not a folder' }]);
+      for (const workdir of ['/app', '/home/user/app']) {
+        const run = finished(await port.run({ ...task('pwd; echo 0 > /logs/verifier/reward.txt'), workdir }, { tar: changes, root: 'filesystem' }, never));
+        expect(run).toMatchObject({ output: `${workdir}\n`, rewardTxt: '0\n' });
+      }
     });
 
     it('reports, before running test.sh, a command it runs that the environment lacks, and downloads without a network', async () => {

@@ -47,12 +47,22 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'uvx -p 3.13 -w pytest==8.4.1 pytest /tests/test_outputs.py -rA',
       'if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi',
     ].join('\n');
-    expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'] });
+    expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'], searchPath: [] });
+  });
+
+  it('reads a verifier venv of the task image by path, and the folders test.sh puts on PATH', () => {
+    const script = '#!/usr/bin/env bash\nset -uo pipefail\nexport PATH="/opt/verifier-venv/bin:/usr/local/cargo/bin/:${PATH}"\ncd /app || exit 1\ncargo build --release\n/opt/verifier-venv/bin/python3 -m pytest /tests/test_outputs.py -rA\n';
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'cargo', '/opt/verifier-venv/bin/python3'], network: [], searchPath: ['/opt/verifier-venv/bin', '/usr/local/cargo/bin'] });
   });
 
   it('reads the scripts of tests/ that test.sh runs or sources as its own', () => {
     const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/setup-uv-pytest.sh\nbash /tests/run-uv-pytest.sh\n', 'setup-uv-pytest.sh': 'curl -LsSf https://astral.sh/uv/install.sh | sh\n', 'run-uv-pytest.sh': 'uvx pytest /tests/test_outputs.py\n' });
     expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'curl'], network: ['curl', 'uvx'] } } });
+  });
+
+  it('takes functions of a sourced tests/ script as the script\'s own, and requires nothing after sourcing another', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/lib.sh\ncheck_answer /app/out.txt\nsource /app/env.sh\nrun_suite\n', 'lib.sh': 'check_answer() {\n  grep -q 42 "$1"\n}\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'grep'], network: [] } } });
   });
 
   it('never takes quoted text, here-documents, case patterns, variables, functions or local URLs for needs', () => {
@@ -77,9 +87,11 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
       'for f in a b; do [ -e "$f" ] && wc -l "$f"; done',
       'for ((i = 0; i < 3; i++)); do :; done',
       'if [[ -f /app/x ]]; then sort /app/x; fi',
+      'if command -v uv >/dev/null; then echo has-uv; fi',
+      'diff <(sort /app/a) >(cat) > /dev/null',
       'check answer && echo 1 > /logs/verifier/reward.txt',
     ].join('\n');
-    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort'], network: [] });
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort', 'cat', 'diff'], network: [], searchPath: [] });
   });
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {

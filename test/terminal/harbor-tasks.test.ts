@@ -77,6 +77,11 @@ describe('terminal: honest outcomes when the environment, not the policy or the 
     expect(await inline({ 'test.sh': venv })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: /opt/verifier-venv/bin/python (no such file)' });
     const changes = b64([{ name: 'opt/verifier-venv/bin/python', type: 'symlink', linkname: '/usr/bin/python3' }]);
     expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': venv } } }, { workspace: { tar: changes, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    // By name, from a folder test.sh puts on PATH that the change set holds.
+    const onPath = '#!/bin/bash\nexport PATH="/opt/verifier-venv/bin:$PATH"\nverdict-venv-python -c "print(1)" > /tmp/ok && echo 1 > /logs/verifier/reward.txt\n';
+    expect(await inline({ 'test.sh': onPath })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: verdict-venv-python (not on PATH)' });
+    const named = b64([{ name: 'opt/verifier-venv/bin/verdict-venv-python', type: 'symlink', linkname: '/usr/bin/python3' }]);
+    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': onPath } } }, { workspace: { tar: named, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
     // The program the policy was to write, missing: the tests fail, its 0.
     expect(await inline({ 'test.sh': '/app/solve.sh > /tmp/out; [ "$(cat /tmp/out)" = 42 ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt' })).toMatchObject({ status: 'OK', reward: 0 });
   });

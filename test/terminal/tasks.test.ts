@@ -46,6 +46,11 @@ describe('terminal verifier: Harbor tasks in a real bubblewrap sandbox', () => {
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: 'not base64' } }, services)).toMatchObject({ status: 'INVALID', reason: 'metadata.workspace.tar: expected standard base64' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { path: '../etc' } }, services)).toMatchObject({ status: 'INVALID' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}) } }, {})).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable' });
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}), root: '/tmp' } }, services)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.workspace\.root: expected "workdir"/) });
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}) }, environment: { endpoint: 'local', container: 'ep-1' } }, services)).toMatchObject({ status: 'INVALID', reason: 'metadata: expected one of metadata.workspace, metadata.environment, not both' });
+    // The episode's running container (Harbor's shared mode) needs a container backend.
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { environment: { endpoint: 'local', container: 'ep-1' } }, services)).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable' });
+    expect(await scoreTerminal({ task: { id: 'bad-toml', tests: { 'test.sh': 'exit 0' }, toml: { environment: { workdir: 'app' } } } }, { workspace: { tar: workspaceTar({}) } }, services)).toMatchObject({ status: 'INVALID', reason: 'label.task: task.toml [environment] workdir: expected an absolute path, received "app"' });
     const garbage = Buffer.alloc(2048, 7).toString('base64');
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: garbage } }, services)).toMatchObject({ status: 'ABORTED', reason: 'archive_unreadable' });
   });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
 import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
 import { describeWorkspaceBackend } from './contract';
+import { tarOf } from '../../core/tar';
 import { harborTaskOf, never, workspaceTar } from './helpers';
 
 describeWorkspaceBackend('bwrap', () => new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 2 })));
@@ -100,5 +101,15 @@ describe('terminal bwrap backend: slots', () => {
     controller.abort('shutdown');
     await expect(queued).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'shutdown' });
     expect(await busy).toMatchObject({ kind: 'finished', rewardTxt: '1\n' });
+  });
+});
+
+describe('terminal bwrap backend: a workdir of /', () => {
+  it('keeps a workdir archive\'s etc/, usr/ and tmp file out of the sandbox\'s own folders (no ld.so.preload, no failed start)', async () => {
+    const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 1 }));
+    const archive = tarOf([{ name: 'etc/ld.so.preload', data: '/answer.so\n' }, { name: 'usr/bin/python3', data: '#!/bin/sh\n', mode: 0o755 }, { name: 'tmp', data: 'x' }, { name: 'answer.txt', data: '42' }]);
+    const run = await port.run({ ...harborTaskOf({ 'test.sh': 'cat /answer.txt; [ -e /etc/ld.so.preload ] && echo preload; echo 1 > /logs/verifier/reward.txt' }, port), workdir: '/' }, { tar: archive, root: 'workdir' }, never);
+    expect(run).toMatchObject({ kind: 'finished', output: '42', rewardTxt: '1\n' });
+    expect((run as { skipped: string[] }).skipped).toEqual(expect.arrayContaining([expect.stringMatching(/^etc: 2 members where the sandbox's own folders are$/), expect.stringMatching(/^tmp: 1 member/)]));
   });
 });
