@@ -100,25 +100,39 @@ export interface RewardFiles {
   notFiles: Array<'reward.txt' | 'reward.json'>;
 }
 
-/** Reads `GET /containers/{id}/archive?path=<folder>`: only the folder's reward.txt and reward.json, each up to `maxBytes`. */
+/**
+ * Reads `GET /containers/{id}/archive?path=<folder>`: only the folder's reward.txt and reward.json,
+ * each up to `maxBytes`. A reward file counts only as a regular file its owner may write, with no
+ * other name: a folder, a link, a fifo, a hard link (another name for the same text, which someone
+ * else may decide) or a file made read-only (so that test.sh's own `>` failed) is `notFiles`.
+ */
 export async function readRewardFiles(stream: Readable, maxBytes: number): Promise<RewardFiles> {
   const extract = tar.extract();
   const found: RewardFiles = { rewardTxt: null, rewardJson: null, notFiles: [] };
+  const bad = new Set<'reward.txt' | 'reward.json'>();
   stream.pipe(extract);
   for await (const entry of extract) {
     const name = entry.header.name.replace(/\/+$/, '');
     // The archive of a folder holds it by its own name: `verifier/reward.txt`, `.verdict-rewards/reward.txt`.
     const parts = name.split('/');
-    const file = parts.length !== 2 ? null : parts[1] === 'reward.txt' ? 'rewardTxt' : parts[1] === 'reward.json' ? 'rewardJson' : null;
+    const base = parts.length === 2 && (parts[1] === 'reward.txt' || parts[1] === 'reward.json') ? parts[1] : null;
+    // A hard link's second name points at the first: that reward file has another name.
+    const target = entry.header.type === 'link' ? (entry.header.linkname ?? '').split('/').pop() : undefined;
+    if (target === 'reward.txt' || target === 'reward.json') bad.add(target);
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of entry as AsyncIterable<Buffer>) {
-      if (file !== null && size < maxBytes) chunks.push(chunk);
+      if (base !== null && size < maxBytes) chunks.push(chunk);
       size += chunk.length;
     }
-    if (file === null) continue;
-    if (entry.header.type === 'file') found[file] = Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
-    else found.notFiles.push(file === 'rewardTxt' ? 'reward.txt' : 'reward.json');
+    if (base === null) continue;
+    const key = base === 'reward.txt' ? 'rewardTxt' : 'rewardJson';
+    if (entry.header.type === 'file' && ((entry.header.mode ?? 0) & 0o200) !== 0) found[key] = Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8');
+    else bad.add(base);
+  }
+  for (const base of bad) {
+    found[base === 'reward.txt' ? 'rewardTxt' : 'rewardJson'] = null;
+    found.notFiles.push(base);
   }
   return found;
 }

@@ -11,7 +11,7 @@ import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
 import { engineClients, engineError } from './engine';
 import { execIn, type ExecResult } from './exec';
-import { CLEANUP, FUSED, LACKS, PREPARE, processLines, READY, RESET, RUN_TESTS, STASH } from './processes';
+import { CLEANUP, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, RESET, RUN_TESTS, STASH } from './processes';
 import { tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
@@ -230,8 +230,14 @@ export class DockerWorkspace implements WorkspacePort {
       const where = (rel: string) => (rel === '.' ? base : path.posix.join(base, rel));
       // The tamper check of a fresh container is over what the episode's archive changes (what the
       // diff API would list once it is in), and members where Verdict's own files go are not put in.
-      const tampered = tamperedPaths(workspace.entries.map((e) => ({ Path: where(e.path), Kind: 1 })));
-      const entries = workspace.entries.filter((e) => !RESERVED.test(where(e.path)));
+      // A change set's file or link at /, where the workdir or a folder above it goes, or where /tmp
+      // is, is not put in: test.sh runs there, and the policy cannot make the run a backend failure.
+      const above = new Set(workdir.split('/').filter((p) => p !== '').map((_, k, parts) => parts.slice(0, k + 1).join('/')));
+      const misplaced = (e: WorkspaceEntry) => workspace.root === 'filesystem' && e.kind !== 'dir' && (!e.path.includes('/') || above.has(e.path));
+      for (const e of workspace.entries) if (misplaced(e)) workspace.skipped.push(`${e.path}: a ${e.kind} where a top folder or the workdir's folders go`);
+      const placed = workspace.entries.filter((e) => !misplaced(e));
+      const tampered = tamperedPaths(placed.map((e) => ({ Path: where(e.path), Kind: 1 })));
+      const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
       return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared, rootUser: isRoot(user) }, signal);
@@ -361,9 +367,8 @@ export class DockerWorkspace implements WorkspacePort {
     }
     if (failure) {
       // Past its wall time because the workspace stopped it (SIGSTOP): the workspace's doing, a 0.
-      const cleaned = await cutting;
-      const stopped = cleaned !== null && processLines(cleaned.output, 'left').some((p) => p.state === 'T' || p.state === 't');
-      if ((failure as WorkspaceError).reason === 'verifier_timeout' && stopped) return { kind: 'workspace_fault', fault: 'runner_killed', output: test.output, skipped, report };
+      const timedOut = await this.afterCut(failure, await cutting, test.output, skipped, report);
+      if (timedOut) return timedOut;
       throw failure;
     }
 
@@ -388,6 +393,18 @@ export class DockerWorkspace implements WorkspacePort {
     if (test.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
     return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
+  }
+
+  /**
+   * A run cut at its wall time that is the workspace's doing after all: test.sh stopped (SIGSTOP),
+   * or blocked writing a reward path that is not a file (a fifo). Null: the overrun stands.
+   */
+  private async afterCut(failure: WorkspaceError, cleaned: ExecResult | null, output: string, skipped: string[], report: EnvironmentReport): Promise<WorkspaceRun | null> {
+    if (failure.reason !== 'verifier_timeout' || cleaned === null) return null;
+    const notFiles = notFileLines(cleaned.output);
+    if (notFiles.length > 0) return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile: notFiles, output, skipped, environment: 'task', report };
+    if (processLines(cleaned.output, 'left').some((p) => p.state === 'T' || p.state === 't')) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
+    return null;
   }
 
   /**
@@ -484,9 +501,8 @@ export class DockerWorkspace implements WorkspacePort {
     const episode = mode.prepared ? [] : episodeOf(head);
     const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
     if (failure) {
-      const cleaned = await cutting;
-      const stopped = cleaned !== null && processLines(cleaned.output, 'left').some((p) => p.state === 'T' || p.state === 't');
-      if ((failure as WorkspaceError).reason === 'verifier_timeout' && stopped) return { kind: 'workspace_fault', fault: 'runner_killed', output: testOutput(run.output), skipped, report };
+      const timedOut = await this.afterCut(failure, await cutting, testOutput(run.output), skipped, report);
+      if (timedOut) return timedOut;
       throw failure;
     }
     if (putFailure !== null) throw engineError(putFailure, endpoint, what);
@@ -508,6 +524,10 @@ export class DockerWorkspace implements WorkspacePort {
     }
     const left = processLines(run.output, '@@VERDICT@@left');
     const output = testOutput(run.output);
+    for (const name of notFileLines(run.output)) {
+      rewards[name === 'reward.txt' ? 'rewardTxt' : 'rewardJson'] = null;
+      if (!rewards.notFiles.includes(name)) rewards.notFiles.push(name);
+    }
     if (run.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
     return { kind: 'finished', exitCode: run.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };

@@ -1,7 +1,7 @@
 /**
  * The shell scripts the docker backend runs as root in the container around the tests. They use
  * only `sh` builtins to look at and signal processes (a process listing that forks would list
- * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them).
+ * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them), and `stat` for a reward file's link count.
  */
 
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
@@ -74,6 +74,10 @@ exit 0`;
  * container finds nothing of this one.
  */
 export const CLEANUP = `${LIST}
+for f in reward.txt reward.json; do
+  p=/logs/verifier/$f
+  { [ -e "$p" ] || [ -L "$p" ]; } && { [ ! -f "$p" ] || [ -L "$p" ]; } && echo "@@VERDICT@@notfile $f"
+done
 list left
 if [ -n "$found" ]; then
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
@@ -174,10 +178,25 @@ if [ -n "$found" ]; then
   done
 fi
 rm -rf ${STASH} && mkdir -p ${STASH}
-for f in reward.txt reward.json; do { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } && mv "/logs/verifier/$f" ${STASH}/; done
+for f in reward.txt reward.json; do
+  { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } || continue
+  # Another name for the same file (a hard link): its text is not test.sh's alone.
+  if [ -f "/logs/verifier/$f" ] && [ ! -L "/logs/verifier/$f" ]; then
+    set -- $(stat -c '%h' "/logs/verifier/$f" 2>/dev/null)
+    [ "\${1:-1}" = 1 ] || echo "@@VERDICT@@notfile $f"
+  fi
+  mv "/logs/verifier/$f" ${STASH}/
+done
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p /logs/verifier && chmod 777 /logs/verifier
 exit $code`;
+
+/** The reward files a script found to be something other than test.sh's own regular file. */
+export function notFileLines(output: string): Array<'reward.txt' | 'reward.json'> {
+  const found = new Set<'reward.txt' | 'reward.json'>();
+  for (const match of output.matchAll(/^@@VERDICT@@notfile (reward\.txt|reward\.json)$/gm)) found.add(match[1] as 'reward.txt' | 'reward.json');
+  return [...found];
+}
 
 /** The `<tag> <pid> <state> <name>` lines of a script's output with that tag. */
 export function processLines(output: string, tag: string): Array<{ pid: string; state: string; name: string }> {
