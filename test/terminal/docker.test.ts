@@ -1,4 +1,6 @@
 import type { JsonObject } from '../../core/json';
+import { createServices } from '../../services/bootstrap';
+import { ConfigError, parseConfig } from '../../services/config';
 import { DockerWorkspace } from '../../services/workspace/docker';
 import { terminalConfigSection } from '../../services/workspace';
 import { describeWorkspaceBackend } from './contract';
@@ -40,5 +42,25 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
     // The program stops test.sh (its grandparent, past timeout): seen when the wall time is cut, a 0.
     const stop = workspaceTar({ 'run.sh': 'kill -STOP $(cut -d" " -f4 /proc/$PPID/stat)\necho 41\n' });
     expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 3 } } }, stop)).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+  });
+});
+
+describe('terminal docker backend: configuration', () => {
+  const problems = async (terminal: unknown): Promise<readonly string[]> => {
+    try {
+      await (await createServices(parseConfig({ terminal }))).close();
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('names the key of each problem: no docker section, an endpoint with neither or both of socket and host, a missing TLS file', async () => {
+    expect(await problems({ backend: 'docker' })).toEqual([expect.stringContaining('terminal.docker')]);
+    expect((await problems({ backend: 'docker', docker: { endpoints: { a: {}, b: { socketPath: '/s', host: 'h' } } } })).join('\n')).toMatch(/terminal\.docker\.endpoints\.a[^\n]*exactly one of socketPath, host[\s\S]*terminal\.docker\.endpoints\.b/);
+    const tls = { host: 'engine.example', tls: { ca: '/nonexistent/ca.pem', cert: '/nonexistent/cert.pem', key: '/nonexistent/key.pem' } };
+    expect(await problems({ backend: 'docker', docker: { endpoints: { remote: tls } } })).toEqual(expect.arrayContaining([expect.stringContaining('terminal.docker.endpoints.remote.tls.ca: /nonexistent/ca.pem does not exist')]));
+    expect(await problems({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket } } } })).toEqual([]);
   });
 });
