@@ -27,8 +27,8 @@ export function testsTar(tests: Readonly<Record<string, string | Uint8Array>>): 
 }
 
 /**
- * Everything a fresh container gets in one archive call: the workspace (as `workspaceTar`), the
- * tests (as `testsTar`) and an empty `/logs/verifier` anyone may write, as Harbor makes it.
+ * Everything a fresh container gets in one archive call: the workspace (as `addWorkspace` lays it
+ * out), the tests (as `testsTar`) and an empty `/logs/verifier` anyone may write, as Harbor makes it.
  */
 export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: number, tests: Readonly<Record<string, string | Uint8Array>>): Promise<Buffer> {
   return packed((pack) => {
@@ -42,22 +42,20 @@ export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: 
 
 function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8Array>>): void {
   const now = new Date();
-  {
-    pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
-    const folders = new Set<string>();
-    for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
-      const parts = rel.split('/');
-      for (let k = 1; k < parts.length; k++) {
-        const dir = parts.slice(0, k).join('/');
-        if (!folders.has(dir)) pack.entry({ name: `tests/${dir}`, type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
-        folders.add(dir);
-      }
+  pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  const folders = new Set<string>();
+  for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
+    const parts = rel.split('/');
+    for (let k = 1; k < parts.length; k++) {
+      const dir = parts.slice(0, k).join('/');
+      if (!folders.has(dir)) pack.entry({ name: `tests/${dir}`, type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+      folders.add(dir);
     }
-    for (const [rel, content] of Object.entries(tests)) {
-      const name = path.posix.normalize(rel);
-      const data = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-      pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, data);
-    }
+  }
+  for (const [rel, content] of Object.entries(tests)) {
+    const name = path.posix.normalize(rel);
+    const data = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+    pack.entry({ name: `tests/${name}`, mode: name === 'test.sh' ? 0o755 : 0o644, uid: 0, gid: 0, mtime: now }, data);
   }
 }
 
@@ -68,27 +66,23 @@ function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8A
  * elsewhere: its paths are relative and link-checked already. A change set's `.` (the container's
  * `/`) is not replayed: the episode's archive does not decide the modes of `/`.
  */
-export function workspaceTar(entries: readonly WorkspaceEntry[], root: string, uid: number): Promise<Buffer> {
-  return packed((pack) => addWorkspace(pack, entries, root, uid));
-}
-
 function addWorkspace(pack: tar.Pack, entries: readonly WorkspaceEntry[], root: string, uid: number): void {
   const base = root.replace(/^\/+|\/+$/g, '');
   if (base === '') entries = entries.filter((e) => e.path !== '.');
-  {
-    const parts = base === '' ? [] : base.split('/');
-    for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: new Date() });
-    for (const entry of entries) {
-      const name = entry.path === '.' ? base || '.' : base === '' ? entry.path : `${base}/${entry.path}`;
-      // tar-stream writes a header's time as a 32-bit integer: later times (the member rules allow
-      // up to 9999) are clamped to 2038-01-19.
-      const mtime = new Date(Math.min(entry.mtime, 0x7fffffff) * 1000);
-      const owner = { uid, gid: uid };
-      if (entry.kind === 'dir') pack.entry({ name, type: 'directory', mode: entry.mode, mtime, ...owner });
-      else if (entry.kind === 'symlink') pack.entry({ name, type: 'symlink', linkname: entry.target, mode: 0o777, mtime, ...owner });
-      else pack.entry({ name, mode: entry.mode, mtime, ...owner }, Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength));
-    }
-    if (!entries.some((e) => e.path === '.') && base !== '') pack.entry({ name: base, type: 'directory', mode: 0o755, uid, gid: uid, mtime: new Date() });
+  const now = new Date();
+  const parts = base === '' ? [] : base.split('/');
+  for (let k = 1; k < parts.length; k++) pack.entry({ name: parts.slice(0, k).join('/'), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  // The workdir itself first (the archive's `.` where it has one), then what it holds.
+  if (base !== '' && !entries.some((e) => e.path === '.')) pack.entry({ name: base, type: 'directory', mode: 0o755, uid, gid: uid, mtime: now });
+  for (const entry of entries) {
+    const name = entry.path === '.' ? base : base === '' ? entry.path : `${base}/${entry.path}`;
+    // tar-stream writes a header's time as a 32-bit integer: later times (the member rules allow
+    // up to 9999) are clamped to 2038-01-19.
+    const mtime = new Date(Math.min(entry.mtime, 0x7fffffff) * 1000);
+    const owner = { uid, gid: uid };
+    if (entry.kind === 'dir') pack.entry({ name, type: 'directory', mode: entry.mode, mtime, ...owner });
+    else if (entry.kind === 'symlink') pack.entry({ name, type: 'symlink', linkname: entry.target, mode: 0o777, mtime, ...owner });
+    else pack.entry({ name, mode: entry.mode, mtime, ...owner }, Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength));
   }
 }
 

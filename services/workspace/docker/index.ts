@@ -3,6 +3,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
+import * as tarStream from 'tar-stream';
 import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/workspace';
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
@@ -551,8 +552,7 @@ function isRoot(user: string): boolean {
 }
 
 async function readFileFromTar(stream: Readable, name: string): Promise<string> {
-  const tar = await import('tar-stream');
-  const extract = tar.extract();
+  const extract = tarStream.extract();
   stream.pipe(extract);
   let text = '';
   for await (const entry of extract) {
