@@ -3,6 +3,7 @@ import { phraseSpans } from '../curate/phrases';
 import type { ScreenSpec } from '../curate/screen';
 import { words } from '../curate/text';
 import { startScanner } from '../cli/curate/scanner';
+import { run as runDense } from './curate-dense';
 import { heading, row, timed } from './timing';
 
 /**
@@ -61,6 +62,12 @@ function naiveScreen(spec: ScreenSpec & { form: 'words' }): (text: string) => bo
 }
 
 export async function run(): Promise<void> {
+  // `--dense-only`: only the dense-retrieval search (bench/curate-dense.ts), without the 8-gram scan.
+  if (!process.argv.includes('--dense-only')) await runDecontam();
+  await runDense();
+}
+
+async function runDecontam(): Promise<void> {
   const args = process.argv.slice(2);
   const at = args.indexOf('--samples');
   const total = at >= 0 ? Number(args[at + 1]) : 1_000_000;

@@ -11,7 +11,7 @@ import { REPORT_KINDS } from './report-kinds';
  */
 
 /** In dependency order: each file adds to the `Verdict` namespace the next ones use. */
-const SCRIPTS = ['model.js', 'dom.js', 'table.js', 'report.js', 'playground.js', 'boot.js'];
+const SCRIPTS = ['model.js', 'dom.js', 'table.js', 'review.js', 'report.js', 'playground.js', 'boot.js'];
 
 export class AssetsMissing extends Error {}
 
@@ -65,7 +65,7 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: .1rem .8rem; } 
 .vt-row { display: grid; height: 28px; align-items: center; border-bottom: 1px solid #e4e4e4; cursor: pointer; }
 .vt-row > div { padding: 0 .4rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .vt-head { background: var(--bg2); font-weight: 600; cursor: default; } .vt-row.selected { background: #dbe7fb; }
-.pair { display: grid; grid-template-columns: 1fr 1fr; gap: .8rem; } .statuses { list-style: none; padding: 0; display: flex; gap: 1.5rem; }
+.pair { display: grid; grid-template-columns: 1fr 1fr; gap: .8rem; } .review-pair { border: 1px solid var(--line); border-left: 6px solid var(--muted); padding: .5rem .8rem; margin: .8rem 0; } .review-pair[data-decision=contaminated] { border-left-color: var(--bad); } .review-pair[data-decision=benign] { border-left-color: var(--good); } .decision label { font-weight: 400; margin-right: 1rem; } .statuses { list-style: none; padding: 0; display: flex; gap: 1.5rem; }
 `;
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { JsonObject } from '../../core/json';
 import { parseInterval, type Mode } from '../../curate/learnability';
@@ -8,17 +9,20 @@ import type { MappingFlags } from '../dataset/mapping';
 import { collect, config, fraction, integer, workersOption } from '../options';
 import { decontam, parseBenchmark, renderDecontam } from './decontam';
 import { dedup, renderDedup } from './dedup';
+import { dense, renderDense } from './dense';
+import { resolveEmbeddingsEndpoint } from '../../services/embeddings';
 import { learnability, renderLearnability } from './learnability';
 
 /** `verdict curate`: the prompt-set gates of the recipe, beside the verifiers whose verdicts they use. */
 export function addCurateCommand(cli: Command): void {
   const curate = cli
     .command('curate')
-    .description('prompt-set gates before training: learnability and correctness from verdicts, dedup, benchmark decontamination')
+    .description('prompt-set gates before training: learnability and correctness from verdicts, dedup, benchmark decontamination (8-gram and dense retrieval with review)')
     .addHelpText('after', '\nEach reads and writes JSONL, .jsonl.gz, .jsonl.zst and Parquet (by extension, or --format/--output-format), streams, shows progress on a terminal and prints a summary. See docs/curate.md.');
   addLearnability(curate);
   addDedup(curate);
   addDecontam(curate);
+  addDense(curate);
 }
 
 const inputOptions = (command: Command) =>
@@ -246,6 +250,95 @@ function addDecontam(curate: Command): void {
         progress: opts.progress,
       });
       process.stdout.write(renderDecontam(report) + '\n');
+      writeSummary(opts.summaryJson, report);
+    });
+}
+
+interface DenseFlags {
+  format?: string;
+  outputFormat?: string;
+  summaryJson?: string;
+  progress: boolean;
+  benchmark?: string[];
+  textField?: string[];
+  benchmarkField?: string[];
+  benchmarkIdField: string;
+  idField: string;
+  config?: string;
+  endpoint: string;
+  k: number;
+  threshold: number;
+  search: 'hnsw' | 'exact';
+  n: number;
+  phrases: number;
+  phraseThreshold: number;
+  spanWords: number;
+  workers: number;
+  chunk: number;
+  candidates?: string;
+  decisions?: string;
+  output?: string;
+  removed?: string;
+}
+
+function addDense(curate: Command): void {
+  inputOptions(
+    curate
+      .command('dense')
+      .description('dense-retrieval contamination candidates: embed training samples and benchmark items (OpenAI-compatible /v1/embeddings, cached), find each sample\'s nearest items, list pairs for review; --decisions applies a review')
+      .argument('<in>', 'training data'),
+  )
+    .option('--benchmark <[name=]path>', 'a benchmark file or folder of files (repeatable)', collect)
+    .option('--text-field <path>', 'what of a training row is embedded (repeatable; default: every string of the row — all turns, as the 8-gram screen reads it)', collect)
+    .option('--benchmark-field <path>', 'what of a benchmark row is its item text (repeatable; default as decontam)', collect)
+    .option('--benchmark-id-field <path>', 'the benchmark item id (default: file:line when absent)', 'id')
+    .option('--id-field <path>', 'the training row id shown in the pairs', 'id')
+    .option('--config <file>', 'config file whose embeddings: section names the endpoint and the cache (else $VERDICT_EMBEDDINGS_<NAME>_URL and _MODEL)')
+    .option('--endpoint <name>', 'the embeddings endpoint to use', 'default')
+    .addOption(new Option('--k <n>', 'nearest benchmark items per sample, and nearest samples shown per item').argParser(integer('--k', 1)).default(10))
+    .addOption(new Option('--threshold <cosine>', 'pairs at or above this cosine similarity are candidates').argParser(fraction('--threshold')).default(0.85))
+    .addOption(new Option('--search <method>', 'exact: usearch\'s brute-force SIMD scan (recall 1; as fast as HNSW at a few thousand items); hnsw: an HNSW graph of the benchmark side, for much larger ones').choices(['exact', 'hnsw']).default('exact'))
+    .addOption(new Option('--n <words>', '8-gram flag: words per phrase').argParser(integer('--n', 1)).default(8))
+    .addOption(new Option('--phrases <k>', '8-gram flag: sampled phrases per item').argParser(integer('--phrases', 1)).default(20))
+    .addOption(new Option('--phrase-threshold <share>', '8-gram flag: share of an item\'s phrases that flags a pair').argParser(fraction('--phrase-threshold')).default(0.5))
+    .addOption(new Option('--span-words <n>', 'the review page marks shared runs of at least this many words').argParser(integer('--span-words', 1)).default(4))
+    .addOption(new Option('--workers <n>', 'search threads').argParser(integer('--workers', 1)).default(availableParallelism(), 'one per core'))
+    .addOption(new Option('--chunk <n>', 'training samples embedded and searched together').argParser(integer('--chunk', 1)).default(4096))
+    .option('--candidates <file>', 'every pair shown for review, with both texts, the similarity and the 8-gram flags')
+    .option('--decisions <file>', 'a review\'s decisions (JSONL, exported by the review page): drop samples confirmed contaminated')
+    .option('-o, --output <file>', 'with --decisions: kept samples, untouched')
+    .option('--removed <file>', 'with --decisions: dropped samples with the decisions that dropped them (who, when)')
+    .action(async (input: string, opts: DenseFlags) => {
+      if (!opts.benchmark || opts.benchmark.length === 0) throw new Error('give at least one --benchmark FILE or FOLDER');
+      if (!opts.decisions && (opts.output || opts.removed)) throw new Error('-o and --removed: only with --decisions (dense retrieval itself drops nothing: a person decides)');
+      const section = config(opts.config).embeddings;
+      const resolved = resolveEmbeddingsEndpoint(section, opts.endpoint, process.env, `${opts.config ?? 'config'}.embeddings`);
+      if (!resolved.ok) throw new Error(resolved.errors.join('\n'));
+      const report = await dense({
+        input,
+        ...(opts.format ? { format: opts.format } : {}),
+        benchmarks: opts.benchmark.map(parseBenchmark),
+        textFields: opts.textField ?? null,
+        benchmarkFields: opts.benchmarkField ?? null,
+        benchmarkIdField: opts.benchmarkIdField,
+        idField: opts.idField,
+        endpoint: resolved.endpoint,
+        cachePath: section?.cachePath ?? 'verdict-embeddings-cache.sqlite',
+        k: opts.k,
+        threshold: opts.threshold,
+        search: opts.search,
+        ngram: { n: opts.n, phrases: opts.phrases, threshold: opts.phraseThreshold },
+        spanWords: opts.spanWords,
+        workers: opts.workers,
+        chunk: opts.chunk,
+        ...(opts.candidates ? { candidates: opts.candidates } : {}),
+        ...(opts.decisions ? { decisions: opts.decisions } : {}),
+        ...(opts.output ? { output: opts.output } : {}),
+        ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
+        ...(opts.removed ? { removed: opts.removed } : {}),
+        progress: opts.progress,
+      });
+      process.stdout.write(renderDense(report) + '\n');
       writeSummary(opts.summaryJson, report);
     });
 }

@@ -109,7 +109,19 @@ async function loadItems(source: BenchmarkSource, fields: string[] | null, idFie
   return { files, items };
 }
 
-function sampleId(row: JsonObject, field: string): string | null {
+/** Every benchmark's items, in the order given; a name given twice is refused. */
+export async function loadBenchmarks(sources: readonly BenchmarkSource[], fields: string[] | null, idField: string): Promise<Array<{ source: BenchmarkSource; files: string[]; items: Array<{ id: string; text: string }> }>> {
+  const names = new Set<string>();
+  for (const source of sources) {
+    if (names.has(source.name)) throw new Error(`--benchmark ${source.name}: named twice (give NAME=PATH to tell them apart)`);
+    names.add(source.name);
+  }
+  const loaded = [];
+  for (const source of sources) loaded.push({ source, ...(await loadItems(source, fields, idField)) });
+  return loaded;
+}
+
+export function sampleId(row: JsonObject, field: string): string | null {
   const id = at(row, field);
   return typeof id === 'string' || typeof id === 'number' ? String(id) : null;
 }
@@ -121,13 +133,8 @@ function sampleId(row: JsonObject, field: string): string | null {
  */
 export async function decontam(options: DecontamOptions): Promise<DecontamReport> {
   const started = Date.now();
-  const loaded = [];
-  for (const source of options.benchmarks) loaded.push({ source, ...(await loadItems(source, options.benchmarkFields, options.benchmarkIdField)) });
-  const names = new Set<string>();
-  for (const { source } of loaded) {
-    if (names.has(source.name)) throw new Error(`--benchmark ${source.name}: named twice (give NAME=PATH to tell them apart)`);
-    names.add(source.name);
-  }
+  const loaded = await loadBenchmarks(options.benchmarks, options.benchmarkFields, options.benchmarkIdField);
+  const names = new Set(loaded.map((b) => b.source.name));
   for (const name of options.exhaustive ?? []) if (!names.has(name)) throw new Error(`--exhaustive ${name}: no --benchmark has that name (known: ${[...names].join(', ')})`);
   const exhaustive = (name: string) => options.exhaustive !== null && (options.exhaustive.length === 0 || options.exhaustive.includes(name));
   const spec: ScreenSpec =

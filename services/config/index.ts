@@ -3,11 +3,13 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
 import { agentStateConfigSection } from '../agent-state';
+import { embeddingsConfigSection } from '../embeddings/config';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
 import { terminalConfigSection } from '../workspace/config';
+import { trainersConfigSection } from '../http/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -15,11 +17,13 @@ import { terminalConfigSection } from '../workspace/config';
  */
 export const configSchema = z.strictObject({
   judge: judgeConfigSection.optional(),
+  embeddings: embeddingsConfigSection.optional(),
   jsIsolate: jsIsolateConfigSection.optional(),
   rewardModel: rewardModelConfigSchema.optional(),
   sandbox: sandboxConfigSection.optional(),
   agentState: agentStateConfigSection.optional(),
   terminal: terminalConfigSection.optional(),
+  trainers: trainersConfigSection.optional(),
 });
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */

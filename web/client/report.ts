@@ -226,6 +226,19 @@ namespace Verdict {
           ),
         ),
       );
+    } else if (command === 'dense') {
+      const benchmarks = rows(report['benchmarks']);
+      const embedding = (report['embedding'] ?? {}) as Row;
+      const options = (report['options'] ?? {}) as Row;
+      root.appendChild(
+        section(
+          'Dense retrieval',
+          h('p', { class: 'totals' }, `${fmt(num(report['samples']))} samples searched (${String(options['search'])}, k ${String(options['k'])}, cosine threshold ${String(options['threshold'])}); embeddings ${String(embedding['model'])}, ${fmt(num(embedding['dimensions']))} dimensions: ${fmt(num(embedding['embedded']))} embedded, ${fmt(num(embedding['cached']))} from the cache`),
+          table('Pairs per benchmark', ['benchmark', 'items', 'at or above threshold', 'pairs shown', 'also 8-gram', 'contaminated', 'benign', 'undecided'], benchmarks.map((b) => [String(b['benchmark']), fmt(num(b['items'])), fmt(num(b['aboveThreshold'])), fmt(num(b['pairs'])), fmt(num(b['ngramFlagged'])), fmt(num(b['contaminated'])), fmt(num(b['benign'])), fmt(num(b['undecided']))])),
+          report['decisions'] ? h('p', { class: 'note' }, `Decisions applied: dropped ${fmt(num(report['dropped']))} samples, kept ${fmt(num(report['kept']))}.`) : null,
+        ),
+      );
+      root.appendChild(renderReview(rows(report['pairs'])));
     } else if (command === 'learnability') {
       const histogram = rows(report['histogram']);
       const samples = (report['samples'] ?? {}) as Row;
