@@ -34,3 +34,24 @@ export function checkAgainst<S extends z.ZodType>(schema: S, value: unknown, roo
 export function jsonSchemaText(schema: z.ZodType): string {
   return JSON.stringify(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }));
 }
+
+/**
+ * A label cell that means text but may hold a number, as datasets carry it (gsm8k's answer `42`,
+ * a parquet int column): the number is read as the text a dataset author would have written
+ * (`42`, `-0.5`). Only where that text is unambiguous: a number JSON wrote with an exponent
+ * (1e21, 1e-7) or an integer past 2^53 (its digits already lost in parsing) is refused, naming the
+ * field, with a string asked for instead.
+ */
+export function numberText(value: number): string | null {
+  const text = String(value);
+  if (!Number.isFinite(value) || /e/i.test(text) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return null;
+  return text;
+}
+
+/** A string, or a number read as text by numberText. */
+export function textOrNumber(error: (issue: { input: unknown }) => string) {
+  const ambiguous = (input: unknown) => `expected a string: the number ${String(input)} has no unambiguous text`;
+  return z.union([z.string(), z.number().refine((n) => numberText(n) !== null).transform((n) => numberText(n)!)], {
+    error: (issue) => (typeof issue.input === 'number' ? ambiguous(issue.input) : error(issue)),
+  });
+}

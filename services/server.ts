@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
-import type { VerdictConfig } from './config';
+import { ConfigError, type VerdictConfig } from './config';
+import { trainerDefaults } from './http/config';
 import type { Engine, EngineLimits } from './engine/engine';
 import type { PoolEntry } from './pool/worker';
 import { collectWhenIdle } from './idle-gc';
@@ -36,6 +37,9 @@ export interface RunningServer {
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  // Read before anything starts: a template file that cannot say its format is a config error.
+  const trainers = trainerDefaults(options.config.trainers);
+  if (!trainers.ok) throw new ConfigError(`${options.config.source ?? 'config'}.${trainers.error}`);
   const operator = new OperatorSide(options);
   const { metrics } = operator;
   const runtime = await openRuntime({
@@ -55,7 +59,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes);
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    http = await listen(createGateway(engine, metrics, () => serving, operator.http()), options.host, options.httpPort, options.httpLimits);
+    http = await listen(createGateway(engine, metrics, () => serving, operator.http(), trainers.value), options.host, options.httpPort, options.httpLimits);
   }
   const httpAddress = http?.address();
   const httpPort = httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null;

@@ -9,6 +9,7 @@ import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
 import { terminalConfigSection } from '../workspace/config';
+import { trainersConfigSection } from '../http/config';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -22,6 +23,7 @@ export const configSchema = z.strictObject({
   sandbox: sandboxConfigSection.optional(),
   agentState: agentStateConfigSection.optional(),
   terminal: terminalConfigSection.optional(),
+  trainers: trainersConfigSection.optional(),
 });
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */

@@ -8,6 +8,7 @@ import { scoreReplyJson } from '../wire/json';
 import { scanJsonScoreRequest, type ScannedJsonRequest } from '../wire/json-scan';
 import { scoreRequestFromJson } from '../wire/request';
 import { trainerRoutes, type ScoreFor } from './trainers';
+import type { TrainerDefaults } from './config';
 import { AssetsMissing, playgroundPage } from '../../web/page';
 
 export const MAX_BODY = '256mb';
@@ -76,7 +77,13 @@ function sendError(res: Response, status: number, code: string, message: string)
 }
 
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
-export function createGateway(engine: Engine, metrics: Metrics, isServing: () => boolean, ops: RequestHandler[] = []): express.Express {
+export function createGateway(
+  engine: Engine,
+  metrics: Metrics,
+  isServing: () => boolean,
+  ops: RequestHandler[] = [],
+  trainerDefaults: TrainerDefaults = {},
+): express.Express {
   const app = express();
   // Replies are answers to one POST, never revalidated: an ETag would cost a SHA-1 of every
   // (megabytes-long) reply body.
@@ -163,7 +170,7 @@ export function createGateway(engine: Engine, metrics: Metrics, isServing: () =>
     res.type('application/json').send(scoreReplyJson(scored.results, scored.groups));
   });
 
-  app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry));
+  app.use(trainerRoutes(scoreFor, MAX_BODY, metrics.registry, undefined, trainerDefaults));
 
   // express.json's own errors: a body that is not JSON, or too large.
   app.use((error: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {

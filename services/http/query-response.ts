@@ -60,20 +60,46 @@ export function locateResponse(query: string, prompt: string | undefined): Locat
   };
 }
 
-/** The query after its last assistant marker, when the prompt ends with that marker; else null. */
+/**
+ * The query after the assistant marker the prompt ends with; else null. That marker is the first
+ * occurrence in the query preceded by what precedes it in the prompt (its last MIN_PROMPT_TAIL
+ * characters, whitespace and U+FFFD aside, or as much of them as a left-truncated query kept): a
+ * chat marker the policy wrote inside its response (`\boxed{4}\n<|im_start|>assistant\n…`) has other
+ * text before it and does not move the split.
+ */
 function afterAssistantMarker(query: string, prompt: string): string | null {
   for (const marker of ASSISTANT_MARKERS) {
     const inPrompt = prompt.lastIndexOf(marker);
     if (inPrompt < 0) continue;
     const generationPrefix = prompt.slice(inPrompt + marker.length);
     if (generationPrefix.length > MAX_GENERATION_PREFIX) continue;
-    const inQuery = query.lastIndexOf(marker);
-    if (inQuery < 0) return null;
-    const rest = query.slice(inQuery + marker.length);
-    const skip = matchIgnoringWhitespace(rest, generationPrefix.trim());
-    return skip === null ? rest.replace(/^\s+/, '') : rest.slice(skip).replace(/^\s+/, '');
+    const context = tailSignificant(prompt, inPrompt, MIN_PROMPT_TAIL);
+    for (let inQuery = query.indexOf(marker); inQuery >= 0; inQuery = query.indexOf(marker, inQuery + 1)) {
+      const before = tailSignificant(query, inQuery, context.chars.length);
+      const matches = before.chars.length === context.chars.length || before.reachedStart;
+      if (!matches || !context.chars.endsWith(before.chars)) continue;
+      const rest = query.slice(inQuery + marker.length);
+      const skip = matchIgnoringWhitespace(rest, generationPrefix.trim());
+      return skip === null ? rest.replace(/^\s+/, '') : rest.slice(skip).replace(/^\s+/, '');
+    }
+    return null;
   }
   return null;
+}
+
+/** The last `count` characters of `text` before `end` that are not whitespace or U+FFFD; whether the text ran out first. */
+function tailSignificant(text: string, end: number, count: number): { chars: string; reachedStart: boolean } {
+  const out: string[] = [];
+  let at = end;
+  while (at > 0 && out.length < count) {
+    const code = text.codePointAt(at - 1)!;
+    // A low surrogate: step back over the whole pair.
+    const width = at >= 2 && code >= 0xdc00 && code <= 0xdfff ? 2 : 1;
+    const char = text.slice(at - width, at);
+    at -= width;
+    if (!IGNORABLE.test(char)) out.push(char);
+  }
+  return { chars: out.reverse().join(''), reachedStart: at === 0 && out.length < count };
 }
 
 /** Where `text` ends once it has consumed `expected` (whitespace in either ignored); null if it does not start with it. */

@@ -5,6 +5,7 @@ import { invalid, type Sample, type ScoreResult } from '../../core/sample';
 import { locateResponse, type LocatedResponse } from './query-response';
 import { floatLiteral } from '../wire/json';
 import { failureOf, floatList, type TrainerFailure } from './trainer-answer';
+import type { TrainerDefaults } from './config';
 
 /** Scores the samples of one HTTP request; null once a refusal or failure has been answered (the gateway's). */
 export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[], api: string) => Promise<ScoreResult[] | null>;
@@ -14,6 +15,9 @@ export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[],
  *
  *   OpenRLHF  --remote_rm_url  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
  *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare float
+ *
+ * Query parameters: label_field (a plain label's field), chat_format (the template of a string
+ * prompt), tool_format (the tool-call format of a text trajectory).
  *
  * Neither protocol has a way to say "this sample could not be scored", and both treat a non-2xx answer
  * as a failed attempt that they retry (OpenRLHF 5×, slime 10× with backoff) before giving up loudly
@@ -61,8 +65,8 @@ export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: str
   return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
 }
 
-/** A special token at the very end: <|im_end|>, <|endoftext|>, <|eot_id|>, </s>, … */
-const SPECIAL_TOKEN_AT_END = /(?:<\|[^|<>\s]+\|>|<\/s>)$/;
+/** A special token at the very end: <|im_end|>, <|endoftext|>, <|eot_id|>, </s>, DeepSeek's full-width <｜end▁of▁sentence｜>, … */
+const SPECIAL_TOKEN_AT_END = /(?:<\|[^|<>\s]+\|>|<｜[^｜<>\s]+｜>|<\/s>)$/;
 /** Longest special token looked for; the regex only ever sees this many characters (no quadratic scans). */
 const MAX_SPECIAL_TOKEN = 64;
 
@@ -99,6 +103,22 @@ function routeOf(req: Request): LabelRoute {
     verifier: typeof req.params['verifier'] === 'string' ? req.params['verifier'] : '',
     labelField: typeof field === 'string' && field !== '' ? field : null,
   };
+}
+
+/**
+ * `?chat_format=` and `?tool_format=` (else the config's `trainers:` defaults) become
+ * `metadata.chat_format` / `metadata.tool_format`: how verifiers read the string prompt back into
+ * messages (core/transcript.ts) and count the tool calls of a trajectory sent as text
+ * (verifiers/search/tool-text.ts). Checked by the verifiers that read them, so that every protocol
+ * reports a wrong value the same way (INVALID naming the metadata key).
+ */
+function formatsOf(req: Request, defaults: TrainerDefaults): JsonObject {
+  const out: JsonObject = { ...defaults };
+  for (const key of ['chat_format', 'tool_format']) {
+    const value = req.query[key];
+    if (typeof value === 'string' && value !== '') out[key] = value;
+  }
+  return out;
 }
 
 /** A sample, or the INVALID result its trainer fields already decide. */
@@ -156,6 +176,7 @@ function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
       return badRequest(res, `labels: expected a list of ${query.length} labels, one per query`);
     }
     const route = routeOf(req);
+    const formats = formatsOf(req, observe.defaults);
     // `--remote_rm_url a,b` splits each batch over the URLs: one sample per request leaves the others empty.
     if (query.length === 0) observe.emptyRequest('openrlhf');
     const mapped = query.map((q, i): Mapped => {
@@ -164,7 +185,7 @@ function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
       const prompt = prompts?.[i];
       const located = responseFromQuery(q, prompt);
       if (!located.ok) return { error: `query[${i}]: ${located.error}`, verifier: label.verifier };
-      return { sample: sample(String(i), label.verifier, located.response, label.label, prompt === undefined ? {} : { prompt }) };
+      return { sample: sample(String(i), label.verifier, located.response, label.label, prompt === undefined ? formats : { ...formats, prompt }) };
     });
     const results = await scoreMapped(scoreFor, req, res, mapped, 'http.openrlhf');
     if (!results) return;
@@ -187,8 +208,10 @@ function slime(scoreFor: ScoreFor, observe: TrainerObserver) {
     }
     const route = routeOf(req);
     const label = trainerLabel(rawLabel, route, 'label');
-    // A chat prompt is the conversation before the response, as verifiers read metadata.messages.
-    const metadata: JsonObject = Array.isArray(prompt) ? { messages: prompt } : typeof prompt === 'string' ? { prompt } : {};
+    // A chat prompt is the conversation before the response, as verifiers read metadata.messages; a
+    // string prompt (--apply-chat-template) is read back into messages in the format ?chat_format= names.
+    const formats = formatsOf(req, observe.defaults);
+    const metadata: JsonObject = Array.isArray(prompt) ? { ...formats, messages: prompt } : typeof prompt === 'string' ? { ...formats, prompt } : formats;
     const mapped: Mapped = label.ok
       ? { sample: sample('0', label.verifier, response, label.label, metadata) }
       : { error: label.error, verifier: route.verifier };
@@ -207,6 +230,8 @@ export type TrainerLog = (line: string) => void;
 interface TrainerObserver {
   log: TrainerLog;
   emptyRequest(route: string): void;
+  /** The config's `trainers:` defaults for what a URL does not name. */
+  defaults: TrainerDefaults;
 }
 
 const stderrLog: TrainerLog = (line) => process.stderr.write(`verdict ${line}\n`);
@@ -215,7 +240,7 @@ const stderrLog: TrainerLog = (line) => process.stderr.write(`verdict ${line}\n`
  * The trainer routes, mounted by the gateway. The verifier in the path is optional. With a metrics
  * registry, requests without samples are counted (`verdict_trainer_empty_requests_total{route}`).
  */
-export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Registry, log: TrainerLog = stderrLog): Router {
+export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Registry, log: TrainerLog = stderrLog, defaults: TrainerDefaults = {}): Router {
   const empty = registry
     ? new Counter({
         name: 'verdict_trainer_empty_requests_total',
@@ -224,7 +249,7 @@ export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Re
         registers: [registry],
       })
     : null;
-  const observe: TrainerObserver = { log, emptyRequest: (route) => empty?.inc({ route }) };
+  const observe: TrainerObserver = { log, emptyRequest: (route) => empty?.inc({ route }), defaults };
   const router = express.Router();
   const json = express.json({ limit: maxBody, strict: false });
   router.post('/openrlhf{/:verifier}', json, openrlhf(scoreFor, observe));

@@ -146,17 +146,24 @@ export class BwrapWorkspace implements WorkspacePort {
   /**
    * A command by name: on the sandbox's PATH. By path: under /tests, the task's; under the workdir,
    * the policy's to make (missing there, the tests fail: its 0); in the host's system folders, the
-   * host's; anywhere else (`/opt/verifier-venv/bin/python`), the task image's, so the episode's
-   * files must hold it.
+   * host's; in a folder the task's Dockerfile makes (`/opt/verifier-venv/bin/python`), the image's,
+   * so the episode's files must hold it; anywhere else, the policy's again.
    */
   private hasCommand(command: string, task: HarborTask, workdir: string, present: ReadonlySet<string>): boolean {
     if (command.startsWith('/tests/')) return command.slice('/tests/'.length) in task.tests;
     if (command.startsWith(workdir === '/' ? '/' : `${workdir}/`)) return true;
-    if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) return present.has(command);
+    if (command.startsWith('/') && !SYSTEM_ROOTS.has(command.split('/')[1]!)) {
+      // The image's only when its Dockerfile makes that folder (`RUN python3 -m venv /opt/verifier-venv`);
+      // any other path is the policy's to make, and its absence the policy's 0, never ABORTED.
+      const folder = command.split('/').slice(0, 3).join('/');
+      return present.has(command) || !(task.dockerfile ?? '').includes(folder);
+    }
     // By name, also in the folders test.sh puts on its PATH: the episode's files, or the host's.
     if (!command.startsWith('/')) {
       for (const dir of task.needs.searchPath) {
         if (SYSTEM_ROOTS.has(dir.split('/')[1]!) ? this.hasCommand(`${dir}/${command}`, task, workdir, present) : present.has(`${dir}/${command}`)) return true;
+        // A folder on PATH that the image does not make is the policy's: whatever it lacks is its 0.
+        if (!SYSTEM_ROOTS.has(dir.split('/')[1]!) && !(task.dockerfile ?? '').includes(dir.split('/').slice(0, 3).join('/'))) return true;
       }
     }
     let found = this.commands.get(command);

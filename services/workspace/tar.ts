@@ -254,6 +254,11 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
       continue;
     }
     const top = rel.split('/', 1)[0]!;
+    // An OCI layer's whiteout (`.wh.NAME`, `.wh..wh..opq`) records a deletion: nothing to unpack.
+    if (root === 'filesystem' && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.wh.')) {
+      skipped.push(`${rel}: a whiteout (a deletion in a layer diff), not a file`);
+      continue;
+    }
     if (root === 'filesystem' && skipRoots.has(top)) {
       system.set(top, (system.get(top) ?? 0) + 1);
       continue;

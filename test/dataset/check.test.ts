@@ -65,10 +65,10 @@ describe('verdict check', () => {
 
   it('an INVALID result shows its status and reason; a case without expect is an error', async () => {
     const file = path.join(dir, 'errors.cases.jsonl');
-    writeFileSync(file, jsonl([{ id: 'bad-label', verifier: 'qa', response: 'x', label: { answers: [1] }, expect: { reward: 1 } }, qa('no-expect', '\\boxed{C}')]));
+    writeFileSync(file, jsonl([{ id: 'bad-label', verifier: 'qa', response: 'x', label: { answers: [true] }, expect: { reward: 1 } }, qa('no-expect', '\\boxed{C}')]));
     const run = await runCli(['check', file]);
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(/FAIL \S+:1 \(bad-label\): reward absent, expected 1\n\s+got:\s+STATUS_INVALID reason "label\.answers\[0\]: expected string, received number"/);
+    expect(run.stdout).toMatch(/FAIL \S+:1 \(bad-label\): reward absent, expected 1\n\s+got:\s+STATUS_INVALID reason "label\.answers\[0\]: expected a string"/);
     expect(run.stdout).toMatch(/FAIL \S+:2 \(no-expect\): expect: required/);
   });
 

@@ -24,7 +24,7 @@ describe('verdict score: formats', () => {
     expect(reference).toHaveLength(40);
     expect(reference.map((r) => r.line)).toEqual(rows.map((_, i) => i + 1));
     expect(reference[2]).toMatchObject({ id: 'q2', line: 3, status: 'STATUS_OK', reward: 1, reason: 'correct_choice', data_source: 'src2', extra: { n: 2 } });
-    expect(reference[2]!.receipt).toEqual({ verifier: 'qa@1.3.0', config: expect.stringMatching(/^[0-9a-f]{16}$/), input: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(reference[2]!.receipt).toEqual({ verifier: 'qa@1.4.0', config: expect.stringMatching(/^[0-9a-f]{16}$/), input: expect.stringMatching(/^[0-9a-f]{16}$/) });
     // Equal samples but for the id hash alike; different responses differently.
     expect((reference[2]!.receipt as Row).input).toBe((reference[6]!.receipt as Row).input);
     expect((reference[2]!.receipt as Row).input).not.toBe((reference[3]!.receipt as Row).input);
@@ -140,7 +140,7 @@ describe('verdict score: exit status and summary', () => {
     expect(none.stdout).toMatch(/top INVALID reasons:\n\s+5\s+verifier: required/);
     expect(readJsonl(file('none.jsonl'))[0]).toMatchObject({ line: 1, status: 'STATUS_INVALID', reason: 'line 1: verifier: required', question: 'q0' });
 
-    writeFileSync(file('some-bad.jsonl'), jsonl([...qaRows(9), { id: 'bad', verifier: 'qa', response: 'x', label: { answers: [1] } }]));
+    writeFileSync(file('some-bad.jsonl'), jsonl([...qaRows(9), { id: 'bad', verifier: 'qa', response: 'x', label: { answers: [true] } }]));
     const strict = await runCli(['score', file('some-bad.jsonl'), '-o', file('sb.jsonl'), '--workers', '0']);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toMatch(/1 of 10 samples are INVALID \(10\.0%, --max-invalid 0\.05\)/);

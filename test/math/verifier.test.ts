@@ -46,7 +46,11 @@ describe('math verifier', () => {
 
   it('answers INVALID naming the field for a bad label', () => {
     expect(score('\\boxed{1}', {})).toEqual({ status: 'INVALID', reason: 'label.gold: required', details: {} });
-    expect(score('\\boxed{1}', { gold: 3 })).toMatchObject({ status: 'INVALID', reason: 'label.gold: expected a string' });
+    expect(score('\\boxed{1}', { gold: true })).toMatchObject({ status: 'INVALID', reason: 'label.gold: expected a string' });
+    // gsm8k's answer column as a number: read as its text.
+    expect(score('\\boxed{42}', { gold: 42 })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(score('\\boxed{41}', { gold: 42 })).toMatchObject({ status: 'OK', reward: 0 });
+    expect(score('\\boxed{1}', { gold: 2 ** 60 })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.gold: expected a string: the number/) });
     expect(score('\\boxed{1}', { gold: '  ' })).toMatchObject({ status: 'INVALID', reason: 'label.gold: empty' });
     expect(score('\\boxed{1}', { gold: '$\\frac{1}$' })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.gold: unparseable/) });
     expect(score('\\boxed{1}', { gold: '1', extract: 'last' })).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.extract: /) });

@@ -31,7 +31,7 @@ describe('request log lines and request ids', () => {
   it('the start-up line lists the verifiers and the services configured', () => {
     const start = capture.lines().find((l) => typeof l['msg'] === 'string' && (l['msg'] as string).startsWith('serving:'));
     expect(start).toMatchObject({ level: 'info', grpcPort: server.grpcPort, httpPort: server.httpPort, auth: 'none', tls: 'none' });
-    expect(start!['verifiers']).toEqual(expect.arrayContaining(['qa@1.3.0', 'code@1.0.0', 'spin@1.0.0']));
+    expect(start!['verifiers']).toEqual(expect.arrayContaining(['qa@1.4.0', 'code@1.0.0', 'spin@1.0.0']));
     expect(start!['services']).toEqual({ sandbox: false, judge: [], rewardModel: [], jsIsolate: true });
   });
 

@@ -6,12 +6,14 @@ import * as protoLoader from '@grpc/proto-loader';
 import { PROTO_ROOT, SCORE_PROTO } from '../../services/grpc/proto';
 import { packageRoot } from '../../services/paths';
 import type { RunningServer } from '../../services/server';
+import { startModelBackedServer, type ModelBackedServer } from '../fixtures/model-servers';
 import { startTestServer } from '../fixtures/server';
 import { ABORTING_VERIFIERS } from './aborting-registry';
 
 /**
  * The Python client and the trainer adapters, run by a real /usr/bin/python3 (Debian's python3-grpcio)
- * against two real servers: replica A, whose `flaky` verifier always aborts, and a healthy replica B.
+ * against real servers: replica A, whose `flaky` verifier always aborts, a healthy replica B, and C,
+ * whose rlhf, if and search verifiers reach fake reward-model servers and a fake judge.
  */
 const PYTHON = '/usr/bin/python3';
 const CLIENT_DIR = path.join(packageRoot(), 'clients', 'python');
@@ -38,23 +40,27 @@ function tempDir(): string {
 describe('Python client against real servers', () => {
   let a: RunningServer;
   let b: RunningServer;
+  let c: ModelBackedServer;
   let env: Record<string, string>;
 
   beforeAll(async () => {
     expect(existsSync(PYTHON)).toBe(true);
-    [a, b] = await Promise.all([
+    [a, b, c] = await Promise.all([
       startTestServer({ workers: 1, verifiers: ABORTING_VERIFIERS }),
       startTestServer({ workers: 1 }),
+      startModelBackedServer(),
     ]);
     env = {
       VERDICT_TEST_GRPC_A: `127.0.0.1:${a.grpcPort}`,
       VERDICT_TEST_GRPC_B: `127.0.0.1:${b.grpcPort}`,
       VERDICT_TEST_HTTP_A: `http://127.0.0.1:${a.httpPort}`,
       VERDICT_TEST_HTTP_B: `http://127.0.0.1:${b.httpPort}`,
+      VERDICT_TEST_GRPC_C: `127.0.0.1:${c.server.grpcPort}`,
+      VERDICT_TEST_HTTP_C: `http://127.0.0.1:${c.server.httpPort}`,
     };
   });
   afterAll(async () => {
-    await Promise.all([a?.shutdown(), b?.shutdown()]);
+    await Promise.all([a?.shutdown(), b?.shutdown(), c?.close()]);
   });
 
   const unittest = (module: string) => async () => {
@@ -67,6 +73,8 @@ describe('Python client against real servers', () => {
   it('sync and asyncio clients: mixed batch, group shaping, batching, stream summaries, ABORTED retry', unittest('tests.test_client'), 60_000);
 
   it('trainer protocols: OpenRLHF and slime over HTTP, slime and verl reward functions over gRPC', unittest('tests.test_trainers'), 60_000);
+
+  it('rlhf, if and search from every trainer: string prompts of four templates, text trajectories', unittest('tests.test_every_verifier'), 60_000);
 
   it('a deadline: samples not reached come back ABORTED "deadline"', unittest('tests.test_deadline'), 60_000);
 

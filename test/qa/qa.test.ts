@@ -86,10 +86,20 @@ describe('qa: free text', () => {
 });
 
 describe('qa: labels', () => {
-  it('names the failing field', () => {
-    expect(score('x', { answers: ['a', 3] })).toEqual({
+  it('reads a number in answers as its text, where that text is unambiguous', () => {
+    expect(score('\\boxed{42}', { answers: [42] })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(score('\\boxed{-0.5 M}', { answers: ['x', -0.5] })).toMatchObject({ status: 'OK', reward: 0 });
+    expect(score('\\boxed{-0.5}', { answers: [-0.5] })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(score('\\boxed{1}', { answers: [1e21] })).toMatchObject({
       status: 'INVALID',
-      reason: 'label.answers[1]: expected string, received number',
+      reason: 'label.answers[0]: expected a string: the number 1e+21 has no unambiguous text',
+    });
+  });
+
+  it('names the failing field', () => {
+    expect(score('x', { answers: ['a', null] })).toEqual({
+      status: 'INVALID',
+      reason: 'label.answers[1]: expected a string',
       details: {},
     });
     expect(score('x', {})).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^label\.answers: /) });

@@ -5,6 +5,7 @@ import type { AsyncVerifier, Services } from '../../core/verifier';
 import type { JudgePort as Judge } from '../../core/ports/judge';
 import { search } from '../../verifiers/search';
 import { countToolCalls } from '../../verifiers/search/trajectory';
+import { countTextToolCalls } from '../../verifiers/search/tool-text';
 import { rig, type Rig } from '../judge/harness';
 
 const verifier = search as AsyncVerifier;
@@ -112,6 +113,59 @@ describe('search verifier', () => {
       expect(byLabel).toMatchObject({ reward: 0, reason: 'too_few_tool_calls' });
       const byMeta = await score(sample('\\boxed{Paris}', label, { tool_calls: { total: 4, successful: 3, malformed: 1 } }), services);
       expect(byMeta).toMatchObject({ reason: 'judged', reward: 0.875 });
+    });
+  });
+
+  describe("a trajectory sent as text, in the model's own tool-call format", () => {
+    const hermesCall = (name: string, args: Json) => `<tool_call>\n${JSON.stringify({ name, arguments: args })}\n</tool_call>`;
+    const glmCall = (name: string, args: Record<string, string>) =>
+      `<tool_call>${name}\n${Object.entries(args).map(([k, v]) => `<arg_key>${k}</arg_key>\n<arg_value>${v}</arg_value>\n`).join('')}</tool_call>`;
+    const toolResult = (text: string) => `<tool_response>\n${text}\n</tool_response>`;
+    const formats = {
+      hermes: { call: (q: string) => hermesCall('search', { query: q }), bad: '<tool_call>\n{"name": "search", "arguments": "not json"\n</tool_call>' },
+      'glm4.5': { call: (q: string) => glmCall('search', { query: q }), bad: '<tool_call>search\n{"query": "x"}\n</tool_call>' },
+    };
+
+    it.each(Object.entries(formats))('%s: two answered calls are judged, one is gated, a malformed one scales', async (format, f) => {
+      const two = `${f.call('Dune author')}\n${toolResult('Frank Herbert wrote Dune')}\n${f.call('Frank Herbert')}\n${toolResult('American author \\boxed{Lyon}')}\nSo: \\boxed{Paris}`;
+      const judged = await score(sample(two, label, { tool_format: format }), services);
+      expect(judged).toMatchObject({ status: 'OK', reward: 1, reason: 'judged' });
+      expect(judged.details).toMatchObject({ tool_calls: { total: 2, successful: 2, malformed: 0 }, extracted: 'Paris' });
+
+      const one = `${f.call('Dune author')}\n${toolResult('Frank Herbert')}\n\\boxed{Paris}`;
+      expect(await score(sample(one, label, { tool_format: format }), services)).toMatchObject({ reward: 0, reason: 'too_few_tool_calls' });
+
+      const withBad = `${f.call('a')}\n${toolResult('r1')}\n${f.bad}\n${toolResult('invalid call')}\n${f.call('b')}\n${toolResult('r3')}\n${f.call('c')}\n${toolResult('r4')}\n\\boxed{Paris}`;
+      const scaled = await score(sample(withBad, label, { tool_format: format }), services);
+      expect(scaled).toMatchObject({ status: 'OK', reward: 0.875, details: { tool_calls: { total: 4, successful: 3, malformed: 1 }, factor: 0.875 } });
+    });
+
+    it('a malformed GLM call with many arguments is read in one pass (no regex backtracking)', () => {
+      // 60 pairs then stray text: a nested lazy regex needs ~2^60 steps to give up on this.
+      const pairs = '<arg_key>a</arg_key>\n<arg_value>b</arg_value>\n'.repeat(60);
+      expect(countTextToolCalls(`<tool_call>search\n${pairs}X</tool_call>`, 'glm4.5', null)).toEqual({ total: 1, successful: 0, malformed: 1 });
+      expect(countTextToolCalls(`<tool_call>search\n${pairs}</tool_call>\n<tool_response>\nok\n</tool_response>`, 'glm4.5', null)).toEqual({ total: 1, successful: 1, malformed: 0 });
+      // GLM-4.7 writes the first argument on the name's line.
+      expect(countTextToolCalls('<tool_call>search<arg_key>q</arg_key><arg_value>x</arg_value></tool_call><tool_response>r</tool_response>', 'glm4.5', null)).toEqual({ total: 1, successful: 1, malformed: 0 });
+    });
+
+    it('the chat format implies the tool format: chatml → hermes, glm4.5 → glm4.5', async () => {
+      const text = `${formats['glm4.5'].call('a')}\n${toolResult('r')}\n${formats['glm4.5'].call('b')}\n${toolResult('r')}\n\\boxed{Paris}`;
+      expect(await score(sample(text, label, { chat_format: 'glm4.5' }), services)).toMatchObject({ reward: 1, reason: 'judged' });
+      // Read as hermes, GLM's calls are malformed: the format is the configuration's, never a guess.
+      expect((await score(sample(text, label, { chat_format: 'chatml' }), services)).details).toMatchObject({ tool_calls: { total: 2, successful: 0, malformed: 2 } });
+    });
+
+    it('with nothing that names how to count: INVALID naming metadata.tool_format, never a 0 by the gate', async () => {
+      const out = await score(sample('\\boxed{Paris}', label), services);
+      expect(out).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.tool_format: required to count/) });
+      const llama = await score(sample('\\boxed{Paris}', label, { chat_format: 'llama3' }), services);
+      expect(llama.reason).toMatch(/metadata\.chat_format "llama3" implies none/);
+      expect(await score(sample('\\boxed{Paris}', label, { tool_format: 'xml' }), services)).toMatchObject({
+        status: 'INVALID',
+        reason: expect.stringMatching(/^metadata\.tool_format: /),
+      });
+      expect(r.server.calls).toBe(0);
     });
   });
 

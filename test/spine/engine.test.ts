@@ -25,7 +25,7 @@ describe('engine', () => {
       ['a', 'OK', 1, 'correct_choice'],
       ['a', 'OK', 0, 'wrong_choice'],
       ['b', 'OK', 1, 'exact_match'],
-      ['c', 'INVALID', undefined, 'label.answers[0]: expected string, received number'],
+      ['c', 'INVALID', undefined, 'label.answers[0]: expected a string'],
       ['d', 'INVALID', undefined, 'verifier: unknown verifier "nope" (known: ' + registry.names().join(', ') + ')'],
       ['e', 'OK', 0, 'no_answer'],
       ['f', 'INVALID', undefined, 'verifier: required'],

@@ -31,7 +31,7 @@ describe('gRPC Scorer over loopback', () => {
       ['e', 'OK', 0],
       ['f', 'INVALID', undefined],
     ]);
-    expect(results[3]!.reason).toBe('label.answers[0]: expected string, received number');
+    expect(results[3]!.reason).toBe('label.answers[0]: expected a string');
     expect(results[0]!.details).toEqual({ extracted: 'C', rule: 'boxed', letter: 'C', reference: 'C' });
     expect(groups.map((g) => [g.groupId, g.size, g.ok, g.invalid, g.meanReward])).toEqual([
       ['g1', 2, 2, 0, 0.5],
@@ -104,7 +104,7 @@ describe('gRPC Scorer over loopback', () => {
   it('ListVerifiers publishes each label schema as JSON Schema text', async () => {
     const verifiers = await client.listVerifiers();
     const qa = verifiers.find((v) => v.name === 'qa');
-    expect(qa?.version).toBe('1.3.0');
+    expect(qa?.version).toBe('1.4.0');
     const schema = JSON.parse(qa!.labelSchema) as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['answers', 'choice', 'threshold']));
   });

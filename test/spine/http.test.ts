@@ -30,9 +30,9 @@ describe('HTTP gateway', () => {
       id: 'c',
       index: 3,
       status: 'STATUS_INVALID',
-      reason: 'label.answers[0]: expected string, received number',
+      reason: 'label.answers[0]: expected a string',
       verifier: 'qa',
-      verifierVersion: '1.3.0',
+      verifierVersion: '1.4.0',
       details: {},
     });
   });

@@ -133,10 +133,11 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
         { name: 'home/user/app/main.py', data: 'app\n' },
         { name: 'tests/expected.txt', data: 'planted\n' },
         { name: 'logs/verifier/reward.txt', data: '1\n' },
+        { name: 'tmp/.wh.old.txt', data: '' },
       ]);
-      const base = task('cat /tmp/answer.txt /data/input.csv /results/out.txt main.py /tests/expected.txt; ls -A /logs/verifier | grep -c reward');
+      const base = task('cat /tmp/answer.txt /data/input.csv /results/out.txt main.py /tests/expected.txt; ls -A /logs/verifier | grep -c reward; ls -A /tmp | grep -c wh');
       const at = { ...base, workdir: '/home/user/app', tests: { ...base.tests, 'expected.txt': 'hidden\n' } };
-      expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n');
+      expect(finished(await port.run(at, { tar: changes, root: 'filesystem' }, never)).output).toBe('tmp\ndata\nresults\napp\nhidden\n0\n0\n');
     });
 
     it('runs a change set that puts a file or a link where the workdir goes (never a backend failure the policy caused)', async () => {

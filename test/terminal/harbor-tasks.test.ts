@@ -72,16 +72,19 @@ describe('terminal: honest outcomes when the environment, not the policy or the 
     expect(await inline({ 'test.sh': 'tool=verdict-absent-tool\n$tool --check' })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found' });
   });
 
-  it('a tool of the task\'s image by path (a Terminus-2 verifier venv): ABORTED unless the change set holds it; one in the workdir is the policy\'s', async () => {
+  it('a tool of the task\'s image by path (a Terminus-2 verifier venv its Dockerfile makes): ABORTED unless the change set holds it; any other path is the policy\'s', async () => {
     const venv = '#!/usr/bin/env bash\ncd /app\necho 0 > /logs/verifier/reward.txt\n/opt/verifier-venv/bin/python -c "print(1)" > /tmp/ok && echo 1 > /logs/verifier/reward.txt\n';
-    expect(await inline({ 'test.sh': venv })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: /opt/verifier-venv/bin/python (no such file)' });
+    const dockerfile = 'FROM debian:12\nRUN python3 -m venv /opt/verifier-venv && /opt/verifier-venv/bin/pip install pytest\nWORKDIR /app\n';
+    expect(await inline({ 'test.sh': venv }, { dockerfile })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: /opt/verifier-venv/bin/python (no such file)' });
     const changes = b64([{ name: 'opt/verifier-venv/bin/python', type: 'symlink', linkname: '/usr/bin/python3' }]);
-    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': venv } } }, { workspace: { tar: changes, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': venv }, dockerfile } }, { workspace: { tar: changes, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    // A path outside the workdir that the image does not make: the policy's to make, its absence a 0.
+    expect(await inline({ 'test.sh': '/srv/tool/run.sh > /tmp/out 2>&1; [ "$(cat /tmp/out)" = 42 ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt' }, { dockerfile })).toMatchObject({ status: 'OK', reward: 0 });
     // By name, from a folder test.sh puts on PATH that the change set holds.
     const onPath = '#!/bin/bash\nexport PATH="/opt/verifier-venv/bin:$PATH"\nverdict-venv-python -c "print(1)" > /tmp/ok && echo 1 > /logs/verifier/reward.txt\n';
-    expect(await inline({ 'test.sh': onPath })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: verdict-venv-python (not on PATH)' });
+    expect(await inline({ 'test.sh': onPath }, { dockerfile })).toMatchObject({ status: 'ABORTED', reason: 'command_not_found: verdict-venv-python (not on PATH)' });
     const named = b64([{ name: 'opt/verifier-venv/bin/verdict-venv-python', type: 'symlink', linkname: '/usr/bin/python3' }]);
-    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': onPath } } }, { workspace: { tar: named, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal({ task: { id: 'venv', tests: { 'test.sh': onPath }, dockerfile } }, { workspace: { tar: named, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
     // The program the policy was to write, missing: the tests fail, its 0.
     expect(await inline({ 'test.sh': '/app/solve.sh > /tmp/out; [ "$(cat /tmp/out)" = 42 ] && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt' })).toMatchObject({ status: 'OK', reward: 0 });
   });

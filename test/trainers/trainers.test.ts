@@ -79,6 +79,17 @@ describe("OpenRLHF's query → the response", () => {
     expect(located(`<｜begin▁of▁sentence｜><｜User｜>Sum?<｜Assistant｜><think>\nmm</think>\\boxed{3}`, r1)).toEqual(['assistant_marker', 'mm</think>\\boxed{3}']);
   });
 
+  it('a chat marker the policy wrote inside its response does not move the split', () => {
+    const prompt = '<|im_start|>user\nWhat is 2+2 ?<|im_end|>\n<|im_start|>assistant\n';
+    const response = '\\boxed{4}\n<|im_start|>assistant\nActually \\boxed{5}';
+    // The same response by both paths: the exact prefix, and the marker fallback after a decode that changed the prompt.
+    expect(located(`${prompt}${response}<|im_end|>`, prompt)).toEqual(['prefix', response]);
+    expect(located(`${prompt.replace(' ?', '?')}${response}<|im_end|>`, prompt)).toEqual(['assistant_marker', response]);
+    // Left-truncated inside the context before the marker: what the query kept of it still places the split.
+    const truncated = `${prompt.replace(' ?', '?').slice(prompt.indexOf('?<|im_end|>') - 1)}${response}`;
+    expect(located(truncated, prompt)).toEqual(['assistant_marker', response]);
+  });
+
   it('a query that does not continue its prompt is refused, not graded whole', () => {
     expect(located('Entirely different text with \\boxed{4}', fewShot)[0]).toBe('error');
     // A short coincidental overlap with the prompt tail is not trusted.
@@ -215,7 +226,7 @@ describe('trainer routes answer as the trainers read them', () => {
   });
 
   it('422: the status line carries the first reason, the body every sample', async () => {
-    const res = await post(server, '/openrlhf/math', { query: ['\\boxed{1}', '\\boxed{2}'], prompts: ['', ''], labels: [{ gold: 1 }, {}] });
+    const res = await post(server, '/openrlhf/math', { query: ['\\boxed{1}', '\\boxed{2}'], prompts: ['', ''], labels: [{ gold: true }, {}] });
     expect(res.status).toBe(422);
     const body = (await res.json()) as { error: { message: string; samples: Array<{ index: number; reason: string }> } };
     expect(body.error.samples.map((s) => s.index)).toEqual([0, 1]);

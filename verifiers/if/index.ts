@@ -4,6 +4,7 @@ import type { Json, JsonObject } from '../../core/json';
 import { checkAgainst } from '../../core/label';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
+import { promptConversation } from '../../core/transcript';
 import { defineAsync, type VerifierEnv } from '../../core/verifier';
 import { judgeAborted, judgeMissing } from '../../core/ports/judge';
 import { pyStrip } from '../../rubrics/text/py';
@@ -12,7 +13,7 @@ import { checkConstraints, toVerdicts, type ConstraintsPayload } from './constra
 import { runJudgeRubrics } from './judge';
 import { ifLabel, presentKwargs, type CodeRubric, type IfLabel, type Rubric } from './label';
 
-/** `metadata.messages`: the conversation before the response, shown to judge rubrics. */
+/** `metadata.messages` (or the chat-templated `metadata.prompt`): the conversation before the response, shown to judge rubrics. */
 const inputMessages = z.array(inputMessage);
 
 /** One rubric's line in `details.rubrics`. */
@@ -44,16 +45,20 @@ function record(report: RubricReport, pass: boolean, reason: string): void {
  */
 export const ifVerifier = defineAsync({
   name: 'if',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Instruction following: all-pass reward over IFEval/IFBench constraint rubrics, Python and JavaScript rubric functions, and judge rubrics, on the text after </think>',
   label: ifLabel,
   tasks: { constraints: checkConstraints },
   async score({ response, label, sample }, env) {
-    const messagesField = sample.metadata.messages;
+    // Constraint rubrics read the response only: a string prompt is read back into messages only
+    // when a rubric is shown the conversation (judge, python, js). Messages sent are always checked.
+    const shown = label.rubrics.some((r) => r.kind !== 'constraint') || sample.metadata['messages'] !== undefined;
+    const source = shown ? promptConversation(sample.metadata) : { ok: true as const, value: undefined, field: '' };
+    if (!source.ok) return invalid(source.error);
     let messages: InputMessage[] = [];
-    if (messagesField !== undefined) {
-      const checked = checkAgainst(inputMessages, messagesField, 'metadata.messages');
+    if (source.value !== undefined) {
+      const checked = checkAgainst(inputMessages, source.value, source.field);
       if (!checked.ok) return invalid(checked.error);
       messages = checked.value;
     }

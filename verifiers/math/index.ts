@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { JsonObject } from '../../core/json';
+import { textOrNumber } from '../../core/label';
 import { invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
 import { definePure } from '../../core/verifier';
@@ -26,10 +27,9 @@ export const DEFAULT_PRECISION = 6;
 const required = (what: string) => (issue: { input: unknown }) => (issue.input === undefined ? 'required' : `expected ${what}`);
 
 export const mathLabel = z.strictObject({
-  gold: z
-    .string({ error: required('a string') })
+  gold: textOrNumber(required('a string'))
     .refine((s) => s.trim() !== '', 'empty')
-    .describe('The reference answer: LaTeX or plain text, with or without $…$ and \\boxed{}'),
+    .describe('The reference answer: LaTeX or plain text, with or without $…$ and \\boxed{}; a number (gsm8k\'s 42) is read as its text'),
   extract: z
     .enum(['boxed', 'boxed_then_last'])
     .default('boxed_then_last')
@@ -132,7 +132,7 @@ export function scoreMath(response: string, label: MathLabel): Outcome {
 
 export const math = definePure({
   name: 'math',
-  version: '1.2.0',
+  version: '1.3.0',
   description:
     'Math answers: the last \\boxed{} (or a stated final answer) after </think>, parsed from LaTeX or plain text, canonicalized with exact rationals, compared with the gold',
   label: mathLabel,

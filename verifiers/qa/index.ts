@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { finalText } from '../../core/text';
+import { textOrNumber } from '../../core/label';
 import { ok } from '../../core/sample';
 import { definePure } from '../../core/verifier';
 import { extractAnswer } from './extract';
@@ -12,7 +13,11 @@ export const DEFAULT_THRESHOLD = 0.9;
 
 export const qaLabel = z
   .strictObject({
-    answers: z.array(z.string()).min(1).optional().describe('Accepted free-text answers'),
+    answers: z
+      .array(textOrNumber(() => 'expected a string'))
+      .min(1)
+      .optional()
+      .describe('Accepted free-text answers; a number is read as its text'),
     choice: z
       .string()
       .regex(/^[A-Za-z]$/, 'expected a single option letter')
@@ -32,7 +37,7 @@ export const qaLabel = z
 
 export const qa = definePure({
   name: 'qa',
-  version: '1.3.0',
+  version: '1.4.0',
   description:
     'Science QA: the last \\boxed{} (or "Answer: …") after </think>, against an option letter or free-text answers: numbers by value and symbols exactly, in order; long words may differ by a spelling slip',
   label: qaLabel,

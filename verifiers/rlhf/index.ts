@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { checkAgainst } from '../../core/label';
 import { rewardModelAborted, rewardModelMissing } from '../../core/ports/reward-model';
 import { invalid, ok } from '../../core/sample';
+import { promptConversation } from '../../core/transcript';
 import { defineAsync } from '../../core/verifier';
 import { conversation, promptMessages, replyFor } from './conversation';
 import { penalizedReward, penaltyFraction, responseLength } from './penalty';
@@ -25,9 +26,9 @@ export const rlhfLabel = z.strictObject({
 
 export const rlhf = defineAsync({
   name: 'rlhf',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
-    'Raw logit of a reward model (Skywork-Reward-V2 on SGLang or vLLM) for the conversation in metadata.messages plus the response after </think>, with an optional linear length penalty on positive scores',
+    'Raw logit of a reward model (Skywork-Reward-V2 on SGLang or vLLM) for the conversation in metadata.messages (or the chat-templated metadata.prompt) plus the response after </think>, with an optional linear length penalty on positive scores',
   label: rlhfLabel,
   async score({ response, label, sample }, env) {
     const models = env.services.rewardModels;
@@ -36,7 +37,9 @@ export const rlhf = defineAsync({
     if (!endpoint) {
       return invalid(`label.endpoint: unknown reward-model endpoint "${label.endpoint}" (known: ${models.names().join(', ')})`);
     }
-    const prompt = checkAgainst(promptMessages, sample.metadata['messages'], 'metadata.messages');
+    const source = promptConversation(sample.metadata);
+    if (!source.ok) return invalid(source.error);
+    const prompt = checkAgainst(promptMessages, source.value, source.field);
     if (!prompt.ok) return invalid(prompt.error);
 
     const penalty = label.length_penalty;

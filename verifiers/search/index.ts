@@ -5,7 +5,9 @@ import { finalText, lastBoxed } from '../../core/text';
 import { defineAsync } from '../../core/verifier';
 import { judgeAborted, judgeMissing } from '../../core/ports/judge';
 import { DEFAULT_PROMPT, goldText, PLACEHOLDERS, renderPrompt, searchGradeSchema } from './prompt';
-import { countToolCalls, messageText, searchMetadata, toolCallCounts, type SearchMetadata, type ToolCallCounts } from './trajectory';
+import { countToolCalls, messageText, searchMetadata, toolCallCounts, toolNames, type SearchMetadata, type ToolCallCounts } from './trajectory';
+import { afterLastToolResponse, countTextToolCalls, TOOL_FORMAT_OF_CHAT, type TextToolFormat } from './tool-text';
+import { CHAT_FORMAT_KEY, chatFormatOf, TOOL_FORMATS, type ChatFormat } from '../../core/transcript';
 
 /** The judge endpoint this verifier asks (`judge.endpoints.search` in the config). */
 export const JUDGE_ENDPOINT = 'search';
@@ -33,7 +35,7 @@ export const searchLabel = z.strictObject({
       error: (issue) => (issue.input === undefined ? 'required' : 'expected a string or a non-empty list of strings'),
     })
     .describe('Ground truth: a string, or the items of a list answer'),
-  tool_calls: toolCallCounts.optional().describe('Explicit tool-call counts; else metadata.tool_calls, else counted from metadata.messages'),
+  tool_calls: toolCallCounts.optional().describe('Explicit tool-call counts; else metadata.tool_calls, else counted from metadata.messages and the text trajectory (metadata.tool_format)'),
   budget_penalty: z.number().max(0).default(-0.1).describe('Reward when the trajectory ran out of budget without a final answer'),
   budget_terminations: z.array(z.string()).default(BUDGET_TERMINATIONS).describe('metadata.termination values that mean out of budget'),
   min_successful_calls: z.number().int().min(0).default(2).describe('Successful tool calls a positive reward needs'),
@@ -56,13 +58,44 @@ function finalMessage(sample: Sample, metadata: SearchMetadata): string | null {
   return last?.role === 'assistant' ? messageText(last) : null;
 }
 
-function counts(label: SearchLabel, metadata: SearchMetadata): ToolCallCounts {
-  return label.tool_calls ?? metadata.tool_calls ?? countToolCalls(metadata.messages ?? [], metadata.tools);
+type Counted = { ok: true; counts: ToolCallCounts; textFormat: TextToolFormat | null } | { ok: false; error: string };
+
+/**
+ * The tool calls of the trajectory: explicit counts (label, then metadata), else counted from
+ * `metadata.messages` (OpenAI tool_calls) plus, when a text format is named, from the response —
+ * a trajectory sent as text. With neither messages nor a named format there is nothing to count
+ * from, and a 0 by the gate would be a silent false reward: INVALID naming the key instead.
+ */
+function counts(label: SearchLabel, metadata: SearchMetadata, chat: ChatFormat | null, response: string): Counted {
+  const given = label.tool_calls ?? metadata.tool_calls;
+  if (given) return { ok: true, counts: given, textFormat: null };
+  const named = metadata.tool_format ?? (chat === null ? undefined : TOOL_FORMAT_OF_CHAT[chat]);
+  if (named === undefined && metadata.messages === undefined) {
+    return {
+      ok: false,
+      error:
+        `metadata.tool_format: required to count the tool calls of a trajectory sent as text (${TOOL_FORMATS.join(', ')}; ` +
+        `?tool_format= on a trainer route, or implied by ${CHAT_FORMAT_KEY} chatml/glm4.5), or send metadata.messages or metadata.tool_calls` +
+        (chat === null ? '' : ` (${CHAT_FORMAT_KEY} "${chat}" implies none)`),
+    };
+  }
+  const fromMessages = countToolCalls(metadata.messages ?? [], metadata.tools);
+  if (named === undefined || named === 'openai') return { ok: true, counts: fromMessages, textFormat: null };
+  const fromText = countTextToolCalls(response, named, toolNames(metadata.tools));
+  return {
+    ok: true,
+    textFormat: named,
+    counts: {
+      total: fromMessages.total + fromText.total,
+      successful: fromMessages.successful + fromText.successful,
+      malformed: fromMessages.malformed + fromText.malformed,
+    },
+  };
 }
 
 export const search = defineAsync({
   name: 'search',
-  version: '1.0.0',
+  version: '1.1.0',
   description:
     'Search agent: an LLM judge grades the last \\boxed{} of the final message against the ground truth on [0,1]; ' +
     'no answer → 0 (budget_penalty when out of budget); under 2 successful tool calls → 0; scaled by 1 − 0.5·malformed/total',
@@ -71,12 +104,17 @@ export const search = defineAsync({
     const meta = checkAgainst(searchMetadata, sample.metadata, 'metadata');
     if (!meta.ok) return invalid(meta.error);
     const metadata = meta.value;
-    const calls = counts(label, metadata);
+    const chat = chatFormatOf(sample.metadata);
+    if (!chat.ok) return invalid(chat.error);
+    const counted = counts(label, metadata, chat.value, sample.response);
+    if (!counted.ok) return invalid(counted.error);
+    const calls = counted.counts;
     const toolCalls = { ...calls };
     const termination = metadata.termination ?? null;
 
-    // Rule 1: only an explicit final answer reaches the judge.
-    const message = finalMessage(sample, metadata);
+    // Rule 1: only an explicit final answer reaches the judge; in a text trajectory, after the last tool result.
+    const final = finalMessage(sample, metadata);
+    const message = final === null || counted.textFormat === null ? final : afterLastToolResponse(final);
     const text = message === null ? null : finalText(message);
     const answer = text === null ? null : lastBoxed(text)?.trim() ?? null;
     if (answer === null || answer === '') {

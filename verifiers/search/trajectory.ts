@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { contentText, inputMessage } from '../../core/chat';
+import { TOOL_FORMATS } from '../../core/transcript';
 
 /**
  * The agent trajectory in `metadata.messages`, in OpenAI chat format: assistant messages carry
@@ -63,6 +64,8 @@ export const searchMetadata = z.looseObject({
   tool_calls: toolCallCounts.optional(),
   /** The tools offered to the agent: OpenAI tool definitions or bare names. */
   tools: z.array(toolDef).optional(),
+  /** The tool-call format of a trajectory sent as text (tool-text.ts); `openai`: only metadata.messages. */
+  tool_format: z.enum(TOOL_FORMATS).optional(),
 });
 
 export type SearchMetadata = z.output<typeof searchMetadata>;
@@ -96,7 +99,7 @@ function marksFailure(result: TrajectoryMessage): boolean {
   );
 }
 
-function toolNames(tools: SearchMetadata['tools']): ReadonlySet<string> | null {
+export function toolNames(tools: SearchMetadata['tools']): ReadonlySet<string> | null {
   if (!tools) return null;
   return new Set(tools.map((t) => (typeof t === 'string' ? t : t.function.name)));
 }

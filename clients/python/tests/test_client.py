@@ -16,7 +16,7 @@ def mixed_batch() -> list:
     return [
         qa("\\boxed{C}", id="right"),
         qa("Answer: B", id="wrong"),
-        Sample(verifier="qa", response="\\boxed{x}", label={"answers": [7]}, id="bad-label"),
+        Sample(verifier="qa", response="\\boxed{x}", label={"answers": [True]}, id="bad-label"),
         {"verifier": "nope", "response": "x", "id": "unknown"},
         Sample(verifier="flaky", response="", label={"reward": 0.25}, id="flaky"),
     ]
@@ -42,7 +42,7 @@ class ScoreTest(unittest.TestCase):
                 ("flaky", 4, "OK", 0.25),
             ],
         )
-        self.assertEqual(response.results[2].reason, "label.answers[0]: expected string, received number")
+        self.assertEqual(response.results[2].reason, "label.answers[0]: expected a string")
         self.assertTrue(response.results[3].reason.startswith('verifier: unknown verifier "nope"'))
         self.assertEqual(response.results[0].details["letter"], "C")
         self.assertRegex(response.results[0].verifier_version, r"^\d+\.\d+\.\d+$")

@@ -157,7 +157,7 @@ class SlimeSample:
 
 
 def slime_env(**values: str):
-    base = {"VERDICT_TARGETS": "", "VERDICT_VERIFIER": "", "VERDICT_LABEL_FIELD": "", "VERDICT_GROUP_OPTIONS": "", "VERDICT_RETRIES": ""}
+    base = {"VERDICT_TARGETS": "", "VERDICT_VERIFIER": "", "VERDICT_LABEL_FIELD": "", "VERDICT_GROUP_OPTIONS": "", "VERDICT_RETRIES": "", "VERDICT_CHAT_FORMAT": "", "VERDICT_TOOL_FORMAT": ""}
     return mock.patch.dict(os.environ, {**base, **values})
 
 
@@ -323,6 +323,32 @@ class VerlTest(unittest.TestCase):
         self.assertAlmostEqual(sum(scores) / 4, 0.0, places=12)
         with self.assertRaises(ValueError):
             verl_rm.compute_score_batch(["mcq"], ["x"], ["C"], None, verdict_targets=GRPC_B, verdict_routes=self.ROUTES, verdict_reward="advantage")
+
+    def test_an_all_invalid_batch_raises_naming_the_first_reason_not_512_zeros(self):
+        # The configuration mistake of the issue: the length penalty on, no response_tokens in extra_info.
+        kwargs = {"verdict_targets": GRPC_B, "verdict_routes": self.ROUTES, "group_options": {"length_penalty": True, "max_length": 300}}
+        with self.assertRaises(verl_rm.VerdictBatchError) as caught:
+            verl_rm.compute_score_batch(["mcq"] * 4, ["\\boxed{C}"] * 4, ["C"] * 4, [{"index": 3}] * 4, **kwargs)
+        message = str(caught.exception)
+        self.assertIn("4 of 4 samples INVALID", message)
+        self.assertIn("rollout 0 (mcq, prompt index 3): response_tokens: required (> 0) when group_options.length_penalty is set", message)
+        self.assertEqual({r.status for r in caught.exception.results}, {"INVALID"})
+        # A share under the threshold is scored, each dropped rollout named by its place in the batch.
+        extras = [{"index": 3, "response_tokens": 10}] * 3 + [{"index": 3}]
+        with self.assertLogs("verdict_client.verl", "WARNING") as logs:
+            scores = verl_rm.compute_score_batch(["mcq"] * 4, ["\\boxed{C}"] * 4, ["C"] * 4, extras, **kwargs)
+        self.assertEqual(scores, [1.0, 1.0, 1.0, 1.0])
+        self.assertIn("rollout 3 (mcq, prompt index 3) INVALID response_tokens", logs.output[0])
+        # A lower threshold raises sooner; one out of range is refused.
+        with self.assertRaises(verl_rm.VerdictBatchError):
+            verl_rm.compute_score_batch(["mcq"] * 4, ["\\boxed{C}"] * 4, ["C"] * 4, extras, invalid_share=0.25, **kwargs)
+        with self.assertRaises(ValueError):
+            verl_rm.compute_score_batch(["mcq"], ["x"], ["C"], None, invalid_share=0, **kwargs)
+
+    def test_a_typo_in_a_routes_key_is_refused_by_name(self):
+        with self.assertRaises(ValueError) as caught:
+            verl_rm.compute_score("mcq", "\\boxed{C}", "C", None, verdict_targets=GRPC_B, verdict_routes={"mcq": {"verifier": "qa", "labelfield": "choice"}})
+        self.assertEqual(str(caught.exception), 'verdict_routes["mcq"].labelfield: unknown key (known: verifier, label_field, chat_format, tool_format)')
 
     def test_an_unreadable_label_is_a_sample_error_not_a_crash_of_another_kind(self):
         with self.assertRaises(verl_rm.VerdictSampleError) as caught:

@@ -15,6 +15,13 @@ else the environment:
     group_options   / VERDICT_GROUP_OPTIONS    GroupOptions for compute_score_batch (dict or JSON)
     verdict_reward  / VERDICT_REWARD           compute_score_batch returns "reward" (default) or "advantage"
     timeout         / VERDICT_TIMEOUT          seconds per call (default 300)
+    invalid_share   / VERDICT_INVALID_SHARE    compute_score_batch raises VerdictBatchError when at least this
+                                               share of the batch is INVALID (default 1.0: all of it)
+
+A route may also name `chat_format` and `tool_format`: how the server reads a string prompt back into
+messages and counts the tool calls of a text trajectory. verl passes no prompt to a reward function:
+put the conversation in extra_info["messages"] (OpenAI chat messages) or the templated prompt in
+extra_info["prompt"]; extra_info["tool_calls"] ({"total", "successful", "malformed"}) is passed on too.
 
 ABORTED (after the client's retries on other replicas) and INVALID (an unreadable label included):
 verl has no way to drop a sample from a reward function. `compute_score` raises VerdictSampleError —
@@ -44,13 +51,21 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._prepared import Prepared, merge, prepare, to_send
 from .client import VerdictClient
-from .labels import Route, parse_routes, route_for, trainer_label
+from .labels import Route, parse_routes, route_for, route_metadata, trainer_label
 from .messages import GroupOptions, Result, Sample
 
 log = logging.getLogger("verdict_client.verl")
 
 _lock = threading.Lock()
 _clients: dict[tuple[str, float], VerdictClient] = {}
+
+
+class VerdictBatchError(RuntimeError):
+    """Too much of a compute_score_batch call was INVALID: a configuration mistake, not a batch of zeros."""
+
+    def __init__(self, message: str, results: Sequence[Result]):
+        super().__init__(message)
+        self.results = list(results)
 
 
 class VerdictSampleError(RuntimeError):
@@ -90,9 +105,23 @@ def _group_options(kwargs: Mapping[str, Any]) -> Optional[GroupOptions]:
     return GroupOptions.of(json.loads(raw) if isinstance(raw, str) else raw)
 
 
+# extra_info keys passed on as sample metadata: the prompt conversation, explicit tool-call counts.
+_EXTRA_METADATA = ("messages", "prompt", "tool_calls", "tools", "termination")
+
+
+def _plain(value: Any) -> Any:
+    """numpy arrays and scalars (as parquet datasets hand them over) as plain Python values."""
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
 def to_verdict_sample(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]], routes: Mapping[str, Route], group_id: str = "") -> Sample:
-    verifier, label = trainer_label(ground_truth, route_for(routes, data_source), "ground_truth")
+    route = route_for(routes, data_source)
+    verifier, label = trainer_label(ground_truth, route, "ground_truth")
     extra = extra_info or {}
+    metadata: dict[str, Any] = {"data_source": data_source, **route_metadata(route)}
+    for key in _EXTRA_METADATA:
+        if extra.get(key) is not None:
+            metadata[key] = _plain(extra[key])
     return Sample(
         verifier=verifier,
         response=solution_str,
@@ -100,7 +129,7 @@ def to_verdict_sample(data_source: str, solution_str: str, ground_truth: Any, ex
         id=str(extra.get("index", "")),
         group_id=group_id,
         response_tokens=int(extra.get("response_tokens", 0) or 0),
-        metadata={"data_source": data_source},
+        metadata=metadata,
     )
 
 
@@ -138,6 +167,20 @@ def group_key(data_source: str, ground_truth: Any, extra_info: Optional[Mapping[
     return json.dumps(parts)
 
 
+def _invalid_share(kwargs: Mapping[str, Any]) -> float:
+    raw = _setting(kwargs, "invalid_share", "VERDICT_INVALID_SHARE")
+    value = 1.0 if raw is None else float(raw)
+    if not 0.0 < value <= 1.0:
+        raise ValueError(f"invalid_share: expected a share in (0, 1], got {value!r}")
+    return value
+
+
+def _rollout(index: int, data_source: str, extra: Optional[Mapping[str, Any]]) -> str:
+    """A rollout by its place in the batch: extra_info["index"] is the prompt's, shared by its n rollouts."""
+    prompt = (extra or {}).get("index")
+    return f"rollout {index} ({data_source}" + ("" if prompt is None else f", prompt index {prompt}") + ")"
+
+
 def _returned(kwargs: Mapping[str, Any]) -> str:
     value = str(_setting(kwargs, "verdict_reward", "VERDICT_REWARD") or "reward")
     if value not in ("reward", "advantage"):
@@ -164,14 +207,23 @@ def compute_score_batch(
         _prepare(d, s, g, e, routes, i, key)
         for i, (d, s, g, e, key) in enumerate(zip(data_sources, solution_strs, ground_truths, extras, keys))
     ]
+    threshold = _invalid_share(kwargs)
     results = _score(kwargs, prepared, options)
+    invalid = [i for i, r in enumerate(results) if r.status == "INVALID"]
+    if results and len(invalid) / len(results) >= threshold:
+        first = invalid[0]
+        raise VerdictBatchError(
+            f"verdict: {len(invalid)} of {len(results)} samples INVALID (invalid_share {threshold:g} reached); "
+            f"first, {_rollout(first, data_sources[first], extras[first])}: {results[first].reason}",
+            results,
+        )
     sums: dict[str, list[float]] = {}
     for result, key in zip(results, keys):
         if result.ok and result.reward is not None:
             sums.setdefault(key, []).append(float(result.reward))
     scores: list[float] = []
     dropped = 0
-    for result, key in zip(results, keys):
+    for i, (result, key) in enumerate(zip(results, keys)):
         if result.ok and result.reward is not None:
             scores.append(float(result.advantage or 0.0) if returned == "advantage" else float(result.reward))
             continue
@@ -179,7 +231,7 @@ def compute_score_batch(
         ok = sums.get(key, [])
         stand_in = 0.0 if returned == "advantage" or not ok else sum(ok) / len(ok)
         scores.append(stand_in)
-        log.warning("verdict: sample %s %s %s: no reward, scored %s (zero advantage)", result.id, result.status, result.reason, stand_in)
+        log.warning("verdict: %s %s %s: no reward, scored %s (zero advantage)", _rollout(i, data_sources[i], extras[i]), result.status, result.reason, stand_in)
     if dropped:
         log.warning("verdict: %d of %d samples had no reward", dropped, len(results))
     return scores

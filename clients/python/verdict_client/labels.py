@@ -21,25 +21,44 @@ class LabelError(ValueError):
 class Route:
     verifier: str
     label_field: Optional[str] = None
+    # How the server reads a string prompt back into messages (metadata.chat_format: chatml, glm4.5,
+    # llama3, deepseek-r1, plain) and counts the tool calls of a text trajectory (metadata.tool_format:
+    # hermes, glm4.5, openai); the server checks the values, naming the key.
+    chat_format: Optional[str] = None
+    tool_format: Optional[str] = None
 
 
 RouteLike = Union[Route, str, Mapping[str, Any]]
 
+_ROUTE_KEYS = ("verifier", "label_field", "chat_format", "tool_format")
 
-def as_route(value: RouteLike) -> Route:
+
+def as_route(value: RouteLike, path: str = "route") -> Route:
+    """A route from its table entry; a key it does not know is a ValueError naming it (a typo would
+    otherwise leave a setting silently unset)."""
     if isinstance(value, Route):
         return value
     if isinstance(value, str):
         return Route(value)
-    return Route(str(value["verifier"]), value.get("label_field"))
+    unknown = sorted(set(value) - set(_ROUTE_KEYS))
+    if unknown:
+        raise ValueError(f"{path}.{unknown[0]}: unknown key (known: {', '.join(_ROUTE_KEYS)})")
+    if "verifier" not in value:
+        raise ValueError(f"{path}.verifier: required")
+    return Route(str(value["verifier"]), value.get("label_field"), value.get("chat_format"), value.get("tool_format"))
 
 
-def parse_routes(value: Union[str, Mapping[str, RouteLike], None]) -> dict[str, Route]:
+def parse_routes(value: Union[str, Mapping[str, RouteLike], None], path: str = "verdict_routes") -> dict[str, Route]:
     """{"openai/gsm8k": {"verifier": "math", "label_field": "gold"}, "sciq": "qa", "*": …} (or its JSON)."""
     if value is None or value == "":
         return {}
     mapping = json.loads(value) if isinstance(value, str) else value
-    return {str(key): as_route(route) for key, route in mapping.items()}
+    return {str(key): as_route(route, f"{path}[{json.dumps(str(key))}]") for key, route in mapping.items()}
+
+
+def route_metadata(route: Route) -> dict[str, Any]:
+    """The route's formats as the sample metadata the server reads."""
+    return {key: value for key, value in (("chat_format", route.chat_format), ("tool_format", route.tool_format)) if value}
 
 
 def route_for(routes: Mapping[str, Route], key: str) -> Route:

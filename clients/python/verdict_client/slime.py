@@ -10,6 +10,9 @@ Configured by environment (slime passes only its own `args`):
     VERDICT_LABEL_FIELD    label field a plain label fills, e.g. "gold" or "answers[]"
     VERDICT_GROUP_OPTIONS  JSON GroupOptions for reward_group, e.g. {"length_penalty": true, "max_length": 30000}
     VERDICT_TIMEOUT        seconds per call (default 300); VERDICT_RETRIES (default 2)
+    VERDICT_CHAT_FORMAT    the template of a string prompt (--apply-chat-template): chatml, glm4.5, llama3,
+                           deepseek-r1, or plain (the prompt is the user's message); read back into messages by the server
+    VERDICT_TOOL_FORMAT    the tool-call format of a multi-turn response: hermes, glm4.5 (or implied by the chat format)
 
 A sample that still has no reward after the retries (ABORTED, or INVALID: a data bug, an unreadable
 label included) is dropped the way slime drops samples: `sample.remove_sample = True`, which makes
@@ -40,7 +43,7 @@ from typing import Any, Optional, Sequence
 
 from ._prepared import Prepared, merge, prepare, to_send
 from .aio import AsyncVerdictClient
-from .labels import Route, trainer_label
+from .labels import Route, route_metadata, trainer_label
 from .messages import GroupOptions, Result, Sample
 
 log = logging.getLogger("verdict_client.slime")
@@ -70,7 +73,12 @@ def _client() -> AsyncVerdictClient:
 
 
 def _route() -> Route:
-    return Route(os.environ.get("VERDICT_VERIFIER", ""), os.environ.get("VERDICT_LABEL_FIELD") or None)
+    return Route(
+        os.environ.get("VERDICT_VERIFIER", ""),
+        os.environ.get("VERDICT_LABEL_FIELD") or None,
+        os.environ.get("VERDICT_CHAT_FORMAT") or None,
+        os.environ.get("VERDICT_TOOL_FORMAT") or None,
+    )
 
 
 def _group_options() -> Optional[GroupOptions]:
@@ -82,7 +90,11 @@ def to_verdict_sample(sample: Any, route: Route, group_id: str = "") -> Sample:
     """A slime Sample (prompt, response, label, response_length, index, metadata) → a Verdict Sample."""
     verifier, label = trainer_label(sample.label, route, "sample.label")
     prompt = sample.prompt
-    metadata: dict[str, Any] = {"messages": list(prompt)} if isinstance(prompt, list) else {"prompt": prompt or ""}
+    metadata: dict[str, Any] = route_metadata(route)
+    if isinstance(prompt, list):
+        metadata["messages"] = list(prompt)
+    elif prompt:
+        metadata["prompt"] = prompt
     return Sample(
         verifier=verifier,
         response=sample.response,

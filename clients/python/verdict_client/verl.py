@@ -21,9 +21,9 @@ from typing import Any, Optional
 if importlib.util.find_spec("verdict_client") is None:  # loaded by file path, clients/python not on sys.path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from verdict_client._verl import VerdictSampleError, compute_score, compute_score_batch, group_key, to_verdict_sample  # noqa: E402
+from verdict_client._verl import VerdictBatchError, VerdictSampleError, compute_score, compute_score_batch, group_key, to_verdict_sample  # noqa: E402
 
-__all__ = ["VerdictSampleError", "compute_score", "compute_score_batch", "group_key", "to_verdict_sample"]
+__all__ = ["VerdictBatchError", "VerdictSampleError", "compute_score", "compute_score_batch", "group_key", "to_verdict_sample"]
 
 PRIME_WARNING = (
     "verdict_client.verl: verl's `prime` reward manager is configured. It turns every exception of the "
