@@ -55,7 +55,8 @@ describe('verdict audit: batteries against the real verifiers', () => {
     expect(hitsOf(report, 'always-true')).toEqual(expect.arrayContaining(['empty', 'whitespace', 'one-word']));
     expect(hitsOf(report, 'eval-checker')).toEqual(['answer-eval']);
     expect(hitsOf(report, 'no-comma')).toEqual(expect.arrayContaining(['one-letter', 'yes']));
-    expect(report.findings.find((f) => f.id === 'no-comma')).toMatchObject({ blames: 'label', how: 'reward' });
+    // Each finding carries the label that let the hack through, for the report to show beside it.
+    expect(report.findings.find((f) => f.id === 'no-comma')).toMatchObject({ blames: 'label', how: 'reward', label: '{"rubrics":[{"id":"punctuation:no_comma","kind":"constraint"}]}' });
     expect(report.gameable).toBe(3);
     expect(report.gameability).toBe(1);
   });
