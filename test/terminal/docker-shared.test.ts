@@ -125,6 +125,18 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     await expect(engine.docker.getContainer(removed.environment.container).inspect()).rejects.toMatchObject({ statusCode: 404 });
   });
 
+  it('reaches an engine over TCP as well as over a unix socket (an endpoint with host and port)', async () => {
+    const port = 20_000 + (process.pid % 20_000);
+    const tcp = await startEngine(`tcp:127.0.0.1:${port}`);
+    try {
+      const remote = new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { remote: { host: '127.0.0.1', port } } } }));
+      const env = await make('mkdir -p /app && echo 42 > /app/answer.txt');
+      expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: env.environment.container } }, { workspace: remote })).toMatchObject({ status: 'OK', reward: 1 });
+    } finally {
+      await tcp.stop();
+    }
+  });
+
   it('is ABORTED naming what is missing: a container that is gone, an engine that is unreachable, an endpoint not configured is INVALID', async () => {
     const port = new DockerWorkspace(config());
     expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'no-such-container' } }, { workspace: port })).toMatchObject({

@@ -27,15 +27,17 @@ export function engineSocket(): string {
   return path.join(mkdtempSync(path.join(tmpdir(), 'verdict-engine-')), 'engine.sock');
 }
 
+/** `socket`: a unix socket path, or `tcp:127.0.0.1:PORT` for the API over TCP (no TLS: loopback only). */
 export async function startEngine(socket: string): Promise<Engine> {
-  const dir = path.dirname(socket);
+  const tcp = /^tcp:([\d.]+):(\d+)$/.exec(socket);
+  const dir = tcp ? mkdtempSync(path.join(tmpdir(), 'verdict-engine-')) : path.dirname(socket);
   const conf = path.join(dir, 'containers.conf');
   writeFileSync(conf, '[containers]\ndefault_ulimits = []\n\n[engine]\nruntime = "runc"\n');
   const env = { ...process.env, CONTAINERS_CONF: conf };
   const global = ['--root', path.join(ROOT, 'root'), '--runroot', path.join(ROOT, 'run')];
   execFileSync('bash', [path.join(REPO, 'deploy', 'task-base-image.sh'), ...global], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const service: ChildProcess = spawn('podman', [...global, 'system', 'service', '--time=0', `unix://${socket}`], { env, stdio: 'ignore' });
-  const docker = new Docker({ socketPath: socket });
+  const service: ChildProcess = spawn('podman', [...global, 'system', 'service', '--time=0', tcp ? socket : `unix://${socket}`], { env, stdio: 'ignore' });
+  const docker = tcp ? new Docker({ host: tcp[1]!, port: Number(tcp[2]), protocol: 'http' }) : new Docker({ socketPath: socket });
   for (let attempt = 0; ; attempt++) {
     try {
       await docker.ping();
