@@ -8,16 +8,21 @@ export const terminalConfigSection = z.strictObject({
   workers: z.union([z.literal('auto'), z.number().int().min(1).max(64)]).default('auto').describe('Test runs at once; "auto" = available CPU cores'),
   uidBase: z.number().int().min(1_000).max(4_000_000_000).default(300_000).describe('First host uid of the runs\' unprivileged test users'),
   bwrap: z.string().min(1).default('/usr/bin/bwrap').describe('Absolute path of bubblewrap'),
-  workdir: z.string().regex(/^\/[A-Za-z0-9_./-]+$/).default('/app').describe('Where the workspace appears in the sandbox (the task image\'s WORKDIR)'),
   maxWorkspaceMb: z.number().int().min(1).default(512).describe('Largest unpacked workspace (bytes of its files)'),
   maxMembers: z.number().int().min(1).default(20_000).describe('Most files, folders and links in a workspace archive'),
   defaults: z
     .strictObject({
-      timeoutSec: z.number().positive().default(120).describe('[verifier].timeout_sec when task.toml has none'),
+      timeoutSec: z.number().positive().default(600).describe('[verifier].timeout_sec when task.toml has none (Harbor\'s default)'),
       cpus: z.number().positive().default(1).describe('[environment].cpus when task.toml has none'),
       memoryMb: z.number().int().min(64).default(2048).describe('[environment].memory_mb when task.toml has none'),
       storageMb: z.number().int().min(16).default(1024).describe('[environment].storage_mb when task.toml has none'),
+      workdir: z
+        .string()
+        .regex(/^\/[A-Za-z0-9_./-]+$/)
+        .refine((p) => !p.split('/').includes('..'), 'expected no ".."')
+        .default('/app')
+        .describe('bwrap: where test.sh runs when neither task.toml [environment] workdir nor environment/Dockerfile WORKDIR says'),
     })
-    .default({ timeoutSec: 120, cpus: 1, memoryMb: 2048, storageMb: 1024 }),
+    .default({ timeoutSec: 600, cpus: 1, memoryMb: 2048, storageMb: 1024, workdir: '/app' }),
 });
 export type TerminalConfigSection = z.output<typeof terminalConfigSection>;
