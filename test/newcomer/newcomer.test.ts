@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { chromium } from 'playwright-core';
 import { checkCases } from '../../cli/check';
 import { renderVerifiers } from '../../cli/commands';
 import { Receipts } from '../../cli/receipt';
@@ -70,6 +71,23 @@ describe('a pure verifier added as one folder and one registration line', () => 
       const res = await fetch(`${base}/v1/score`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ samples: [sample] }) });
       const body = (await res.json()) as { results: Array<{ status: string; reward: number }> };
       expect(body.results[0]).toMatchObject({ status: 'STATUS_OK', reward: 1 });
+    });
+
+    it('is picked on the page (Debian\'s chromium), which fills in its example and scores it', async () => {
+      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium' });
+      try {
+        const page = await browser.newPage();
+        await page.goto(`http://127.0.0.1:${server.httpPort}/`);
+        await page.waitForSelector('#verifier:not([disabled])');
+        await page.selectOption('#verifier', 'tiny');
+        expect(await page.inputValue('#response')).toBe('hello, world');
+        await page.click('#score');
+        await page.waitForSelector('#output .result');
+        expect(await page.textContent('#output .status')).toBe('OK');
+        expect(await page.textContent('#output .reward')).toBe('1');
+      } finally {
+        await browser.close();
+      }
     });
   });
 });
