@@ -6,7 +6,8 @@ import { checkAgainst } from '../core/label';
 import { isJsonObject, type Json, type JsonObject } from '../core/json';
 import type { Sample, ScoreResult } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
-import { sampleFromJson, STATUS_NAMES } from '../services/wire/json';
+import { STATUS_NAMES } from '../core/status';
+import { sampleFromJson } from '../services/wire/json';
 import { canonicalJson } from './receipt';
 import { localScorer } from './scorer';
 
