@@ -166,9 +166,8 @@ function resumePoint(options: ScoreFileOptions, plan: RunPlan): Checkpoint | nul
   return checkpoint;
 }
 
-/** Input rows → items: previous results kept (--retry-aborted), samples, or an INVALID row. */
-async function itemOf(row: InputRow, plan: RunPlan, options: ScoreFileOptions, previous: PreviousResults | null): Promise<Item> {
-  const kept = previous ? await previous.keptRows(row.line) : null;
+/** An input row → its item: its previous results kept (--retry-aborted), its samples, or an INVALID row. */
+function itemOf(row: InputRow, plan: RunPlan, options: ScoreFileOptions, kept: ResultRow[] | null): Item {
   if (kept) return { line: row.line, kind: 'kept', rows: kept };
   if ('error' in row) return { line: row.line, row, kind: 'invalid', error: row.error, id: '', verifier: '' };
   const mapped = rowToSamples(row.value, plan.mapping, { line: row.line, countTokens: options.countTokens ?? null });
@@ -395,7 +394,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
         stoppedEarly = true;
         break;
       }
-      const full = batcher.add(await itemOf(row, plan, options, previous));
+      // Awaited only with --retry-aborted: a promise per row is a cost on a million rows.
+      const kept = previous ? await previous.keptRows(row.line) : null;
+      const full = batcher.add(itemOf(row, plan, options, kept));
       if (full !== null) await dispatch(full);
     }
     // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.

@@ -121,8 +121,11 @@ export function valueAt(row: JsonObject, path: string): Json | undefined {
 }
 
 /** The input columns a mapping consumes: the whole-column paths; dotted paths leave their column to pass through. */
+/** The columns of sample-shaped rows (the proto's JSON names, camelCase or as written). */
+const NATIVE_COLUMNS: readonly string[] = ['id', 'verifier', 'response', 'label', 'groupId', 'group_id', 'responseTokens', 'response_tokens', 'metadata'];
+
 export function consumedColumns(mapping: Mapping): Set<string> {
-  if (mapping.native) return new Set(['id', 'verifier', 'response', 'label', 'groupId', 'group_id', 'responseTokens', 'response_tokens', 'metadata']);
+  if (mapping.native) return new Set(NATIVE_COLUMNS);
   const paths = [mapping.response, mapping.label, mapping.id, mapping.group, mapping.responseTokens, mapping.metadata, mapping.prompt];
   return new Set(paths.filter((p): p is string => p !== null && !p.includes('.')));
 }
@@ -210,7 +213,7 @@ export function rowToSamples(row: JsonObject, mapping: Mapping, context: MapCont
 
 function nativeRow(row: JsonObject, mapping: Mapping, context: MapContext): RowSamples {
   const fields: JsonObject = {};
-  for (const key of consumedColumns(mapping)) if (key in row) fields[key] = row[key]!;
+  for (const key of NATIVE_COLUMNS) if (key in row) fields[key] = row[key]!;
   const parsed = sampleFromJson(fields, '');
   const id = typeof row.id === 'string' ? row.id : '';
   const verifierName = typeof row.verifier === 'string' ? row.verifier : '';
