@@ -47,6 +47,11 @@ export const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   verifiers: ['verdict verifiers', 'verdict verifiers --json | jq \'.[] | select(.name == "math") | .labelSchema\''],
   doctor: ['verdict doctor', 'verdict doctor --config examples/verdict.yaml --json'],
+  tasks: ['verdict tasks build harbor-tasks/ --config verdict.yaml   # terminal.docker endpoints'],
+  'tasks build': [
+    'verdict tasks build harbor-tasks/ --config verdict.yaml            # each task: <imagePrefix>-<id>:latest',
+    'verdict tasks build harbor-tasks/log-count --socket /run/podman/podman.sock',
+  ],
 };
 
 /** The command's path below the program: `curate dedup`. */

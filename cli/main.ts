@@ -12,6 +12,7 @@ import { addScoreCommand } from './score-command';
 import { addCurateCommand } from './curate/command';
 import { addAuditCommand } from './audit/command';
 import { addReportCommand } from './report';
+import { addTasksCommand } from './tasks';
 import { addExamples } from './examples';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
@@ -89,6 +90,7 @@ export function program(): Command {
   addCurateCommand(cli);
   addAuditCommand(cli);
   addReportCommand(cli);
+  addTasksCommand(cli);
 
   cli
     .command('verifiers')
