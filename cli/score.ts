@@ -76,7 +76,7 @@ type Item =
 interface BatchOutput {
   rows: OutputRow[];
   groups: GroupSummary[];
-  tally: Array<{ verifier: string; status: Status; reason: string; reward?: number; seconds: number | null }>;
+  tally: Array<{ verifier: string; status: Status; reason: string; reward: number | undefined; seconds: number | null }>;
   lastLine: number;
 }
 
@@ -292,22 +292,23 @@ function batchOutput(items: readonly Item[], samples: readonly Sample[], timed: 
     if (item.kind === 'kept') {
       for (const kept of item.rows) {
         out.rows.push({ json: kept.json });
-        out.tally.push({ verifier: kept.verifier, status: kept.status, reason: kept.reason.replace(/^line \d+: /, ''), ...(kept.reward === null ? {} : { reward: kept.reward }), seconds: null });
+        out.tally.push({ verifier: kept.verifier, status: kept.status, reason: kept.reason.replace(/^line \d+: /, ''), reward: kept.reward ?? undefined, seconds: null });
       }
       continue;
     }
     const pass = passThrough(item.row, context);
     const native = 'native' in item.row ? item.row.native : undefined;
     if (item.kind === 'invalid') {
-      out.rows.push({ json: invalidRow(item, pass), ...(native ? { native } : {}) });
-      out.tally.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, seconds: null });
+      out.rows.push(native ? { json: invalidRow(item, pass), native } : { json: invalidRow(item, pass) });
+      out.tally.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, reward: undefined, seconds: null });
       continue;
     }
     for (const { sample, rollout } of item.samples) {
       const k = next++;
       const result = shaped.results[k]!;
-      out.rows.push({ json: scoredRow(result, sample, rollout, item.line, pass, context), ...(native ? { native } : {}) });
-      out.tally.push({ verifier: result.verifier, status: result.status, reason: result.reason, ...(result.reward === undefined ? {} : { reward: result.reward }), seconds: timed[k]!.seconds });
+      const json = scoredRow(result, sample, rollout, item.line, pass, context);
+      out.rows.push(native ? { json, native } : { json });
+      out.tally.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds: timed[k]!.seconds });
     }
   }
   return out;
