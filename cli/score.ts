@@ -11,7 +11,7 @@ import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
-import { openRows, type InputRow } from './dataset/read';
+import { openRows, type InputRow, type RowSource } from './dataset/read';
 import type { ResultRow } from './dataset/results';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
@@ -326,6 +326,27 @@ function sigintStop(install: boolean): { stopping(): boolean; remove(): void } {
   return { stopping: () => stopping, remove: () => install && process.off('SIGINT', onSigint) };
 }
 
+/** The results file and the group summaries file (--groups): appended after a checkpoint's bytes on --resume. */
+function openSinks(options: ScoreFileOptions, plan: RunPlan, checkpoint: Checkpoint | null, parquetColumns: RowSource['parquetColumns']): { sink: ResultSink; groupsSink: ResultSink | null } {
+  const sink = openSink(options.output, plan.outputFormat, {
+    durable: plan.durable,
+    ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
+    parquetColumns,
+  });
+  const groupsSink = options.groupsOutput
+    ? openSink(options.groupsOutput, 'jsonl', { durable: plan.durable, ...(checkpoint?.groupsBytes != null ? { keepBytes: checkpoint.groupsBytes } : {}) })
+    : null;
+  return { sink, groupsSink };
+}
+
+/** In-process worker threads, or the replicas of --server. */
+async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
+  if (options.servers) return remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {});
+  // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
+  // rollouts or the rest of a group, which the service's per-request limit must not refuse.
+  return localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
+}
+
 /**
  * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
  * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
@@ -341,20 +362,9 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     writeCheckpoint(options.output, { version: 2, key: plan.key, line, outputBytes, groupsBytes, summary: summary.state() });
   // A run killed before its first batch is written can be resumed too.
   if (plan.durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
-  const sink: ResultSink = openSink(options.output, plan.outputFormat, {
-    durable: plan.durable,
-    ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
-    parquetColumns: source.parquetColumns,
-  });
-  const groupsSink: ResultSink | null = options.groupsOutput
-    ? openSink(options.groupsOutput, 'jsonl', { durable: plan.durable, ...(checkpoint?.groupsBytes != null ? { keepBytes: checkpoint.groupsBytes } : {}) })
-    : null;
+  const { sink, groupsSink } = openSinks(options, plan, checkpoint, source.parquetColumns);
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
-  const scorer: BatchScorer = options.servers
-    ? remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {})
-    : // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
-      // rollouts or the rest of a group, which the service's per-request limit must not refuse.
-      await localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
+  const scorer = await openScorer(options);
   const context: RowContext = { options, plan, receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions), collisions: new Set() };
   const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
   const sigint = sigintStop(options.handleSignals === true);
