@@ -120,10 +120,10 @@ export function valueAt(row: JsonObject, path: string): Json | undefined {
   return value;
 }
 
-/** The input columns a mapping consumes: the whole-column paths; dotted paths leave their column to pass through. */
 /** The columns of sample-shaped rows (the proto's JSON names, camelCase or as written). */
 const NATIVE_COLUMNS: readonly string[] = ['id', 'verifier', 'response', 'label', 'groupId', 'group_id', 'responseTokens', 'response_tokens', 'metadata'];
 
+/** The input columns a mapping consumes: the whole-column paths; dotted paths leave their column to pass through. */
 export function consumedColumns(mapping: Mapping): Set<string> {
   if (mapping.native) return new Set(NATIVE_COLUMNS);
   const paths = [mapping.response, mapping.label, mapping.id, mapping.group, mapping.responseTokens, mapping.metadata, mapping.prompt];
