@@ -113,6 +113,8 @@ function runPython(server: ServerProcess, requestFile: string, mode: 'unary' | '
 
 export async function run(): Promise<void> {
   const samples: Sample[] = loadMathBatch().map((s) => ({ ...s, groupId: '' }));
+  // `npm run bench -- serving --memory-only`: the memory soak alone (about a minute), not the throughput paths.
+  if (process.argv.includes('--memory-only')) return memory(samples);
   const total = CALLS * samples.length;
   heading(
     `serving: ${CALLS} calls × ${samples.length} math samples, ${IN_FLIGHT} in flight, in-process and through \`verdict serve\` (its own process)`,
