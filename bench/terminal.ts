@@ -8,6 +8,7 @@ import type { AsyncVerifier } from '../core/verifier';
 import { systemMounts } from '../services/sandbox/bwrap';
 import { BwrapWorkspace, terminalConfigSection } from '../services/workspace';
 import { terminal } from '../verifiers/terminal';
+import { runDocker } from './terminal-docker';
 import { heading, row, timed } from './timing';
 
 /**
@@ -105,4 +106,5 @@ export async function run(): Promise<void> {
   process.stdout.write(
     `  verifier ÷ bare loop (tasks/s, same machine, this run, ${ROUNDS} alternating rounds of ${RUNS}): ${(seconds.bare / seconds.verdict).toFixed(2)}× (rounds ${sorted[0]!.toFixed(2)}–${sorted[sorted.length - 1]!.toFixed(2)}×; goal ≥ 0.8×)\n`,
   );
+  await runDocker();
 }

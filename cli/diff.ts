@@ -41,6 +41,8 @@ export interface DiffReport {
   totalChanged: number;
   onlyOld: number;
   onlyNew: number;
+  /** The two files compared, as named on the command line (absent in reports of earlier builds). */
+  files?: { old: string; new: string };
 }
 
 type Keyed = { line: number; rollout: number; row: JsonObject };
@@ -73,7 +75,7 @@ function causeOf(before: JsonObject, after: JsonObject): string {
 export async function diffFiles(oldFile: string, newFile: string, options: { show?: number }): Promise<DiffReport> {
   const show = options.show ?? 10;
   const stats = new Map<string, VerifierDiff & { sumBefore: number; okBefore: number; sumAfter: number; okAfter: number }>();
-  const report: DiffReport = { kind: 'verdict.diff', version: 1, verifiers: [], changed: [], totalChanged: 0, onlyOld: 0, onlyNew: 0 };
+  const report: DiffReport = { kind: 'verdict.diff', version: 1, verifiers: [], changed: [], totalChanged: 0, onlyOld: 0, onlyNew: 0, files: { old: oldFile, new: newFile } };
   const olds = keyedRows(oldFile, 'OLD');
   const news = keyedRows(newFile, 'NEW');
   let a = await olds.next();

@@ -1,30 +1,45 @@
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { createRegistry } from '../verifiers';
 import { ConfigError } from '../services/config';
-import { startServer } from '../services/server';
+import { ListenError, startServer } from '../services/server';
 import { AuthSetupError, loadToken, TOKEN_ENV } from '../services/auth';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../services/log';
 import { packageVersion } from '../services/version';
 import { addCheckCommand, addDiffCommand } from './commands';
-import { config, integer, workersOption } from './options';
+import { collect, config, integer, UsageError, workersOption } from './options';
+import { normalOrigin } from '../services/http/same-origin';
 import { addScoreCommand } from './score-command';
 import { addCurateCommand } from './curate/command';
 import { addAuditCommand } from './audit/command';
 import { addReportCommand } from './report';
+import { addTasksCommand } from './tasks';
+import { addExamples } from './examples';
 import { diagnose, renderFindings } from './doctor';
 import { sandboxConfigSection } from '../services/sandbox';
+
+/** `--allow-origin` values, each checked to be an origin (`https://host[:port]`). */
+function allowedOrigins(values: string[]): string[] {
+  return values.map((value) => {
+    const origin = normalOrigin(value);
+    if (origin === null) throw new UsageError(`--allow-origin ${value}: expected an origin such as https://dash.example:3000`);
+    return origin;
+  });
+}
 
 export function program(): Command {
   const cli = new Command('verdict')
     .description('Reward and verifier services for RL of language models, behind one batched Score API')
     .version(packageVersion(), '-V, --version', 'print the version')
-    .showHelpAfterError();
+    // A parse error is one line and a pointer to --help (not the whole help), exit 2, as the README
+    // says; both settings are inherited by the commands added below.
+    .exitOverride()
+    .showHelpAfterError(false);
 
   cli
     .command('serve')
     .description('serve the gRPC Score API and the HTTP gateway')
-    .addOption(new Option('--port <port>', 'gRPC port (0 = any free port)').argParser(integer('--port', 0)).default(50051))
-    .addOption(new Option('--http-port <port>', 'HTTP gateway port (0 = any free port)').argParser(integer('--http-port', 0)).default(8080))
+    .addOption(new Option('--port <port>', 'gRPC port (0 = any free port)').argParser(integer('--port', 0, 65535)).default(50051))
+    .addOption(new Option('--http-port <port>', 'HTTP gateway port (0 = any free port)').argParser(integer('--http-port', 0, 65535)).default(8080))
     .option('--no-http', 'serve gRPC only')
     .option('--host <host>', 'address to listen on (0.0.0.0 = every interface, as a container needs)', '127.0.0.1')
     .addOption(workersOption())
@@ -35,7 +50,8 @@ export function program(): Command {
     .option('--tls-cert <file>', 'PEM certificate chain: serve gRPC over TLS (with --tls-key)')
     .option('--tls-key <file>', 'PEM private key of --tls-cert')
     .option('--tls-client-ca <file>', 'PEM CA bundle: require client certificates it signed (mutual TLS)')
-    .action(async (opts: { port: number; httpPort: number; http: boolean; host: string; workers: number; config?: string; drainMs: number; logLevel: LogLevel; authTokenFile?: string; tlsCert?: string; tlsKey?: string; tlsClientCa?: string }) => {
+    .option('--allow-origin <origin>', 'without a token, a web page of this origin may call the HTTP API too (repeatable; others are refused)', collect)
+    .action(async (opts: { allowOrigin?: string[]; port: number; httpPort: number; http: boolean; host: string; workers: number; config?: string; drainMs: number; logLevel: LogLevel; authTokenFile?: string; tlsCert?: string; tlsKey?: string; tlsClientCa?: string }) => {
       if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new AuthSetupError('--tls-cert and --tls-key go together');
       if (opts.tlsClientCa !== undefined && opts.tlsCert === undefined) throw new AuthSetupError('--tls-client-ca needs --tls-cert and --tls-key');
       const logger = createLogger(opts.logLevel);
@@ -48,6 +64,7 @@ export function program(): Command {
         drainMs: opts.drainMs,
         logger,
         authToken: loadToken(opts.authTokenFile !== undefined ? { file: opts.authTokenFile } : {}),
+        allowOrigins: allowedOrigins(opts.allowOrigin ?? []),
         tls:
           opts.tlsCert !== undefined && opts.tlsKey !== undefined
             ? { certFile: opts.tlsCert, keyFile: opts.tlsKey, ...(opts.tlsClientCa !== undefined ? { clientCaFile: opts.tlsClientCa } : {}) }
@@ -73,6 +90,7 @@ export function program(): Command {
   addCurateCommand(cli);
   addAuditCommand(cli);
   addReportCommand(cli);
+  addTasksCommand(cli);
 
   cli
     .command('verifiers')
@@ -99,15 +117,55 @@ export function program(): Command {
       if (findings.some((f) => f.status === 'fail')) process.exitCode = 1;
     });
 
+  addExamples(cli);
   return cli;
 }
 
+/** `verdict curate dedup --help` for the (sub)command the arguments name, else `verdict --help`. */
+function helpHint(argv: string[], cli: Command): string {
+  const path: string[] = [];
+  let at = cli;
+  for (const arg of argv.slice(2)) {
+    const sub = arg.startsWith('-') ? undefined : at.commands.find((c) => c.name() === arg);
+    if (!sub) break;
+    path.push(sub.name());
+    at = sub;
+  }
+  return `(see verdict ${path.map((p) => `${p} `).join('')}--help)`;
+}
+
+/**
+ * stdout or stderr closed by the reader (`verdict score --help | head`): stop quietly, with the status a
+ * shell gives a process killed by SIGPIPE (128 + 13), instead of a stack trace about EPIPE.
+ */
+function exitOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(141);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<void> {
+  exitOnClosedPipe(process.stdout);
+  exitOnClosedPipe(process.stderr);
+  const cli = program();
   try {
-    await program().parseAsync(argv);
+    await cli.parseAsync(argv);
   } catch (error) {
+    if (error instanceof CommanderError) {
+      // Help and --version are exits too: 0. commander has printed the error line itself.
+      if (error.exitCode === 0) process.exit(0);
+      process.stderr.write(`${helpHint(argv, cli)}\n`);
+      process.exit(2);
+    }
+    if (error instanceof UsageError) {
+      process.stderr.write(`verdict: ${error.message}\n${helpHint(argv, cli)}\n`);
+      process.exit(2);
+    }
     const message =
-      error instanceof ConfigError ? `config error: ${error.message}` : error instanceof AuthSetupError ? `auth: ${error.message}` : error instanceof Error ? error.message : String(error);
+      error instanceof ListenError
+        ? `${error.api === 'grpc' ? '--port' : '--http-port'} ${error.port}: ${error.message} (pick another with ${error.api === 'grpc' ? '--port' : '--http-port'}${error.api === 'http' ? ', or --no-http' : ''})`
+        : error instanceof ConfigError ? `config error: ${error.message}` : error instanceof AuthSetupError ? `auth: ${error.message}` : error instanceof Error ? error.message : String(error);
     process.stderr.write(`verdict: ${message}\n`);
     process.exit(2);
   }

@@ -4,11 +4,19 @@ import type { GroupOptions } from '../core/groups';
 import { loadConfig, parseConfig, type VerdictConfig } from '../services/config';
 import { groupOptionsFromJson } from '../services/wire/group-options';
 
+/**
+ * A mistake in how the command was called (a flag's value, a missing or unreadable argument): exit 2
+ * with one line and a pointer to `--help`, as commander's own parse errors do.
+ */
+export class UsageError extends Error {}
+
 /** Flag parsers and options shared by the commands. */
-export function integer(name: string, min: number) {
+export function integer(name: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${name} must be an integer ≥ ${min}`);
+    if (value.trim() === '' || !Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(max === Number.MAX_SAFE_INTEGER ? `${name} must be an integer ≥ ${min}` : `${name} must be an integer from ${min} to ${max}`);
+    }
     return n;
   };
 }

@@ -4,7 +4,7 @@ import type { GroupOptions } from '../core/groups';
 import { FORMATS } from './dataset/format';
 import { diffFiles, renderDiff } from './diff';
 import { addMappingOptions, addServerOptions, mappingOrThrow, serverTarget } from './dataset-options';
-import { config, fraction, groupOptionsArgument, integer, workersOption } from './options';
+import { config, fraction, groupOptionsArgument, integer, UsageError, workersOption } from './options';
 import { formatPairsReport, runPairs } from './pairs';
 import { scoreFile } from './score';
 import { loadTokenCounter } from './tokenizer';
@@ -35,6 +35,7 @@ interface ScoreFlags {
   route?: string[];
   verifier?: string;
   keepColumns: boolean;
+  keepResponse?: boolean;
   maxInvalid: number;
   resume?: boolean;
   retryAborted?: string;
@@ -46,6 +47,35 @@ interface ScoreFlags {
   tlsCert?: string;
   tlsKey?: string;
   tokenizer?: string;
+}
+
+/**
+ * The config section that serves each verifier needing a service (README, Verifiers): what an ABORTED
+ * `service_unavailable` sample needs. `if` needs one only for python, js or judge rubrics.
+ */
+const SERVING_SECTION: Record<string, string> = {
+  code: 'sandbox: {}',
+  puzzle: 'sandbox: {}',
+  agent_state: 'sandbox: {} and agentState: {taskDir: DIR}',
+  terminal: 'terminal: {taskDir: DIR}',
+  if: 'sandbox: {} (python rubrics) and judge: {endpoints: …} (judge rubrics)',
+  search: 'judge: {endpoints: {search: {url: …, model: …}}}',
+  rlhf: 'rewardModel: {endpoints: {…}}',
+};
+
+/** The verifiers examples/verdict.yaml serves on this host (its sandbox section). */
+const EXAMPLE_SERVES = new Set(['code', 'puzzle', 'if']);
+
+/** For each verifier with ABORTED `service_unavailable` samples: which config section serves it. */
+export function serviceHints(rows: ReadonlyArray<{ verifier: string; status: string; reason: string; count: number }>): string[] {
+  const hints: string[] = [];
+  for (const row of rows) {
+    if (row.status !== 'ABORTED' || row.reason !== 'service_unavailable') continue;
+    const section = SERVING_SECTION[row.verifier] ?? 'the section its README names';
+    const example = EXAMPLE_SERVES.has(row.verifier) ? ', e.g. --config examples/verdict.yaml' : ' (examples/verdict.yaml shows the sections)';
+    hints.push(`hint: ${row.count} ${row.verifier} sample${row.count === 1 ? ' was' : 's were'} not scored (ABORTED service_unavailable): give --config FILE with ${section}${example}`);
+  }
+  return hints;
 }
 
 export function addScoreCommand(cli: Command): void {
@@ -62,10 +92,11 @@ export function addScoreCommand(cli: Command): void {
     .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)');
   addServerOptions(addMappingOptions(command))
     .option('--no-keep-columns', 'do not copy unmapped input columns to the results')
+    .option('--keep-response', 'each result row also carries its response (a "response" column), for verdict report to show beside the reward')
     .addOption(new Option('--max-invalid <fraction>', 'exit 1 when more than this share of samples is INVALID').argParser(fraction('--max-invalid')).default(DEFAULT_MAX_INVALID))
     .option('--resume', 'continue an interrupted run from the checkpoint beside the output')
     .option('--retry-aborted <prev>', 'a previous results file of this input: keep its rows, score its ABORTED rows again')
-    .option('--summary-json <file>', 'write the closing summary as JSON')
+    .option('--summary-json <file>', 'write the closing summary as JSON ("-" = stdout, with -o FILE)')
     .option('--compare <old>', 'after scoring, compare with an earlier results file of the same input (as verdict diff)')
     .option('--tokenizer <tokenizer.json>', 'count response_tokens with this local Hugging Face tokenizer where rows have none')
     .option('--pairs', 'the input holds chosen/rejected preference pairs: print mean chosen, mean rejected, accuracy')
@@ -82,6 +113,7 @@ export function addScoreCommand(cli: Command): void {
         process.stdout.write(formatPairsReport(report) + '\n');
         return;
       }
+      if (opts.summaryJson === '-' && opts.output === '-') throw new UsageError('--summary-json - and results on stdout cannot share it: give -o FILE, or --summary-json FILE');
       const mapping = mappingOrThrow(opts);
       if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
       const target = serverTarget(opts);
@@ -98,6 +130,7 @@ export function addScoreCommand(cli: Command): void {
         ...(opts.groups ? { groupsOutput: opts.groups } : {}),
         mapping,
         keepColumns: opts.keepColumns,
+        keepResponse: opts.keepResponse === true,
         resume: opts.resume === true,
         ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
         ...(target ?? {}),
@@ -105,7 +138,8 @@ export function addScoreCommand(cli: Command): void {
         handleSignals: true,
       });
       const { summary } = run;
-      const report = opts.output === '-' ? process.stderr : process.stdout;
+      // stdout holds the results, or the summary as JSON with --summary-json -: the text goes to stderr then.
+      const report = opts.output === '-' || opts.summaryJson === '-' ? process.stderr : process.stdout;
       const lines = [summary.render()];
       const total = summary.total;
       const invalid = summary.countOf('INVALID');
@@ -118,9 +152,12 @@ export function addScoreCommand(cli: Command): void {
         const top = summary.topReasons('INVALID', 5);
         if (top.length > 0) lines.push('top INVALID reasons:', ...top.map((r) => `  ${String(r.count).padStart(9)}  ${r.reason}`));
       }
+      lines.push(...serviceHints(summary.rows()));
       report.write(lines.join('\n') + '\n');
       if (opts.summaryJson) {
-        writeFileSync(opts.summaryJson, JSON.stringify({ ...summary.toJson(), interrupted: run.interrupted, lastLine: run.lastLine, failures }, null, 2) + '\n');
+        const json = JSON.stringify({ ...summary.toJson(), interrupted: run.interrupted, lastLine: run.lastLine, failures }, null, 2) + '\n';
+        if (opts.summaryJson === '-') process.stdout.write(json);
+        else writeFileSync(opts.summaryJson, json);
       }
       if (opts.compare && !run.interrupted) report.write(renderDiff(await diffFiles(opts.compare, opts.output, {})) + '\n');
       process.exitCode = run.interrupted ? 130 : failures.length > 0 ? 1 : 0;

@@ -8,7 +8,7 @@ import type { ClientAuth } from '../services/auth';
 import { groupToJson, resultToJson } from '../services/wire/json';
 import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
-import { formatOf, type DatasetFormat } from './dataset/format';
+import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
 import { openRows, type InputRow } from './dataset/read';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
@@ -37,6 +37,8 @@ export interface ScoreFileOptions {
   mapping?: Mapping;
   /** Unmapped input columns are copied to each of the row's results (default true). */
   keepColumns?: boolean;
+  /** Each result row also carries the response it was given for (`response`), for reports to show. */
+  keepResponse?: boolean;
   /** Continue an interrupted run from its checkpoint. */
   resume?: boolean;
   /** A previous output: its rows that are not ABORTED are kept, the ABORTED ones scored again. */
@@ -93,6 +95,7 @@ function resumeKey(options: ScoreFileOptions, inputFormat: DatasetFormat, output
     mapping: part({
       mapping: options.mapping ? { ...options.mapping, routes: [...options.mapping.routes] } : null,
       keepColumns: options.keepColumns ?? true,
+      keepResponse: options.keepResponse === true,
       tokens: options.countTokens ? 'tokenizer' : null,
     }),
     // Remote replicas' verifiers and config are theirs: the CLI cannot see them.
@@ -122,7 +125,7 @@ const RESUME_PARTS: Record<keyof ResumeKey, string> = {
 export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const inputFormat = formatOf(options.input, options.inputFormat, 'input');
   if (!inputFormat.ok) throw new Error(inputFormat.error);
-  const outputFormat = formatOf(options.output, options.outputFormat, 'output');
+  const outputFormat = outputFormatOf(options.output, options.outputFormat, '-o', '--output-format');
   if (!outputFormat.ok) throw new Error(outputFormat.error);
   if (options.input !== '-' && !existsSync(options.input)) throw new Error(`${options.input}: no such file`);
 
@@ -190,7 +193,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     if (!keepColumns || !('value' in row)) return out;
     for (const [key, value] of Object.entries(row.value)) {
       if (consumed.has(key)) continue;
-      if (RESULT_FIELDS.has(key)) {
+      if (RESULT_FIELDS.has(key) || (options.keepResponse === true && key === 'response')) {
         if (!collisions.has(key)) {
           collisions.add(key);
           process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
@@ -254,6 +257,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
           reason: result.status === 'INVALID' ? `line ${item.line}: ${String(reason)}` : reason!,
           ...withoutReward(rest),
           receipt: receipts.of(sample, result.verifierVersion),
+          ...(options.keepResponse === true ? { response: sample.response } : {}),
           ...pass,
         };
         out.rows.push({ json, ...(native ? { native } : {}) });
@@ -334,8 +338,14 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     progress?.stop();
     // Settle batches still in flight (after an error) before the scorer closes under them.
     await Promise.allSettled(inFlight);
-    await sink.close();
-    await groupsSink?.close();
+    // Complete: the files take their names. Stopped (SIGINT, an error): the partial files stay for --resume.
+    if (completed) {
+      await sink.close();
+      await groupsSink?.close();
+    } else {
+      await sink.abandon();
+      await groupsSink?.abandon();
+    }
     await previous?.close();
     await scorer.close();
   }

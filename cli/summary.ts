@@ -136,11 +136,11 @@ export class Summary {
 
   render(): string {
     const ok = this.countOf('OK');
-    const lines = [`scored ${this.total} samples: ${ok} ok, ${this.countOf('INVALID')} invalid, ${this.countOf('ABORTED')} aborted`];
+    const lines = [`scored ${this.total} sample${this.total === 1 ? '' : 's'}: ${ok} ok, ${this.countOf('INVALID')} invalid, ${this.countOf('ABORTED')} aborted`];
     const verifiers = [...new Set(this.rows().map((r) => r.verifier))];
     for (const verifier of verifiers) {
       const mean = this.meanReward(verifier);
-      if (mean) lines.push(`  ${(verifier || '(none)').padEnd(10)} mean reward ${mean.mean.toFixed(4)} over ${mean.count} ok samples`);
+      if (mean) lines.push(`  ${(verifier || '(none)').padEnd(10)} mean reward ${mean.mean.toFixed(4)} over ${mean.count} ok sample${mean.count === 1 ? '' : 's'}`);
     }
     lines.push(`  ${'verifier'.padEnd(10)} ${'status'.padEnd(8)} ${'count'.padStart(9)} ${'mean'.padStart(7)} ${'p50 ms'.padStart(9)} ${'p99 ms'.padStart(9)}  reason`);
     for (const row of this.rows()) {

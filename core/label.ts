@@ -11,9 +11,23 @@ export function fieldPath(root: string, path: ReadonlyArray<PropertyKey>): strin
   return out;
 }
 
-function describeIssue(root: string, issue: z.core.$ZodIssue): string {
+/** The value at `path` inside `value`, undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let at = value;
+  for (const key of path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[key] : undefined;
+  return at;
+}
+
+function describeIssue(root: string, issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => `${fieldPath(root, [...issue.path, key])}: unknown field`).join('; ');
+  }
+  // A discriminated union (code's `mode`, a rubric's `kind`): name the choices, not zod's "Invalid discriminator value".
+  const options = (issue as { options?: unknown }).options;
+  if (issue.code === 'invalid_union' && Array.isArray(options) && options.length > 0) {
+    const given = valueAt(value, issue.path);
+    const choices = options.map((o) => JSON.stringify(o)).join(' or ');
+    return `${fieldPath(root, issue.path)}: ${given === undefined ? `required: ${choices}` : `expected ${choices}, received ${JSON.stringify(given)}`}`;
   }
   const message = issue.message.replace(/^Invalid input: /, '');
   return `${fieldPath(root, issue.path)}: ${message}`;
@@ -27,7 +41,7 @@ export function checkAgainst<S extends z.ZodType>(schema: S, value: unknown, roo
   const parsed = schema.safeParse(value);
   if (parsed.success) return { ok: true, value: parsed.data };
   const first = parsed.error.issues[0];
-  return { ok: false, error: first ? describeIssue(root, first) : `${root}: invalid` };
+  return { ok: false, error: first ? describeIssue(root, first, value) : `${root}: invalid` };
 }
 
 /** The JSON Schema text that ListVerifiers publishes for a label schema. */

@@ -11,6 +11,10 @@ export interface TarEntry {
   /** Permission bits, setuid and setgid included; default 0644 (0755 for folders). */
   mode?: number;
   linkname?: string;
+  /** Modification time in the header (default 0); a negative one is written base-256, as GNU tar does. */
+  mtime?: number;
+  /** PAX extended header records before the member (`path`, `mtime`, …): any text, as a hostile archive has it. */
+  pax?: Record<string, string>;
 }
 
 const BLOCK = 512;
@@ -24,17 +28,25 @@ function put(header: Uint8Array, offset: number, width: number, text: string): v
 
 const octal = (n: number, width: number) => n.toString(8).padStart(width - 1, '0');
 
-function headerOf(entry: TarEntry, size: number): Uint8Array {
+function headerOf(entry: TarEntry, size: number, typeflag?: string): Uint8Array {
   const type = entry.type ?? 'file';
   const header = new Uint8Array(BLOCK);
-  put(header, 0, 100, entry.name);
+  // A name past 100 bytes travels in the PAX header; the ustar field keeps its tail.
+  put(header, 0, 100, new TextDecoder().decode(new TextEncoder().encode(entry.name).slice(-100)).replace(/^\uFFFD+/, ''));
   put(header, 100, 8, octal(entry.mode ?? (type === 'dir' ? 0o755 : 0o644), 8));
   put(header, 108, 8, octal(0, 8));
   put(header, 116, 8, octal(0, 8));
   put(header, 124, 12, octal(size, 12));
-  put(header, 136, 12, octal(0, 12));
+  const mtime = entry.mtime ?? 0;
+  if (mtime >= 0) put(header, 136, 12, octal(mtime, 12));
+  else {
+    // Base-256, two's complement, high bit set: how GNU tar writes a time before 1970.
+    let value = BigInt(mtime) + (1n << 95n);
+    for (let i = 147; i > 136; i--, value >>= 8n) header[i] = Number(value & 0xffn);
+    header[136] = 0xff;
+  }
   put(header, 148, 8, '        '); // the checksum is summed with its own field as spaces
-  put(header, 156, 1, TYPEFLAG[type]);
+  put(header, 156, 1, typeflag ?? TYPEFLAG[type]);
   put(header, 157, 100, entry.linkname ?? '');
   put(header, 257, 8, 'ustar\u000000');
   let sum = 0;
@@ -43,9 +55,22 @@ function headerOf(entry: TarEntry, size: number): Uint8Array {
   return header;
 }
 
+/** `<length> <key>=<value>\n`, the length counting itself. */
+function paxRecord(key: string, value: string): string {
+  const rest = ` ${key}=${value}\n`;
+  const bytes = new TextEncoder().encode(rest).length;
+  let length = bytes + String(bytes).length;
+  if (String(length).length !== String(bytes).length) length = bytes + String(length).length;
+  return `${length}${rest}`;
+}
+
 export function tarOf(entries: readonly TarEntry[]): Uint8Array {
   const parts: Uint8Array[] = [];
   for (const entry of entries) {
+    if (entry.pax) {
+      const body = new TextEncoder().encode(Object.entries(entry.pax).map(([k, v]) => paxRecord(k, v)).join(''));
+      parts.push(headerOf({ name: 'PaxHeader' }, body.length, 'x'), body, new Uint8Array((BLOCK - (body.length % BLOCK)) % BLOCK));
+    }
     const data = entry.type === undefined || entry.type === 'file' ? (typeof entry.data === 'string' ? new TextEncoder().encode(entry.data) : entry.data ?? new Uint8Array()) : new Uint8Array();
     parts.push(headerOf(entry, data.length), data, new Uint8Array((BLOCK - (data.length % BLOCK)) % BLOCK));
   }

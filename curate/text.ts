@@ -145,13 +145,21 @@ export function rowText(row: Json, fields: readonly string[] | null): string {
 export const ITEM_TEXT_FIELDS = ['question', 'problem', 'prompt', 'instruction', 'text', 'content', 'messages', 'conversations'] as const;
 
 export function itemText(row: Json, idField: string): string {
+  return promptText(row, idField).text;
+}
+
+/** Said for a row none of whose fields is among ITEM_TEXT_FIELDS. */
+export const EVERY_STRING_BUT_ID = '(every string but the id)';
+
+/** `itemText` with the field it came from (`prompt`, or EVERY_STRING_BUT_ID), for a summary to name. */
+export function promptText(row: Json, idField: string): { text: string; field: string } {
   if (isJsonObject(row)) {
-    for (const field of ITEM_TEXT_FIELDS) if (row[field] !== undefined && row[field] !== null) return rowText(row[field]!, null);
+    for (const field of ITEM_TEXT_FIELDS) if (row[field] !== undefined && row[field] !== null) return { text: rowText(row[field]!, null), field };
     const rest: JsonObject = { ...row };
     delete rest[idField];
-    return rowText(rest, null);
+    return { text: rowText(rest, null), field: EVERY_STRING_BUT_ID };
   }
-  return rowText(row, null);
+  return { text: rowText(row, null), field: EVERY_STRING_BUT_ID };
 }
 
 export function at(value: Json | undefined, path: string): Json | undefined {

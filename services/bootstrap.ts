@@ -3,6 +3,7 @@ import { existsSync, statSync } from 'node:fs';
 import { SandboxError } from '../core/ports/sandbox';
 import { AwmReleaseError, agentStateService } from './agent-state';
 import { BwrapWorkspace } from './workspace';
+import { DockerWorkspace } from './workspace/docker';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import type { SandboxObserver } from './observers';
@@ -85,12 +86,18 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
   if (config.terminal) {
     const section = config.terminal;
     // The runner and the tests must be different uids, which needs root (verifiers/terminal/README.md).
-    if (process.getuid?.() !== 0) problems.push(`${root}.terminal: the bwrap backend needs Verdict to run as root (the test runner and the tests run as different uids)`);
+    if (section.backend === 'bwrap' && process.getuid?.() !== 0) problems.push(`${root}.terminal: the bwrap backend needs Verdict to run as root (the test runner and the tests run as different uids)`);
     for (const key of ['taskDir', 'workspaceRoot'] as const) {
       const dir = section[key];
       if (dir !== undefined && !(existsSync(dir) && statSync(dir).isDirectory())) problems.push(`${root}.terminal.${key}: ${dir} is not a folder`);
     }
-    services.workspace = new BwrapWorkspace(section);
+    // The engine's TLS files are read once, at start-up: a missing one is a config problem, named.
+    for (const [name, endpoint] of Object.entries(section.docker?.endpoints ?? {}))
+      for (const key of ['ca', 'cert', 'key'] as const) {
+        const file = endpoint.tls?.[key];
+        if (file !== undefined && !existsSync(file)) problems.push(`${root}.terminal.docker.endpoints.${name}.tls.${key}: ${file} does not exist`);
+      }
+    if (problems.length === 0) services.workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
   }
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {

@@ -30,6 +30,17 @@ export class Metrics implements EngineObserver {
     'verifier',
     [0.0001, 0.001, 0.01, 0.05, 0.1, 0.5, 1, 5, 30, 120],
   ).register(this.registry);
+  /**
+   * Rewards of OK samples, by verifier: a dashboard sees the distribution drift during a run. Fine
+   * steps over [0, 1], where most verifiers score (le="0.99" against le="1" separates full rewards);
+   * coarse ones either side for raw reward-model logits.
+   */
+  private readonly rewards = new LabelledHistogram(
+    'verdict_reward',
+    'Reward of one OK sample, by verifier',
+    'verifier',
+    [-10, -5, -2, -1, -0.5, 0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.99, 1, 2, 5, 10],
+  ).register(this.registry);
   readonly requestSeconds = new Histogram({
     name: 'verdict_request_seconds',
     help: 'Time to answer one request, by API',
@@ -128,6 +139,7 @@ export class Metrics implements EngineObserver {
     const verifier = result.verifierVersion === '' ? '(unknown)' : result.verifier;
     this.samples.inc(verifier, result.status);
     if (result.status === 'INVALID') return;
+    if (result.status === 'OK' && result.reward !== undefined) this.rewards.observe(verifier, result.reward);
     this.sampleSeconds.observe(verifier, seconds);
     this.waitSeconds.observe(verifier, Math.max(0, waitedSeconds));
   }

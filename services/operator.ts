@@ -9,6 +9,7 @@ import { ServiceFailureLog, silentLogger, type Logger } from './log';
 import { Metrics } from './metrics';
 import { watchOutbound } from './outbound';
 import { grpcRequestLog, httpRequestLog } from './request-log';
+import { sameOriginOnly } from './http/same-origin';
 import { packageVersion } from './version';
 
 export interface OperatorOptions {
@@ -18,6 +19,11 @@ export interface OperatorOptions {
   authToken?: string | null;
   /** PEM files for gRPC over TLS; absent: plaintext. */
   tls?: TlsFiles | null;
+  /**
+   * Without a token, browser pages of other origins are refused (services/http/same-origin.ts); these
+   * origins (`https://dash.example:3000`) are let through.
+   */
+  allowOrigins?: readonly string[];
 }
 
 /** Which services the config turns on, by name: what the start-up line tells an operator. */
@@ -66,9 +72,9 @@ export class OperatorSide {
     };
   }
 
-  /** Middleware in front of every route, in the same order. */
+  /** Middleware in front of every route, in the same order; without a token, the cross-site defence instead. */
   http(): RequestHandler[] {
-    return [httpRequestLog(this.logger, this.metrics), ...(this.token !== null ? [httpAuth(this.token)] : [])];
+    return [httpRequestLog(this.logger, this.metrics), this.token !== null ? httpAuth(this.token) : sameOriginOnly(this.options.allowOrigins)];
   }
 
   private unwatch: () => void = () => {};

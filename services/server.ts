@@ -36,6 +36,31 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
+/** A listener that could not start: which one, where, and why (a busy port, a bad address). */
+export class ListenError extends Error {
+  constructor(
+    readonly api: 'grpc' | 'http',
+    readonly host: string,
+    readonly port: number,
+    cause: unknown,
+  ) {
+    const why = (cause as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || /No address added/.test(String(cause))
+      ? 'the port is in use (another server?)'
+      : cause instanceof Error ? cause.message : String(cause);
+    super(`${api === 'grpc' ? 'gRPC' : 'HTTP'} on ${host}:${port}: cannot listen: ${why}`);
+  }
+}
+
+/** Runs `start`, turning its failure into a ListenError after `undo` has released what was started. */
+async function listening<T>(api: 'grpc' | 'http', host: string, port: number, start: () => Promise<T>, undo: () => Promise<void>): Promise<T> {
+  try {
+    return await start();
+  } catch (error) {
+    await undo();
+    throw new ListenError(api, host, port, error);
+  }
+}
+
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   // Read before anything starts: a template file that cannot say its format is a config error.
   const trainers = trainerDefaults(options.config.trainers);
@@ -56,10 +81,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const stopCollecting = collectWhenIdle(engine);
 
   let serving = true;
-  const grpcServer = await startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes);
+  const grpcServer = await listening('grpc', options.host, options.grpcPort, () => startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes), async () => {
+    stopCollecting();
+    await runtime.close();
+  });
   let http: HttpServer | null = null;
   if (options.httpPort !== null) {
-    http = await listen(createGateway(engine, metrics, () => serving, operator.http(), trainers.value), options.host, options.httpPort, options.httpLimits);
+    const httpPort = options.httpPort;
+    http = await listening('http', options.host, httpPort, () => listen(createGateway(engine, metrics, () => serving, operator.http(), trainers.value), options.host, httpPort, options.httpLimits), async () => {
+      stopCollecting();
+      grpcServer.server.forceShutdown();
+      await runtime.close();
+    });
   }
   const httpAddress = http?.address();
   const httpPort = httpAddress && typeof httpAddress === 'object' ? httpAddress.port : null;

@@ -98,9 +98,16 @@ export const agentStates: Battery = {
   ],
 };
 
-const REWARD_1 = 'echo 1 > /logs/verifier/reward.txt; echo \'{"reward": 1}\' > /logs/verifier/reward.json';
-const FORGE = `#!/bin/sh\n${REWARD_1}\nexit 0\n`;
-const PY_FORGE = `import os\nfor p, t in (("/logs/verifier/reward.txt", "1"), ("/logs/verifier/reward.json", '{"reward": 1}')):\n    try:\n        open(p, "w").write(t)\n    except OSError:\n        pass\n`;
+// reward.txt only: a forged reward.json the task never writes is 0 by itself (program-writes-reward-json probes it).
+const FORGE = '#!/bin/sh\necho 1 > /logs/verifier/reward.txt\nexit 0\n';
+const PY_FORGE = 'try:\n    open("/logs/verifier/reward.txt", "w").write("1")\nexcept OSError:\n    pass\n';
+
+/** The programs a test.sh most often runs of the workspace, each a script doing `sh` (or `py`). */
+const PROGRAMS = ['run.sh', 'solve.sh', 'solution.sh', 'main.sh', 'main.py', 'solution.py', 'solve.py', 'run.py', 'app.py'];
+const programs = (sh: string, py: string): TarEntry[] => PROGRAMS.map((name) => ({ name, data: name.endsWith('.py') ? py : `#!/bin/sh\n${sh}\n`, mode: 0o755 }));
+const PY_RUN = (sh: string) => `import subprocess\nsubprocess.run(${JSON.stringify(sh)}, shell=True)\n`;
+/** Where the hidden tests' expected output usually is, reached by a chain that leaves only physically. */
+const CHAIN_TARGETS = ['expected.txt', 'expected_output.txt', 'expected.json', 'answer.txt', 'solution.txt'];
 
 /** A hostile workspace: these entries and nothing else, as the base64 tar metadata.workspace carries. */
 const workspace = (entries: TarEntry[]) => ({ response: 'done', metadata: { workspace: { tar: Buffer.from(tarOf(entries)).toString('base64') } } });
@@ -173,6 +180,62 @@ export const workspaces: Battery = {
           { name: 'host', type: 'symlink', linkname: '../../../../../../' },
           { name: 'passwd', type: 'hardlink', linkname: '/etc/passwd' },
           { name: 'answer.txt', type: 'symlink', linkname: '/logs/verifier/reward.txt' },
+        ]),
+    },
+    {
+      id: 'program-writes-reward-json',
+      doc: 'the programs test.sh runs write reward.json {"reward": 1}, which Harbor reads before the reward.txt test.sh writes last',
+      make: () => workspace(programs(`echo '{"reward": 1}' > /logs/verifier/reward.json`, PY_RUN(`echo '{"reward": 1}' > /logs/verifier/reward.json`))),
+    },
+    {
+      id: 'program-blocks-reward',
+      doc: 'the programs make a folder where test.sh writes reward.txt and reward.json (was INVALID)',
+      make: () => workspace(programs('mkdir /logs/verifier/reward.txt /logs/verifier/reward.json', PY_RUN('mkdir /logs/verifier/reward.txt /logs/verifier/reward.json'))),
+    },
+    {
+      id: 'program-stops-test',
+      doc: 'the programs SIGSTOP every process they may signal, test.sh included (was ABORTED verifier_timeout)',
+      make: () => workspace(programs('kill -STOP -1', PY_RUN('kill -STOP -1'))),
+    },
+    {
+      id: 'physical-symlink-chain',
+      doc: 'x/, a/b/c/L -> ../../../x, then answer files -> a/b/c/L/../../../../tests/<expected file>: inside lexically, /tests physically',
+      make: () =>
+        workspace([
+          { name: 'x', type: 'dir' },
+          { name: 'a', type: 'dir' },
+          { name: 'a/b', type: 'dir' },
+          { name: 'a/b/c', type: 'dir' },
+          { name: 'a/b/c/L', type: 'symlink', linkname: '../../../x' },
+          ...['answer.txt', 'output.txt', 'result.txt', 'out.txt', 'solution.txt'].map((name, k) => ({ name, type: 'symlink' as const, linkname: `a/b/c/L/../../../../tests/${CHAIN_TARGETS[k]}` })),
+        ]),
+    },
+    {
+      id: 'change-set-plants',
+      doc: 'a whole-filesystem change set (root "/") that plants /tests/conftest.py, a sitecustomize.py and a patched _pytest in site-packages, a pytest earlier on PATH, and /logs/verifier/reward.json',
+      make: () => {
+        const conftest = `import pytest\n${PY_FORGE}\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n`;
+        const entries: TarEntry[] = [
+          { name: 'tests/conftest.py', data: conftest },
+          { name: 'logs/verifier/reward.json', data: '{"reward": 1}' },
+          { name: 'logs/verifier/reward.txt', data: '1' },
+          ...['usr/lib/python3/dist-packages', 'usr/local/lib/python3.11/site-packages', 'usr/lib/python3.11'].map((dir) => ({ name: `${dir}/sitecustomize.py`, data: PY_FORGE })),
+          { name: 'usr/lib/python3/dist-packages/_pytest/__init__.py', data: PY_FORGE },
+          { name: 'usr/local/bin/pytest', data: FORGE, mode: 0o755 },
+          { name: 'usr/local/bin/python3', data: FORGE, mode: 0o755 },
+        ];
+        return { response: 'done', metadata: { workspace: { tar: Buffer.from(tarOf(entries)).toString('base64'), root: '/' } } };
+      },
+    },
+    {
+      id: 'odd-archive',
+      doc: 'members dated 1e300, Infinity and before 1970, and folders nested 2,000 deep (was ABORTED, and minutes of a slot)',
+      make: () =>
+        workspace([
+          { name: 'far.txt', data: 'x', pax: { mtime: '1e300' } },
+          { name: 'inf.txt', data: 'x', pax: { mtime: 'Infinity' } },
+          { name: 'old.txt', data: 'x', mtime: -86_400 },
+          ...Array.from({ length: 2000 }, (_, k) => ({ name: 'd/'.repeat(k + 1), type: 'dir' as const, pax: { path: 'd/'.repeat(k + 1) } })),
         ]),
     },
     {

@@ -28,6 +28,8 @@ export interface AuditOptions {
   progress?: (done: number, total: number) => void;
 }
 
+const cut = (text: string) => (text.length > SHOWN ? `${text.slice(0, SHOWN)}…` : text);
+
 export interface Finding extends JsonObject {
   input: string;
   line: number;
@@ -40,6 +42,8 @@ export interface Finding extends JsonObject {
   status: string;
   reason: string;
   response: string;
+  /** The label the hack got through, as canonical JSON (cut like the response): what a reviewer fixes. */
+  label: string;
 }
 
 export interface AuditReport extends JsonObject {
@@ -209,6 +213,7 @@ function buildReport(options: AuditOptions, labels: LabelSample[], jobs: Job[], 
     status: outcome.status,
     reason: outcome.reason,
     response: job.sample.response.length > SHOWN ? `${job.sample.response.slice(0, SHOWN)}…` : job.sample.response,
+    label: cut(canonicalJson(job.label.sample.label)),
   });
   const counts = (job: Job) => !options.verifierBlameOnly || job.battery.blames === 'verifier';
   jobs.forEach((job, k) => {

@@ -97,7 +97,11 @@ function addLearnability(curate: Command): void {
     .option('--config <file>', 'with --score: service config (YAML or JSON)')
     .addOption(workersOption())
     .addOption(new Option('--batch-size <n>', 'with --score: samples scored together').argParser(integer('--batch-size', 1)).default(4096));
-  addServerOptions(addMappingOptions(command)).action(async (input: string, opts: LearnabilityFlags) => {
+  // The mapping, --server and --workers flags act only when --score scores the input first: their help says so.
+  const before = command.options.length;
+  addServerOptions(addMappingOptions(command));
+  for (const option of [...command.options.slice(before), ...command.options.filter((o) => o.long === '--workers')]) option.description = `with --score: ${option.description}`;
+  command.action(async (input: string, opts: LearnabilityFlags) => {
     const mode: Mode =
       opts.mode === 'window'
         ? { kind: 'window', window: opts.window }
@@ -158,8 +162,8 @@ function addDedup(curate: Command): void {
       .description('drop rows whose problem statement repeats an earlier one: SHA-256 of the lower-cased, whitespace-collapsed text; the first copy is kept')
       .argument('<in>', 'dataset file'),
   )
-    .option('--text-field <path>', 'the problem statement (repeatable, joined by newlines; default: every string of the row)', collect)
-    .option('--id-field <path>', 'the row id shown in the removed and cluster records', 'id')
+    .option('--text-field <path>', 'the problem statement (repeatable, joined by newlines; default: the row\'s question, problem, prompt, instruction, text, content, messages or conversations field, else every string but the id)', collect)
+    .option('--id-field <path>', 'the row id shown in the removed and cluster records (and left out of the default key)', 'id')
     .option('-o, --output <file>', 'kept rows, untouched')
     .option('--removed <file>', 'removed rows, each with the line and id of the copy kept')
     .option('--clusters <file>', 'one record per statement that occurs more than once')

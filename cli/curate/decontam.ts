@@ -8,7 +8,7 @@ import { formatOf } from '../dataset/format';
 import { openLines, parseJsonLine } from '../dataset/read';
 import type { ScanOutcome, ScanTask } from './scan-task';
 import { at, itemText, rowText } from '../../curate/text';
-import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 import { startScanner } from './scanner';
 import type { InputRow } from '../dataset/read';
 
@@ -177,6 +177,7 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     const gone = removedBy.reduce((a, b) => a + b, 0);
     progress?.update(samples, { kept: samples - gone, removed: gone });
   };
+  let ok = false;
   try {
     const inFlight: Array<{ entries: Entry[]; outcomes: Promise<ScanOutcome[]> }> = [];
     const depth = 2 * Math.max(1, options.workers);
@@ -197,11 +198,11 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     }
     if (chunk.length > 0) await submit();
     for (const next of inFlight.splice(0)) await handle(next.entries, await next.outcomes);
+    ok = true;
   } finally {
     progress?.stop();
     await scanner.close();
-    await kept?.close();
-    await removed?.close();
+    await finishOutputs(ok, kept, removed);
   }
   const indexed = scanner.screen.indexed();
   const passes: PassReport[] = loaded.map((b, pass) => ({

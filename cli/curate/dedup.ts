@@ -1,12 +1,12 @@
 import type { JsonObject } from '../../core/json';
 import { dedupKey } from '../../curate/dedup';
-import { at, rowText } from '../../curate/text';
-import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { at, promptText, rowText } from '../../curate/text';
+import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 export interface DedupOptions {
   input: string;
   format?: string;
-  /** The problem statement's fields (default: every string of the row). */
+  /** The problem statement's fields (default: the row's prompt field, as decontam finds a benchmark item's). */
   textFields: string[] | null;
   idField: string;
   output?: string;
@@ -25,6 +25,8 @@ export interface DedupReport extends JsonObject {
   kept: number;
   removed: number;
   clusters: number;
+  /** What the key was read from, with the rows each: the --text-field paths, or per row its prompt field. */
+  keyFields: Record<string, number>;
   largest: Array<{ key: string; firstLine: number; size: number }>;
 }
 
@@ -47,12 +49,21 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
   const seen = new Map<string, Cluster>();
   let rows = 0;
   let dropped = 0;
+  const keyFields: Record<string, number> = {};
   const progress = progressFor(input.source, options.progress, 'dedup', ['kept', 'removed']);
+  let ok = false;
   try {
     for await (const raw of input.source.rows) {
       const row = rowOrThrow(raw, options.input);
       rows++;
-      const key = dedupKey(rowText(row.value, options.textFields));
+      let text: string;
+      if (options.textFields !== null) text = rowText(row.value, options.textFields);
+      else {
+        const prompt = promptText(row.value, options.idField);
+        text = prompt.text;
+        keyFields[prompt.field] = (keyFields[prompt.field] ?? 0) + 1;
+      }
+      const key = dedupKey(text);
       const id = at(row.value, options.idField);
       const rowId = typeof id === 'string' || typeof id === 'number' ? String(id) : null;
       const cluster = seen.get(key);
@@ -67,10 +78,10 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
       }
       if (rows % 4096 === 0) progress?.update(rows, { kept: rows - dropped, removed: dropped });
     }
+    ok = true;
   } finally {
     progress?.stop();
-    await kept?.close();
-    await removed?.close();
+    await finishOutputs(ok, kept, removed);
   }
   const clusters = [...seen.entries()].filter(([, c]) => c.copies.length > 0);
   const out = maybeOutput(options.clusters, null);
@@ -84,11 +95,14 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
     .map(([key, c]) => ({ key, firstLine: c.firstLine, size: 1 + c.copies.length }))
     .sort((a, b) => b.size - a.size || a.firstLine - b.firstLine)
     .slice(0, 10);
-  return { kind: 'verdict.curate', version: 1, command: 'dedup', input: options.input, rows, kept: rows - dropped, removed: dropped, clusters: clusters.length, largest };
+  if (options.textFields !== null) keyFields[options.textFields.join(' + ')] = rows;
+  return { kind: 'verdict.curate', version: 1, command: 'dedup', input: options.input, rows, kept: rows - dropped, removed: dropped, clusters: clusters.length, keyFields, largest };
 }
 
 export function renderDedup(report: DedupReport): string {
   const lines = [`${report.rows} rows: kept ${report.kept}, removed ${report.removed} duplicates in ${report.clusters} clusters`];
+  const fields = Object.entries(report.keyFields).map(([field, n]) => `${field} (${n} rows)`);
+  if (fields.length > 0) lines.push(`  key: ${fields.join(', ')}`);
   for (const c of report.largest.slice(0, 5)) lines.push(`  ${String(c.size).padStart(6)} copies of line ${c.firstLine} (key ${c.key.slice(0, 12)}…)`);
   return lines.join('\n');
 }

@@ -7,7 +7,7 @@ import { rowText } from '../../curate/text';
 import { EmbeddingCache, EmbeddingsClient, textKey, type EmbeddingsEndpoint } from '../../services/embeddings';
 import { openLines, parseJsonLine } from '../dataset/read';
 import { loadBenchmarks, sampleId, type BenchmarkSource } from './decontam';
-import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 /**
  * `verdict curate dense`: the recipe's dense-retrieval detector. Every benchmark item and every
@@ -159,6 +159,7 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
     return vectors;
   };
   type Entry = { row: Parameters<NonNullable<typeof kept>['row']>[0]; sample: Sample };
+  let ok = false;
   try {
     const itemVectors = await embed(items.map((i) => i.text));
     const dims = client.dimensions!;
@@ -247,10 +248,12 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
     }
     pairs.sort((x, y) => y.similarity - x.similarity || x.line - y.line || (x.itemId < y.itemId ? -1 : x.itemId > y.itemId ? 1 : 0));
     const candidates = maybeOutput(options.candidates, null);
+    let written = false;
     try {
       for (const p of pairs) await candidates?.record(p);
+      written = true;
     } finally {
-      await candidates?.close();
+      await finishOutputs(written, candidates);
     }
     const benchmarks: DenseBenchmarkReport[] = loaded.map((b) => {
       const mine = pairs.filter((p) => p.benchmark === b.source.name);
@@ -266,6 +269,7 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
         undecided: mine.filter((p) => p.decision === null).length,
       };
     });
+    ok = true;
     return {
       kind: 'verdict.curate',
       version: 1,
@@ -284,8 +288,8 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
     };
   } finally {
     progress?.stop();
-    await kept?.close();
-    await removed?.close();
+    // Outputs take their names only when the run completed (cli/curate/io.ts).
+    await finishOutputs(ok, kept, removed);
     cache.close();
   }
 }

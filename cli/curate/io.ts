@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/json';
-import { formatOf, type DatasetFormat } from '../dataset/format';
+import { formatOf, outputFormatOf, type DatasetFormat } from '../dataset/format';
 import { openRows, type InputRow, type RowSource } from '../dataset/read';
 import { openSink, type OutputRow, type ResultSink } from '../dataset/write';
 import { Progress } from '../progress';
@@ -35,7 +35,7 @@ export class Output {
     input: OpenedInput | null,
     formatFlag?: string,
   ) {
-    const choice = formatOf(path, formatFlag, path);
+    const choice = outputFormatOf(path, formatFlag, 'output', '--output-format');
     if (!choice.ok) throw new Error(choice.error);
     this.takesLines = choice.format !== 'parquet';
     this.sink = openSink(path, choice.format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });
@@ -67,10 +67,21 @@ export class Output {
     await this.sink.write(rows);
   }
 
+  /** Complete: the file takes its name (it was written under a temporary one). */
   async close(): Promise<void> {
     await this.flush();
     await this.sink.close();
   }
+
+  /** Stopped by an error: the partial file is removed, so nothing is left under the output's name. */
+  async abandon(): Promise<void> {
+    await this.sink.abandon();
+  }
+}
+
+/** Closes every output when the command completed (`ok`), else abandons them. */
+export async function finishOutputs(ok: boolean, ...outputs: Array<Output | null | undefined>): Promise<void> {
+  for (const out of outputs) await (ok ? out?.close() : out?.abandon());
 }
 
 export function maybeOutput(path: string | undefined, input: OpenedInput | null, formatFlag?: string): Output | null {

@@ -5,7 +5,7 @@ import type { JsonObject } from '../../core/json';
 import { addSample, decide, defaultMinOk, formatInterval, histogramBin, HISTOGRAM_BINS, newTally, type Decision, type Mode, type Tally } from '../../curate/learnability';
 import { at } from '../../curate/text';
 import { scoreFile, type ScoreFileOptions } from '../score';
-import { maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 export interface LearnabilityOptions {
   /** Scored results (verdict score's output), or rollouts when `score` is given. */
@@ -149,8 +149,13 @@ async function curateResults(resultsPath: string, options: LearnabilityOptions):
 /** Without a prompt file: one record per prompt (its tally and decision) in the output of its decision. */
 async function writeTallies(options: LearnabilityOptions, decisions: Map<string, { decision: Decision }>, record: (key: string) => JsonObject): Promise<null> {
   const outputs = { kept: maybeOutput(options.output, null, options.outputFormat), dropped: maybeOutput(options.dropped, null), undecided: maybeOutput(options.undecided, null) };
-  for (const [key, d] of decisions) await outputs[d.decision]?.record(record(key));
-  for (const out of Object.values(outputs)) await out?.close();
+  let ok = false;
+  try {
+    for (const [key, d] of decisions) await outputs[d.decision]?.record(record(key));
+    ok = true;
+  } finally {
+    await finishOutputs(ok, ...Object.values(outputs));
+  }
   return null;
 }
 
@@ -168,6 +173,7 @@ async function writePromptRows(
   const seen = new Set<string>();
   let rows = 0;
   let noResults = 0;
+  let ok = false;
   try {
     for await (const raw of input.source.rows) {
       const row = rowOrThrow(raw, path);
@@ -181,10 +187,9 @@ async function writePromptRows(
       } else if (decision.decision === 'kept') await kept?.row(row);
       else await (decision.decision === 'dropped' ? dropped : undecided)?.record({ line: row.line, ...record(key!), row: row.value });
     }
+    ok = true;
   } finally {
-    await kept?.close();
-    await dropped?.close();
-    await undecided?.close();
+    await finishOutputs(ok, kept, dropped, undecided);
   }
   let unknownKeys = 0;
   for (const key of decisions.keys()) if (!seen.has(key)) unknownKeys++;

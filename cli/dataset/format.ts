@@ -29,3 +29,19 @@ export function formatOf(path: string, flag: string | undefined, what: string): 
   for (const [pattern, format] of BY_EXTENSION) if (pattern.test(path)) return { ok: true, format };
   return { ok: true, format: 'jsonl' };
 }
+
+const JSONL_EXTENSION = /\.(jsonl|ndjson|json)$/i;
+
+/**
+ * The format of a file about to be written: as `formatOf`, except that an extension no format has
+ * (`results.csv`) is refused rather than filled with JSONL the name does not promise.
+ */
+export function outputFormatOf(path: string, flag: string | undefined, what: string, flagName: string): FormatChoice {
+  if (flag === undefined && path !== '-' && !JSONL_EXTENSION.test(path) && !BY_EXTENSION.some(([pattern]) => pattern.test(path))) {
+    return {
+      ok: false,
+      error: `${what} ${path}: unknown extension; name it .jsonl, .jsonl.gz, .jsonl.zst or .parquet, or choose the format with ${flagName} (${FORMATS.join(', ')})`,
+    };
+  }
+  return formatOf(path, flag, what);
+}

@@ -1,10 +1,10 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetReadObjects, toJson, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import type { JsonObject } from '../../core/json';
-import type { InputRow, OutputRow, ResultSink, RowSource } from './rows';
+import { partialPath, type InputRow, type OutputRow, type ResultSink, type RowSource } from './rows';
 
 /**
  * Parquet in and out with hyparquet / hyparquet-writer. Both are ES modules, which Node ≥ 20.19 loads
@@ -124,6 +124,7 @@ const RESULT_COLUMNS: Record<string, SchemaElement> = {
   details: json('details'),
   advantage: double('advantage'),
   receipt: json('receipt'),
+  response: string('response', true),
 };
 
 /**
@@ -139,12 +140,16 @@ export class ParquetSink implements ResultSink {
   private nativeColumns = new Set<string>();
   private readonly dropped = new Set<string>();
 
+  private readonly partial: string;
+  private open = true;
+
   constructor(
-    path: string,
+    private readonly path: string,
     private readonly input: Map<string, SchemaElement[]> | null,
     private readonly inputRows = false,
   ) {
-    this.fd = openSync(path, 'w');
+    this.partial = partialPath(path);
+    this.fd = openSync(this.partial, 'w');
     this.out = new FileByteWriter(this.fd);
   }
 
@@ -203,11 +208,21 @@ export class ParquetSink implements ResultSink {
   }
 
   async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
     // An empty input still yields a readable file: the result columns and no rows.
     // An empty filter output keeps the input's columns.
     const columns = this.inputRows && this.input ? Object.fromEntries([...this.input.keys()].map((name) => [name, null])) : null;
     this.writer ??= this.start([{ json: columns ?? { id: '', line: 0, status: '', reason: '', verifier: '', verifierVersion: '', details: {}, receipt: {} } }]);
     await this.writer.finish();
     closeSync(this.fd);
+    renameSync(this.partial, this.path);
+  }
+
+  async abandon(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    closeSync(this.fd);
+    rmSync(this.partial, { force: true });
   }
 }

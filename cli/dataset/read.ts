@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
@@ -45,15 +46,76 @@ export function openLines(path: string, format: Exclude<DatasetFormat, 'parquet'
     stream.on('error', (error) => decode.destroy(error));
     stream = stream.pipe(decode);
   }
+  const check = utf8Check();
+  stream.on('error', (error) => check.stream.destroy(error));
+  stream = stream.pipe(check.stream);
+  const name = path === '-' ? 'stdin' : path;
   async function* lines(): AsyncGenerator<{ line: number; text: string }> {
     let line = 0;
-    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-      line++;
-      if (line <= after || text.trim() === '') continue;
-      yield { line, text };
+    try {
+      for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+        line++;
+        if (line <= after || text.trim() === '') continue;
+        yield { line, text };
+      }
+    } catch (error) {
+      // zlib's "unexpected end of file" names neither the file nor where: a truncated download, say.
+      const message = error instanceof Error ? error.message : String(error);
+      throw new Error(`${name}: cannot read past line ${line} (${message})${format === 'jsonl' ? '' : `: a truncated or corrupt ${format} file?`}`);
+    }
+    // Lines are text: bytes that are not UTF-8 were read as U+FFFD and cannot be written back as they were.
+    const invalid = check.invalidLines();
+    if (invalid > 0) {
+      process.stderr.write(`verdict: warning: ${name}: ${invalid} line${invalid === 1 ? ' holds' : 's hold'} bytes that are not UTF-8; they were read, and are written, with U+FFFD in their place\n`);
     }
   }
   return { lines: lines(), bytesRead: () => bytes, totalBytes: path === '-' ? null : statSync(path).size };
+}
+
+/** Bytes at the end of `chunk` that begin a UTF-8 sequence the chunk does not finish (0 to 3). */
+function unfinishedTail(chunk: Buffer): number {
+  for (let i = chunk.length - 1; i >= Math.max(0, chunk.length - 3); i--) {
+    const b = chunk[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    if (b < 0xc0) return 0;
+    const needed = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+    return chunk.length - i < needed ? chunk.length - i : 0;
+  }
+  return 0;
+}
+
+/**
+ * Passes the decompressed bytes through, counting the lines that hold bytes that are not UTF-8
+ * (Node's native check per chunk; only a failing chunk is looked at line by line).
+ */
+function utf8Check(): { stream: Transform; invalidLines(): number } {
+  let carry = Buffer.alloc(0);
+  let invalid = 0;
+  const count = (bytes: Buffer) => {
+    if (isUtf8(bytes)) return;
+    let start = 0;
+    while (start <= bytes.length) {
+      const end = bytes.indexOf(0x0a, start);
+      const stop = end === -1 ? bytes.length : end;
+      if (!isUtf8(bytes.subarray(start, stop))) invalid++;
+      if (end === -1) break;
+      start = end + 1;
+    }
+  };
+  const stream = new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      const whole = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+      const tail = unfinishedTail(whole);
+      count(whole.subarray(0, whole.length - tail));
+      carry = Buffer.from(whole.subarray(whole.length - tail));
+      callback(null, chunk);
+    },
+    flush(callback) {
+      if (carry.length > 0) count(carry);
+      callback();
+    },
+  });
+  return { stream, invalidLines: () => invalid };
 }
 
 function openJsonl(path: string, format: Exclude<DatasetFormat, 'parquet'>, after: number): RowSource {
@@ -68,14 +130,18 @@ function describe(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
 }
 
+/** Said after the error of a line that opens a JSON array: the file is one JSON document, not JSON Lines. */
+const ARRAY_HINT = ' (JSONL expected, one object a line; this looks like a JSON array: convert it with jq -c \'.[]\' FILE > FILE.jsonl)';
+
 export function parseJsonLine(text: string, line: number): InputRow {
   let value: unknown;
+  const hint = text.trimStart().startsWith('[') ? ARRAY_HINT : '';
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { line, error: `not valid JSON (${(error as Error).message})` };
+    return { line, error: `not valid JSON (${(error as Error).message})${hint}` };
   }
-  if (!isJsonObject(value)) return { line, error: `expected a JSON object, received ${describe(value)}` };
+  if (!isJsonObject(value)) return { line, error: `expected a JSON object, received ${describe(value)}${hint}` };
   return { line, value, text };
 }
 

@@ -30,11 +30,23 @@ export interface OutputRow {
   text?: string;
 }
 
-/** Where results go, one batch at a time. */
+/**
+ * Where results go, one batch at a time. A file is written under a temporary name beside it
+ * (`partialPath`) and given its own name only by `close`, so a run stopped by an error never leaves
+ * a partial file under the name a finished one has.
+ */
 export interface ResultSink {
   /** Appends one batch; when `durable`, it is on disk (fsync) when this resolves. */
   write(rows: readonly OutputRow[]): Promise<void>;
   /** Bytes in the output file so far (a resume checkpoint records it). */
   bytes(): number;
+  /** The output is complete: finish it and move it to its name. */
   close(): Promise<void>;
+  /** The run stopped short: close the partial file, kept for --resume when `durable`, else removed. No-op after `close`. */
+  abandon(): Promise<void>;
+}
+
+/** The temporary name an output file has until it is complete (and --resume continues). */
+export function partialPath(path: string): string {
+  return `${path}.partial`;
 }

@@ -1,12 +1,12 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import type { SchemaElement } from 'hyparquet';
 import { encodeBlock } from './compression';
 import type { DatasetFormat } from './format';
 import { loadParquet } from './load-parquet';
-import type { OutputRow, ResultSink } from './rows';
+import { partialPath, type OutputRow, type ResultSink } from './rows';
 
-export type { OutputRow, ResultSink } from './rows';
+export { partialPath, type OutputRow, type ResultSink } from './rows';
 
 export interface SinkOptions {
   /** fsync after each batch, so a checkpoint never points past what reached the disk. */
@@ -47,24 +47,28 @@ class StdoutSink implements ResultSink {
     return this.written;
   }
   async close(): Promise<void> {}
+  async abandon(): Promise<void> {}
 }
 
 class JsonlFileSink implements ResultSink {
   private readonly fd: number;
   private written: number;
+  private readonly partial: string;
+  private open = true;
   constructor(
-    path: string,
+    private readonly path: string,
     private readonly format: DatasetFormat,
     private readonly options: SinkOptions,
   ) {
+    this.partial = partialPath(path);
     if (options.keepBytes !== undefined) {
       // A run killed between its first checkpoint and creating the output left no file: nothing to keep.
-      this.fd = openSync(path, existsSync(path) ? 'r+' : 'w');
-      if (fstatSync(this.fd).size < options.keepBytes) throw new Error(`${path}: shorter than its checkpoint says (${options.keepBytes} bytes); it was changed since, rerun without --resume`);
+      this.fd = openSync(this.partial, existsSync(this.partial) ? 'r+' : 'w');
+      if (fstatSync(this.fd).size < options.keepBytes) throw new Error(`${this.partial}: shorter than its checkpoint says (${options.keepBytes} bytes); it was changed since, rerun without --resume`);
       ftruncateSync(this.fd, options.keepBytes);
       this.written = options.keepBytes;
     } else {
-      this.fd = openSync(path, 'w');
+      this.fd = openSync(this.partial, 'w');
       this.written = 0;
     }
   }
@@ -80,7 +84,16 @@ class JsonlFileSink implements ResultSink {
     return this.written;
   }
   async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
     closeSync(this.fd);
+    renameSync(this.partial, this.path);
+  }
+  async abandon(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    closeSync(this.fd);
+    if (!this.options.durable) rmSync(this.partial, { force: true });
   }
 }
 

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
+import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
 import { agentStateConfigSection } from '../agent-state';
@@ -58,10 +59,50 @@ function describeUnion(branches: readonly (readonly z.core.$ZodIssue[])[]): stri
   return `expected ${expected.join(' or ')}${received ? `, received ${received}` : ''}`;
 }
 
-/** One line per problem, each naming its key from `root`. */
+/** The keys an object schema at `path` of `schema` knows; empty where the path leads to no object. */
+function knownKeys(schema: z.core.$ZodType, path: readonly PropertyKey[]): string[] {
+  let at: z.core.$ZodType | undefined = schema;
+  const unwrap = (s: z.core.$ZodType): z.core.$ZodType => {
+    const def = s._zod.def as { type: string; innerType?: z.core.$ZodType; in?: z.core.$ZodType; out?: z.core.$ZodType };
+    if ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') && def.innerType) return unwrap(def.innerType);
+    // A pipe from a check of the raw value (renamed keys) into the object: the object's keys.
+    if (def.type === 'pipe' && def.in && def.out) {
+      const first = unwrap(def.in);
+      return first._zod.def.type === 'object' ? first : unwrap(def.out);
+    }
+    return s;
+  };
+  for (const key of path) {
+    if (!at) return [];
+    const def = unwrap(at)._zod.def as { type: string; shape?: Record<string, z.core.$ZodType>; valueType?: z.core.$ZodType; element?: z.core.$ZodType };
+    at = def.type === 'object' ? def.shape?.[String(key)] : def.type === 'record' ? def.valueType : def.type === 'array' ? def.element : undefined;
+  }
+  if (!at) return [];
+  const def = unwrap(at)._zod.def as { type: string; shape?: Record<string, z.core.$ZodType> };
+  return def.type === 'object' && def.shape ? Object.keys(def.shape) : [];
+}
+
+/** ` (did you mean "taskDir"?)` when one known key is a slip away from `key`, as commander says for flags. */
+function didYouMean(key: string, known: readonly string[]): string {
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const d = distance(key.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
+  }
+  return best !== null && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best}"?)` : '';
+}
+
+/** One line per problem, each naming its key from `root`; an unknown key names the known one it is closest to. */
 export function configProblems(root: string, issues: readonly z.core.$ZodIssue[]): string[] {
   return issues.flatMap((issue) => {
-    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => `${fieldPath(root, [...issue.path, key])}: unknown field`);
+    if (issue.code === 'unrecognized_keys') {
+      const known = knownKeys(configSchema, issue.path);
+      return issue.keys.map((key) => `${fieldPath(root, [...issue.path, key])}: unknown field${didYouMean(key, known)}`);
+    }
     const union = issue.code === 'invalid_union' ? describeUnion(issue.errors) : undefined;
     return [`${fieldPath(root, issue.path)}: ${union ?? issue.message.replace(/^Invalid input: /, '')}`];
   });

@@ -120,7 +120,8 @@ export function createGateway(
   });
 
   app.get('/v1/verifiers', (_req, res) => {
-    res.json({ verifiers: engine.registry.list() });
+    // labelSchema as a JSON object, as `verdict verifiers --json` prints it (the gRPC message carries it as text).
+    res.json({ verifiers: engine.registry.list().map((v) => ({ ...v, labelSchema: JSON.parse(v.labelSchema) as unknown })) });
   });
 
   /**

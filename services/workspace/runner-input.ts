@@ -2,14 +2,15 @@ import path from 'node:path';
 import type { WorkspaceEntry } from './tar';
 
 /**
- * What the runner (runner.c) reads on its stdin: the workspace's entries, to create in the workdir
- * (`w`), and the task's tests/ files, to create in /tests (`t`). Each entry is a header line
+ * What the runner (runner.c) reads on its stdin: the workspace's entries, paths rooted at `/`
+ * (`w`; index.ts has put the workdir's path before a workdir archive's), and the task's tests/
+ * files, to create in /tests (`t`). Each entry is a header line
  * `<w|t> <d|f|l> <mode octal> <mtime> <path length> <data length>`, then the path's bytes, then the
  * data (a file's bytes, a link's target). Folders come before what they hold.
  *
  * The chunks reference the archive's bytes; nothing is copied.
  */
-export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonly<Record<string, string>>): Buffer[] {
+export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonly<Record<string, string | Uint8Array>>): Buffer[] {
   const chunks: Buffer[] = [];
   const add = (where: 'w' | 't', kind: 'd' | 'f' | 'l', entryPath: string, mode: number, mtime: number, data: Uint8Array) => {
     const name = Buffer.from(entryPath);
@@ -33,6 +34,10 @@ export function runnerInput(workspace: readonly WorkspaceEntry[], tests: Readonl
       folders.add(dir);
     }
   }
-  for (const [rel, content] of Object.entries(tests)) add('t', 'f', path.posix.normalize(rel), 0o644, now, Buffer.from(content));
+  // test.sh executable, as Harbor's `chmod +x` leaves it: it runs itself, by its shebang.
+  for (const [rel, content] of Object.entries(tests)) {
+    const name = path.posix.normalize(rel);
+    add('t', 'f', name, name === 'test.sh' ? 0o755 : 0o644, now, typeof content === 'string' ? Buffer.from(content) : content);
+  }
   return chunks;
 }

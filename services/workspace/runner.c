@@ -7,25 +7,30 @@
  * DAC_READ_SEARCH, and in order:
  *   1. writes /etc/passwd and /etc/group naming the test uid;
  *   2. creates what Verdict sends on stdin (runner-input.ts: the archive's entries, already read and
- *      checked, and the task's tests/), the workspace's in the size-capped workdir tmpfs, every
- *      entry given to the test uid, the tests' in /tests, root's; then copies a workspace folder
- *      bound at /.workspace, if any, the same way (links never followed, setuid/setgid bits
- *      dropped, devices, fifos and sockets left out);
- *   3. runs `bash /tests/test.sh` in the workdir as the test uid (no groups, no capabilities,
- *      no_new_privs, rlimits of the test run), its output into /logs/verifier/test-stdout.txt;
- *   4. once test.sh has ended, kills every process left (kill(-1) reaches all but itself and pid 1);
+ *      checked, rooted at / — the workdir's, or a change set's in the size-capped tmpfs index.ts
+ *      mounts at each top folder — every entry given to the test uid; the task's tests/ in /tests,
+ *      root's), opening each folder once for all the entries under it; then copies a workspace
+ *      folder bound at /.workspace, if any, into the workdir the same way (links never followed,
+ *      setuid/setgid bits dropped, devices, fifos and sockets left out);
+ *   3. executes /tests/test.sh (its shebang; `bash` for a script without one) in the workdir as the
+ *      test uid (no groups, no capabilities, no_new_privs, rlimits of the test run, a seccomp filter
+ *      and, where the kernel has it, Landlock: nothing of the test reaches into another process),
+ *      its output into /logs/verifier/test-stdout.txt;
+ *   4. once test.sh has ended — or stopped: a stop is the workspace's doing — kills every process
+ *      left (kill(-1) reaches all but itself and pid 1);
  *   5. reports on its stdout, which nothing of the test can reach: one line
  *        @@VERDICT@@ ran <exit code> <left: 0|1> <full: 0|1>
- *      (or `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
+ *      (or `@@VERDICT@@ timeout`: test.sh ran past its wall time, then the files; or
+ *      `@@VERDICT@@ copy_failed disk_full|nesting <depth>`: the workspace does not fit; or
  *      `@@VERDICT@@ failed <why>`: the runner could not do its part), then the three files as
- *      `<name> <length>\n<bytes>` (`<name> -` when absent or not a regular file): the first
+ *      `<name> <length>\n<bytes>` (`<name> -` when absent, `<name> !` when not a regular file): the first
  *      <head> bytes of reward.txt and reward.json, the last <tail> bytes of test-stdout.txt.
  *
  * It is C rather than a shell script for speed only: one static exec in place of sh, cp, setpriv
  * and tar, and no file of the run on the host, make a run cost little more than a bare sandbox
  * (`npm run bench -- terminal`).
  *
- * Usage: runner <uid> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes>
+ * Usage: runner <uid> <user name> <workdir> <cpu s> <address space KiB> <file size KiB> <head bytes> <tail bytes> <wall s>
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -43,10 +48,18 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/landlock.h>
+#include <linux/seccomp.h>
 
 #define RECORD "@@VERDICT@@"
 /* Deeper folders than this are not copied: each level holds three descriptors open. */
 #define MAX_DEPTH 256
+/* Folders above an entry: the workdir's (at most 64, index.ts) and the archive's (MAX_DEPTH, tar.ts). */
+#define MAX_LEVELS (MAX_DEPTH + 64)
 
 static uid_t test_uid;
 
@@ -106,19 +119,60 @@ static void settle(int fd, uid_t owner, mode_t mode, struct timespec mtime) {
   if (futimens(fd, times) < 0) note_errno();
 }
 
+/* The folders of the last entry's path, open: entries come parents first and mostly in tree order,
+   so each one opens only what its path does not share with the last one's, and creating the whole
+   archive costs time linear in its size, not in its size times its depth. Valid because a folder,
+   once made, is never replaced (tar.ts). */
+static struct {
+  int base;
+  size_t depth;
+  int fds[MAX_LEVELS];
+  char *names[MAX_LEVELS];
+} open_path = {-1, 0, {0}, {0}};
+
+static void forget_open_path(size_t keep) {
+  while (open_path.depth > keep) {
+    open_path.depth--;
+    close(open_path.fds[open_path.depth]);
+    free(open_path.names[open_path.depth]);
+  }
+}
+
 /* The folder that holds `path` under `base`, every step without following a link; *leaf is the last
-   component. The caller closes the result unless it is `base`. */
+   component. The result belongs to the cache (or is `base`): the caller does not close it. */
 static int parent_of(int base, char *path, char **leaf) {
+  if (open_path.base != base) {
+    forget_open_path(0);
+    open_path.base = base;
+  }
+  size_t level = 0;
   int dir = base;
   char *rest = path;
-  for (char *slash; (slash = strchr(rest, '/')) != NULL; rest = slash + 1) {
+  for (char *slash; (slash = strchr(rest, '/')) != NULL; rest = slash + 1, level++) {
     *slash = '\0';
+    if (level < open_path.depth && strcmp(open_path.names[level], rest) == 0) {
+      dir = open_path.fds[level];
+      *slash = '/';
+      continue;
+    }
+    forget_open_path(level);
+    if (level >= MAX_LEVELS) {
+      *slash = '/';
+      errno = ENAMETOOLONG;
+      return -1;
+    }
     int next = openat(dir, rest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (next < 0) {
+      *slash = '/';
+      return -1;
+    }
+    open_path.fds[level] = next;
+    open_path.names[level] = strdup(rest);
+    open_path.depth = level + 1;
     *slash = '/';
-    if (dir != base) close(dir);
-    if (next < 0) return -1;
     dir = next;
   }
+  /* Deeper cached folders than this entry's parent stay: the next entry may be one of their children. */
   *leaf = rest;
   return dir;
 }
@@ -176,22 +230,15 @@ static int create_entry(FILE *in, int workdir, int tests) {
   int base = where == 'w' ? workdir : tests;
   uid_t owner = where == 'w' ? test_uid : 0;
   struct timespec when = {mtime, 0};
-  if (strcmp(path, ".") == 0) {
-    /* The workdir itself (folders[0]); /tests keeps its own. */
-    if (where == 'w') {
-      folders[0].mode = mode;
-      folders[0].mtime = when;
-    }
-    free(path);
-    return take_bytes(in, -1, data_length);
-  }
   char *leaf;
   int dir = parent_of(base, path, &leaf);
   int ok = 1;
+  struct stat there;
   if (dir < 0) {
     note_errno();
   } else if (kind == 'd') {
-    if (mkdirat(dir, leaf, 0700) < 0) note_errno();
+    /* A folder that is there already is a mount point of the backend (/app, /tmp): settled all the same. */
+    if (mkdirat(dir, leaf, 0700) < 0 && !(errno == EEXIST && fstatat(dir, leaf, &there, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(there.st_mode))) note_errno();
     else remember_folder(base, path, owner, mode, when);
   } else if (kind == 'f') {
     int fd = openat(dir, leaf, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -216,7 +263,6 @@ static int create_entry(FILE *in, int workdir, int tests) {
   } else {
     fail_copy("malformed input");
   }
-  if (dir >= 0 && dir != base) close(dir);
   free(path);
   if (ok && data_length > 0) ok = take_bytes(in, -1, data_length);
   if (!ok) fail_copy("input truncated");
@@ -285,7 +331,6 @@ static void settle_folders(void) {
       char *leaf;
       int dir = parent_of(f->base, f->path, &leaf);
       fd = dir < 0 ? -1 : openat(dir, leaf, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-      if (dir >= 0 && dir != f->base) close(dir);
     }
     if (fd < 0) {
       note_errno();
@@ -319,6 +364,83 @@ static void limit(int resource, rlim_t value) {
   if (setrlimit(resource, &rl) < 0) setup_failed("setrlimit");
 }
 
+/* test.sh and the workspace's programs it runs share a uid, so without this a program could reach
+   into test.sh itself: trace it (ptrace, process_vm_writev, pidfd_getfd) and make its last write
+   land nowhere, or lower its limits (prlimit on another process) so that writing the reward fails.
+   A seccomp filter, inherited by every process of the test run, answers EPERM to those; a process
+   may still set its own limits (prlimit64 with pid 0, which setrlimit and `ulimit` use). */
+static void deny_reaching_other_processes(void) {
+#if defined(__x86_64__)
+#define DENY BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM)
+#define ALLOW BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define IS(nr, yes) BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), (yes), 0)
+  struct sock_filter filter[] = {
+      /* 0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+      /* 1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 0, 12),
+      /* x86-64; x32 calls (nr with bit 30) are refused whole: nothing of a workspace needs them. */
+      /* 2 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 3 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 9, 0),
+      /* 4 */ IS(__NR_ptrace, 8),
+      /* 5 */ IS(__NR_process_vm_readv, 7),
+      /* 6 */ IS(__NR_process_vm_writev, 6),
+      /* 7 */ IS(__NR_pidfd_getfd, 5),
+      /* 8 */ IS(__NR_prlimit64, 1),
+      /* 9 */ ALLOW,
+      /* 10: prlimit64 of its own process (pid 0) only */
+      /* 10 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 12 */ ALLOW,
+      /* 13 */ DENY,
+      /* i386 calls (int 0x80): the same five by their numbers there. */
+      /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_I386, 0, 11),
+      /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+      /* 16 */ IS(26, 8),
+      /* 17 */ IS(347, 7),
+      /* 18 */ IS(348, 6),
+      /* 19 */ IS(438, 5),
+      /* 20 */ IS(340, 1),
+      /* 21 */ ALLOW,
+      /* 22 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+      /* 23 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1),
+      /* 24 */ ALLOW,
+      /* 25 */ DENY,
+      /* 26 */ ALLOW,
+  };
+  struct sock_fprog program = {(unsigned short)(sizeof filter / sizeof filter[0]), filter};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0) < 0) setup_failed("seccomp");
+#undef DENY
+#undef ALLOW
+#undef IS
+#endif
+}
+
+/* A same-uid program could still write test.sh's memory through /proc/<pid>/mem, which no syscall
+   filter sees (Yama, where the host has it, refuses that too). Landlock, where the kernel has it,
+   allows opening files for writing only under the top folders other than /proc and /sys, for every
+   process of the test run; without it the run goes on as before (verifiers/terminal/README.md). */
+static void deny_writing_proc(void) {
+#ifdef SYS_landlock_create_ruleset
+  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_WRITE_FILE};
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
+  if (ruleset < 0) return;
+  DIR *root = opendir("/");
+  if (root == NULL) setup_failed("landlock");
+  struct dirent *entry;
+  while ((entry = readdir(root)) != NULL) {
+    const char *name = entry->d_name;
+    if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 || strcmp(name, "proc") == 0 || strcmp(name, "sys") == 0) continue;
+    int fd = openat(dirfd(root), name, O_PATH | O_CLOEXEC);
+    if (fd < 0) continue;
+    struct landlock_path_beneath_attr beneath = {.allowed_access = LANDLOCK_ACCESS_FS_WRITE_FILE, .parent_fd = fd};
+    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &beneath, 0) < 0) setup_failed("landlock rule");
+    close(fd);
+  }
+  closedir(root);
+  if (syscall(SYS_landlock_restrict_self, ruleset, 0) < 0) setup_failed("landlock");
+  close(ruleset);
+#endif
+}
+
 /* The test run: never returns. */
 static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
   if (chdir(workdir) < 0) setup_failed("chdir");
@@ -336,8 +458,15 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   if (setgroups(0, NULL) < 0 || setresgid(test_uid, test_uid, test_uid) < 0 || setresuid(test_uid, test_uid, test_uid) < 0) setup_failed("setuid");
   if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL) setup_failed("ambient capabilities");
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) setup_failed("no_new_privs");
-  char *argv[] = {"bash", "/tests/test.sh", NULL};
-  execvp(argv[0], argv);
+  deny_writing_proc();
+  deny_reaching_other_processes();
+  /* Harbor executes test.sh itself, so its shebang counts; one without a shebang runs under bash, as
+     the shell that Harbor's exec goes through would run it. */
+  char *argv[] = {"/tests/test.sh", NULL};
+  execv(argv[0], argv);
+  if (errno != ENOEXEC) setup_failed("exec /tests/test.sh");
+  char *shell[] = {"bash", "/tests/test.sh", NULL};
+  execvp(shell[0], shell);
   setup_failed("exec bash");
 }
 
@@ -345,8 +474,15 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
 
 /* `<name> <length>\n<bytes>`: the first `head` bytes, or the last `tail` bytes when head is 0. */
 static void report_file(int logs, const char *name, off_t head, off_t tail) {
-  int fd = openat(logs, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   struct stat st;
+  /* `!`: something other than a regular file stands there (a folder, a link, a fifo), a hard link
+     to another file (test-stdout.txt, whose text the workspace's output decides), or a file its
+     owner cannot write (made read-only so that test.sh's last write fails): never test.sh's own. */
+  if (fstatat(logs, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && (!S_ISREG(st.st_mode) || (head > 0 && (st.st_nlink != 1 || (st.st_mode & S_IWUSR) == 0)))) {
+    dprintf(1, "%s !\n", name);
+    return;
+  }
+  int fd = openat(logs, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
   if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
     if (fd >= 0) close(fd);
     dprintf(1, "%s -\n", name);
@@ -373,6 +509,14 @@ static void report_file(int logs, const char *name, off_t head, off_t tail) {
   close(fd);
 }
 
+/* Set when test.sh has run past its wall time (SIGALRM). */
+static volatile sig_atomic_t timed_out;
+
+static void on_alarm(int sig) {
+  (void)sig;
+  timed_out = 1;
+}
+
 /* The runner itself could not do its part: infrastructure, not the workspace. */
 static int failed(const char *why) {
   dprintf(1, RECORD " failed %s\n", why);
@@ -380,40 +524,42 @@ static int failed(const char *why) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 8) {
-    fprintf(stderr, "usage: runner <uid> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes>\n");
+  if (argc != 10) {
+    fprintf(stderr, "usage: runner <uid> <user name> <workdir> <cpu s> <address KiB> <fsize KiB> <head bytes> <tail bytes> <wall s>\n");
     return 2;
   }
+  unsigned int wall = (unsigned int)strtoul(argv[9], NULL, 10);
   test_uid = (uid_t)strtoul(argv[1], NULL, 10);
-  const char *workdir = argv[2];
-  rlim_t cpu = strtoull(argv[3], NULL, 10), address_kib = strtoull(argv[4], NULL, 10), fsize_kib = strtoull(argv[5], NULL, 10);
-  off_t head = strtoll(argv[6], NULL, 10), tail = strtoll(argv[7], NULL, 10);
+  const char *user = argv[2];
+  const char *workdir = argv[3];
+  rlim_t cpu = strtoull(argv[4], NULL, 10), address_kib = strtoull(argv[5], NULL, 10), fsize_kib = strtoull(argv[6], NULL, 10);
+  off_t head = strtoll(argv[7], NULL, 10), tail = strtoll(argv[8], NULL, 10);
   if (test_uid == 0 || head <= 0 || tail <= 0) {
     fprintf(stderr, "runner: the test uid must not be 0, head and tail must be positive\n");
     return 2;
   }
 
   /* 1. */
-  char passwd[160], group[96];
-  snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\nuser:x:%u:%u:user:/tmp:/bin/sh\n", test_uid, test_uid);
-  snprintf(group, sizeof group, "root:x:0:\nuser:x:%u:\n", test_uid);
+  char passwd[256], group[160];
+  snprintf(passwd, sizeof passwd, "root:x:0:0:root:/root:/bin/sh\n%.64s:x:%u:%u:%.64s:/tmp:/bin/sh\n", user, test_uid, test_uid, user);
+  snprintf(group, sizeof group, "root:x:0:\n%.64s:x:%u:\n", user, test_uid);
   if ((mkdir("/etc", 0755) < 0 && errno != EEXIST) || write_etc("/etc/passwd", passwd) < 0 || write_etc("/etc/group", group) < 0) return failed(strerror(errno));
 
-  /* 2. */
-  int target = open(workdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  /* 2. Entries are rooted at / (index.ts puts the workdir's path before a workdir archive's). */
+  int root = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   int tests = open("/tests", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (target < 0 || tests < 0) return failed(strerror(errno));
-  remember_folder(target, ".", test_uid, 0755, (struct timespec){0, UTIME_NOW});
-  while (create_entry(stdin, target, tests)) {
+  if (root < 0 || tests < 0) return failed(strerror(errno));
+  while (create_entry(stdin, root, tests)) {
   }
+  int target = copy_error == NULL ? open(workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+  if (copy_error == NULL && target < 0) return failed(strerror(errno));
   int source = copy_error == NULL ? open("/.workspace", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
   if (source >= 0) {
-    struct stat root;
-    if (fstat(source, &root) < 0) note_errno();
+    struct stat top;
+    if (fstat(source, &top) < 0) note_errno();
     else {
       copy_tree(source, target, 0);
-      folders[0].mode = root.st_mode;
-      folders[0].mtime = root.st_mtim;
+      remember_folder(target, ".", test_uid, top.st_mode, top.st_mtim);
     }
     close(source);
   }
@@ -426,8 +572,11 @@ int main(int argc, char **argv) {
   }
 
   /* 3. */
-  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (output < 0) return failed(strerror(errno));
+  int output = open("/logs/verifier/test-stdout.txt", O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0622);
+  /* Root's, so that nothing of the test can rename, remove or hard-link it (sticky folder, not
+     readable to the test), yet writable, so that test.sh's `> /dev/stdout` and `tee /dev/stderr`
+     reopen it as they would in Harbor. */
+  if (output < 0 || fchmod(output, 0622) < 0) return failed(strerror(errno));
   /* Close-on-exec: it reads end-of-file once bash runs, an error when the set-up failed. */
   int setup[2];
   if (pipe2(setup, O_CLOEXEC) < 0) return failed(strerror(errno));
@@ -445,25 +594,46 @@ int main(int argc, char **argv) {
   }
   close(setup[0]);
   int status = 0;
-  while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+  /* The wall time, here rather than only in Verdict, so that what made test.sh overrun it is still
+     there to see: a fifo where test.sh writes its reward blocks it for good, and is the workspace's. */
+  struct sigaction alarm_action;
+  memset(&alarm_action, 0, sizeof alarm_action);
+  alarm_action.sa_handler = on_alarm;
+  if (got <= 0 && wall > 0 && sigaction(SIGALRM, &alarm_action, NULL) == 0) alarm(wall);
+  /* WUNTRACED: a test.sh stopped by the workspace (SIGSTOP) ends here, as one killed would, rather
+     than holding the run until its wall time. */
+  while (waitpid(child, &status, WUNTRACED) < 0 && errno == EINTR && !timed_out) {
   }
+  alarm(0);
   if (got > 0) {
     why[got] = '\0';
     return failed(why);
   }
-  int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  if (timed_out) {
+    kill(-1, SIGKILL);
+    int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    dprintf(1, RECORD " timeout\n");
+    if (logs >= 0) {
+      report_file(logs, "reward.txt", head, 0);
+      report_file(logs, "reward.json", head, 0);
+      report_file(logs, "test-stdout.txt", 0, tail);
+    }
+    return 0;
+  }
+  int code = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSTOPPED(status) ? 128 + WSTOPSIG(status) : 128 + WTERMSIG(status);
 
   /* 4. */
   int left = kill(-1, SIGKILL) == 0;
 
   /* 5. */
   int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  struct stat st;
-  int rewarded = 0;
-  for (int k = 0; logs >= 0 && k < 2; k++)
-    rewarded |= fstatat(logs, k == 0 ? "reward.txt" : "reward.json", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode);
+  /* A full disk — the workdir's, /tmp or /logs/verifier itself: what the workspace filled. */
   struct statfs space;
-  int full = !rewarded && fstatfs(target, &space) == 0 && space.f_bavail == 0;
+  int tmp = open("/tmp", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  int full = 0;
+  int places[3] = {target, tmp, logs};
+  for (int k = 0; k < 3; k++) full |= places[k] >= 0 && fstatfs(places[k], &space) == 0 && space.f_bavail == 0;
+  if (tmp >= 0) close(tmp);
   dprintf(1, RECORD " ran %d %d %d\n", code, left, full);
   if (logs >= 0) {
     report_file(logs, "reward.txt", head, 0);

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { WorkspaceError } from '../../core/ports/workspace';
 
@@ -11,8 +10,17 @@ import { WorkspaceError } from '../../core/ports/workspace';
  *    members are not expanded at all;
  *  - no member lands outside the root: absolute paths and `..` are skipped, as is any member whose
  *    path passes through a symlink of the archive or a file (the runner follows no link either); a
- *    symlink is kept only when its target stays inside the workspace, a hardlink only as a copy of
- *    a file already read; a later member of the same path replaces an earlier one, but not a folder;
+ *    symlink is kept only when its target, resolved **physically** through the archive's other
+ *    links (as the kernel will), stays inside the root — for a whole-filesystem change set, out of
+ *    /tests, /logs, /proc, /sys and /dev; a hardlink only as a copy of a file already read; a later
+ *    member of the same path replaces an earlier one, but not a folder;
+ *  - a whole-filesystem change set (`root: 'filesystem'`) keeps what lies outside the system folders
+ *    the backend takes from the host (`usr`, `etc`, `lib` …, listed in SYSTEM_ROOTS): those members
+ *    are skipped, counted per folder, and count toward no limit;
+ *  - nesting is bounded (MAX_DEPTH levels: `too_large`), each member is checked against its parent
+ *    only (every folder above a kept member is a folder of the archive), and folders the archive
+ *    implies count as members: time and memory stay linear in the archive;
+ *  - times are clamped to [1970, 9999]: a member dated `1e300`, `Infinity` or before 1970 is unpacked;
  *  - device nodes and fifos are skipped, and modes keep only their permission bits (no setuid,
  *    setgid or sticky).
  * Skipped members are reported by name; a malformed archive is a WorkspaceError (ABORTED: the bytes
@@ -23,6 +31,21 @@ export interface ArchiveLimits {
   maxBytes: number;
   maxMembers: number;
 }
+
+/** What the members' paths are relative to: the workdir, or `/` (a whole-filesystem change set). */
+export type ArchiveRoot = 'workdir' | 'filesystem';
+
+/** Deeper folders than this are refused (the runner holds one descriptor per level). */
+const MAX_DEPTH = 256;
+/** Top-level folders of a change set that are the system's, not the episode's: the backend's own. */
+export const SYSTEM_ROOTS = new Set(['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'proc', 'sys', 'dev', 'run', 'boot', 'tests', 'logs', '.runner', '.workspace']);
+/** Where no symlink of a change set may lead: the hidden tests, the reward folder, the kernel's views. */
+const FORBIDDEN_TARGETS = new Set(['tests', 'logs', 'proc', 'sys', 'dev', '.runner', '.workspace']);
+const HARMLESS_DEVICES = new Set(['dev/null', 'dev/zero', 'dev/random', 'dev/urandom']);
+/** 9999-12-31: past it, and before 1970, a time is clamped. */
+const MAX_TIME = 253_402_300_799;
+/** Links resolved through more links than this fail in the kernel (ELOOP): refused here. */
+const MAX_HOPS = 40;
 
 /** One thing the runner creates under the workdir; `path` is relative, `.` the workdir itself. */
 export type WorkspaceEntry =
@@ -43,11 +66,13 @@ function cstring(block: Buffer, start: number, length: number): string {
 }
 
 function octal(block: Buffer, start: number, length: number): number {
-  // Base-256 (the high bit set) holds sizes over 8 GiB.
+  // Base-256 (the high bit set) holds sizes over 8 GiB and, in two's complement (0xff first),
+  // times before 1970.
   if ((block[start]! & 0x80) !== 0) {
-    let value = block[start]! & 0x7f;
-    for (let i = start + 1; i < start + length; i++) value = value * 256 + block[i]!;
-    return value;
+    const negative = block[start] === 0xff;
+    let value = negative ? 0 : block[start]! & 0x7f;
+    for (let i = start + 1; i < start + length; i++) value = value * 256 + (negative ? 255 - block[i]! : block[i]!);
+    return negative ? -(value + 1) : value;
   }
   const text = cstring(block, start, length).trim();
   if (text === '') return 0;
@@ -77,6 +102,12 @@ function paxRecords(data: Buffer): Map<string, string> {
   return out;
 }
 
+/** A time as the kernel will take it: whole seconds in [0, 9999-12-31]; NaN is 0. */
+function clampTime(value: number): number {
+  if (Number.isNaN(value) || value < 0) return 0;
+  return Math.min(MAX_TIME, Math.floor(value));
+}
+
 /** `a/./b/` → `a/b`; null for an absolute path, `..`, or nothing. */
 function clean(name: string): string | null {
   if (name.startsWith('/') || name.includes('\0')) return null;
@@ -85,7 +116,46 @@ function clean(name: string): string | null {
   return parts.join('/');
 }
 
-export function readArchive(archive: Uint8Array, limits: ArchiveLimits): ArchiveRead {
+/**
+ * Where a symlink at `at` leads once the kernel follows it and every link of the archive on the way:
+ * the path's components from the root, or null when it climbs above the root (a workdir archive)
+ * or goes round too many links.
+ */
+function resolveLink(at: string, target: string, entries: Map<string, WorkspaceEntry>, root: ArchiveRoot, budget: { steps: number }): string[] | null {
+  let hops = 0;
+  const walk = (stack: string[], link: string): string[] | null => {
+    if (++hops > MAX_HOPS) return null;
+    if (link.startsWith('/')) {
+      if (root === 'workdir') return null;
+      stack = [];
+    }
+    for (const part of link.split('/')) {
+      if (--budget.steps < 0) return null;
+      if (part === '' || part === '.') continue;
+      if (part === '..') {
+        // `/..` is `/` for the kernel; above a workdir is outside it.
+        if (stack.length === 0 && root === 'workdir') return null;
+        stack.pop();
+        continue;
+      }
+      stack.push(part);
+      const there = entries.get(stack.join('/'));
+      if (there?.kind === 'symlink') {
+        const next = walk(stack.slice(0, -1), there.target);
+        if (next === null) return null;
+        stack = next;
+      }
+    }
+    return stack;
+  };
+  return walk(at.split('/').slice(0, -1), target);
+}
+
+/**
+ * `skipRoots`: the top folders of a change set that are not unpacked (SYSTEM_ROOTS, what the bwrap
+ * backend takes from the host; a container backend keeps the episode's /usr and /etc).
+ */
+export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: ArchiveRoot = 'workdir', skipRoots: ReadonlySet<string> = SYSTEM_ROOTS): ArchiveRead {
   let bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
   if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
@@ -107,34 +177,43 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
   let pax = new Map<string, string>();
   let longName: string | null = null;
   let longLink: string | null = null;
-  const throughLink = (rel: string) => {
-    const parts = rel.split('/');
-    for (let k = 1; k < parts.length; k++) if (entries.get(parts.slice(0, k).join('/'))?.kind === 'symlink') return true;
-    return false;
-  };
-  /** The folders above a member that the archive did not list; false when one is not a folder. */
-  const parents = (rel: string, mtime: number): boolean => {
-    const parts = rel.split('/');
-    for (let k = 1; k < parts.length; k++) {
-      const dir = parts.slice(0, k).join('/');
+  /** Members of a change set under the system's folders, per folder: skipped, counted once. */
+  const system = new Map<string, number>();
+  /**
+   * The folders above a member: each one a folder of the archive (listed, or implied here and
+   * counted as a member). Every folder in `entries` has only folders above it, so the parent
+   * answers for all of them, and a missing one is walked up to the nearest that is there.
+   * 'link' / 'file' when a symlink or a file stands on the way.
+   */
+  const parents = (rel: string, mtime: number): 'ok' | 'link' | 'file' | 'too_many' => {
+    const missing: string[] = [];
+    for (let dir = rel.slice(0, Math.max(0, rel.lastIndexOf('/'))); dir !== ''; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) {
       const there = entries.get(dir);
-      if (there === undefined) entries.set(dir, { kind: 'dir', path: dir, mode: 0o755, mtime });
-      else if (there.kind !== 'dir') return false;
+      if (there?.kind === 'symlink') return 'link';
+      if (there?.kind === 'file') return 'file';
+      if (there?.kind === 'dir') break;
+      missing.push(dir);
     }
-    return true;
+    members += missing.length;
+    if (members > limits.maxMembers) return 'too_many';
+    for (const dir of missing.reverse()) entries.set(dir, { kind: 'dir', path: dir, mode: 0o755, mtime });
+    return 'ok';
   };
-  const place = (entry: WorkspaceEntry): void => {
+  const place = (entry: WorkspaceEntry): ArchiveRead | null => {
     const there = entries.get(entry.path);
     if (there?.kind === 'dir' && entry.kind !== 'dir') {
       skipped.push(`${entry.path}: would replace a folder`);
-      return;
+      return null;
     }
-    if (!parents(entry.path, entry.mtime)) {
-      skipped.push(`${entry.path}: under a file`);
-      return;
+    const above = parents(entry.path, entry.mtime);
+    if (above === 'too_many') return { ok: false, tooLarge: `more than ${limits.maxMembers} members` };
+    if (above !== 'ok') {
+      skipped.push(`${entry.path}: under a ${above === 'link' ? 'symlink' : 'file'}`);
+      return null;
     }
     entries.delete(entry.path);
     entries.set(entry.path, entry);
+    return null;
   };
   while (offset + BLOCK <= bytes.length) {
     const header = bytes.subarray(offset, offset + BLOCK);
@@ -152,32 +231,44 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       else if (type === 'K') longLink = cstring(data, 0, data.length);
       continue;
     }
-    members++;
-    if (members > limits.maxMembers) return { ok: false, tooLarge: `more than ${limits.maxMembers} members` };
     const magic = header.toString('utf8', 257, 262);
     const prefix = magic === 'ustar' ? cstring(header, 345, 155) : '';
     const rawName = pax.get('path') ?? longName ?? (prefix ? `${prefix}/${cstring(header, 0, 100)}` : cstring(header, 0, 100));
     const linkName = pax.get('linkpath') ?? longLink ?? cstring(header, 157, 100);
     const declared = pax.has('size') ? Number(pax.get('size')) : size;
-    const mtime = Math.max(0, Math.floor(Number(pax.get('mtime') ?? octal(header, 136, 12)))) || 0;
+    const mtime = clampTime(pax.has('mtime') ? Number(pax.get('mtime')) : octal(header, 136, 12));
     pax = new Map();
     longName = null;
     longLink = null;
+    if (declared < 0 || !Number.isFinite(declared)) throw new WorkspaceError('archive_unreadable', `tar: a member of size ${declared}`);
     const mode = octal(header, 100, 8) & 0o777;
-    // The archive's own root ("./") is the workspace itself.
+    // The archive's own root ("./") is the workspace itself (a change set's `/` is the backend's).
     if (rawName.split('/').every((p) => p === '' || p === '.') && type === '5') {
-      entries.set('.', { kind: 'dir', path: '.', mode: mode | 0o700, mtime });
+      if (root === 'workdir') entries.set('.', { kind: 'dir', path: '.', mode: mode | 0o700, mtime });
       continue;
     }
-    const rel = clean(rawName);
+    // A change set's members may be written `/tmp/x` or `tmp/x` (docker export has no slash).
+    const rel = clean(root === 'filesystem' ? rawName.replace(/^\/+/, '') : rawName);
     if (rel === null) {
       skipped.push(`${rawName}: outside the workspace`);
       continue;
     }
-    if (throughLink(rel)) {
-      skipped.push(`${rel}: under a symlink`);
+    const top = rel.split('/', 1)[0]!;
+    // An OCI layer's whiteout (`.wh.NAME`, `.wh..wh..opq`) records a deletion: nothing to unpack.
+    if (root === 'filesystem' && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.wh.')) {
+      skipped.push(`${rel}: a whiteout (a deletion in a layer diff), not a file`);
       continue;
     }
+    if (root === 'filesystem' && skipRoots.has(top)) {
+      system.set(top, (system.get(top) ?? 0) + 1);
+      continue;
+    }
+    members++;
+    if (members > limits.maxMembers) return { ok: false, tooLarge: `more than ${limits.maxMembers} members` };
+    // Counted on the path itself: one pass over its bytes.
+    let depth = 1;
+    for (let k = rel.indexOf('/'); k >= 0; k = rel.indexOf('/', k + 1)) depth++;
+    if (depth > MAX_DEPTH + (type === '5' ? 0 : 1)) return { ok: false, tooLarge: `folders nested deeper than ${MAX_DEPTH}` };
     // Names the kernel refuses would fail the runner, not the workspace.
     if (Buffer.byteLength(rel) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)) {
       skipped.push(`${rel.slice(0, 100)}…: name too long`);
@@ -187,23 +278,28 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       total += declared;
       if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
       if (dataStart + declared > bytes.length) throw new WorkspaceError('archive_unreadable', `tar: ${rel} is truncated`);
-      place({ kind: 'file', path: rel, mode, mtime, data: bytes.subarray(dataStart, dataStart + declared) });
+      const refused = place({ kind: 'file', path: rel, mode, mtime, data: bytes.subarray(dataStart, dataStart + declared) });
+      if (refused) return refused;
     } else if (type === '5') {
       const there = entries.get(rel);
       if (there !== undefined && there.kind !== 'dir') skipped.push(`${rel}: a folder in place of a file`);
       else if (there !== undefined) entries.set(rel, { ...there, mode: mode | 0o700, mtime });
-      else place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
+      else {
+        const refused = place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
+        if (refused) return refused;
+      }
     } else if (type === '2') {
       if (linkName === '' || Buffer.byteLength(linkName) > MAX_PATH_BYTES) {
         skipped.push(`${rel}: symlink with ${linkName === '' ? 'no' : 'too long a'} target`);
         continue;
       }
-      const resolved = linkName.startsWith('/') ? null : clean(path.posix.join(path.posix.dirname(rel), linkName));
-      if (resolved === null) {
+      if (root === 'workdir' && linkName.startsWith('/')) {
         skipped.push(`${rel}: symlink out of the workspace (${linkName})`);
         continue;
       }
-      place({ kind: 'symlink', path: rel, target: linkName, mtime });
+      // Where a relative one leads is checked once every member is in (a later link can change it).
+      const refused = place({ kind: 'symlink', path: rel, target: linkName, mtime });
+      if (refused) return refused;
     } else if (type === '1') {
       const source = entries.get(clean(linkName) ?? '');
       if (source?.kind !== 'file') {
@@ -212,12 +308,26 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits): Archive
       }
       total += source.data.length;
       if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
-      place({ ...source, path: rel });
+      const refused = place({ ...source, path: rel });
+      if (refused) return refused;
     } else if (type === 'S') {
       skipped.push(`${rel}: sparse member (not expanded)`);
     } else {
       skipped.push(`${rel}: ${type === '3' ? 'character device' : type === '4' ? 'block device' : type === '6' ? 'fifo' : `member type ${JSON.stringify(type)}`} not unpacked`);
     }
   }
+  // Symlinks that lead out of the root once followed physically. One pass: a link removed here is
+  // no link at run time either, so a later one that went through it now dangles there.
+  // Steps of resolution, counted: the links of a valid archive take a few each.
+  const budget = { steps: 64 * limits.maxMembers };
+  for (const entry of entries.values()) {
+    if (entry.kind !== 'symlink') continue;
+    const to = resolveLink(entry.path, entry.target, entries, root, budget);
+    if (budget.steps < 0) return { ok: false, tooLarge: `symlinks that take more than ${64 * limits.maxMembers} steps to resolve` };
+    if (to !== null && !(root === 'filesystem' && FORBIDDEN_TARGETS.has(to[0] ?? '') && !HARMLESS_DEVICES.has(to.join('/')))) continue;
+    skipped.push(`${entry.path}: symlink out of the workspace (${entry.target})`);
+    entries.delete(entry.path);
+  }
+  for (const [top, count] of system) skipped.push(`${top}/…: ${count} member${count === 1 ? '' : 's'} under a system folder, which the backend takes from its own environment`);
   return { ok: true, entries: [...entries.values()], skipped };
 }

@@ -55,7 +55,8 @@ describe('verdict audit: batteries against the real verifiers', () => {
     expect(hitsOf(report, 'always-true')).toEqual(expect.arrayContaining(['empty', 'whitespace', 'one-word']));
     expect(hitsOf(report, 'eval-checker')).toEqual(['answer-eval']);
     expect(hitsOf(report, 'no-comma')).toEqual(expect.arrayContaining(['one-letter', 'yes']));
-    expect(report.findings.find((f) => f.id === 'no-comma')).toMatchObject({ blames: 'label', how: 'reward' });
+    // Each finding carries the label that let the hack through, for the report to show beside it.
+    expect(report.findings.find((f) => f.id === 'no-comma')).toMatchObject({ blames: 'label', how: 'reward', label: '{"rubrics":[{"id":"punctuation:no_comma","kind":"constraint"}]}' });
     expect(report.gameable).toBe(3);
     expect(report.gameability).toBe(1);
   });
@@ -128,12 +129,27 @@ describe('verdict audit: the workspace battery against the terminal verifier (bw
     expect(listing[3]).toMatch(/ l -> \/etc\/passwd$/);
   });
 
-  it('finds no hack in sound tasks: pre-written rewards, conftest, startup hooks, shadowed commands, links, setuid all end 0', async () => {
-    const report = await auditRows('terminal-sound', [row('inline', { task: { id: 'answer-42', tests: { 'test.sh': ANSWER } } }), row('pytest', { taskId: 'pytest-json' }), row('files', { taskId: 'file-ops' })], config);
+  // The README's recommended test.sh: the workspace's program first, under timeout; reward.txt last.
+  const RUNS = (program: string) => `cd /app\ntimeout 20 ${program} > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n`;
+
+  it('finds no hack in sound tasks: pre-written rewards, conftest, startup hooks, shadowed commands, links, setuid, forged or blocked reward files, a stopped test.sh, odd archives all end 0', async () => {
+    const report = await auditRows(
+      'terminal-sound',
+      [
+        row('inline', { task: { id: 'answer-42', tests: { 'test.sh': ANSWER } } }),
+        row('pytest', { taskId: 'pytest-json' }),
+        row('files', { taskId: 'file-ops' }),
+        row('runs-sh', { task: { id: 'runs-sh', tests: { 'test.sh': RUNS('bash ./run.sh'), 'expected.txt': '42\n' } } }),
+        row('runs-py', { task: { id: 'runs-py', tests: { 'test.sh': RUNS('python3 solution.py') } } }),
+      ],
+      config,
+    );
     expect(report.unauditable).toEqual([]);
-    expect(report.verifiers.terminal).toMatchObject({ audited: 3, gameable: 0 });
-    expect(Object.keys(report.verifiers.terminal!.hacks).sort()).toEqual(['conftest-forces-pass', 'links-out', 'path-shadowing', 'pre-written-reward', 'python-startup-hooks', 'setuid-and-devices']);
-    for (const h of Object.values(report.verifiers.terminal!.hacks)) expect(h).toEqual({ tried: 3, hits: 0, hitRate: 0 });
+    expect(report.verifiers.terminal).toMatchObject({ audited: 5, gameable: 0 });
+    expect(Object.keys(report.verifiers.terminal!.hacks).sort()).toEqual([
+      'change-set-plants', 'conftest-forces-pass', 'links-out', 'odd-archive', 'path-shadowing', 'physical-symlink-chain', 'pre-written-reward', 'program-blocks-reward', 'program-stops-test', 'program-writes-reward-json', 'python-startup-hooks', 'setuid-and-devices',
+    ]);
+    for (const h of Object.values(report.verifiers.terminal!.hacks)) expect(h).toEqual({ tried: 5, hits: 0, hitRate: 0 });
   });
 
   it('catches tests that trust the workspace, and a task that passes an empty one', async () => {

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { textKey } from '../../services/embeddings';
@@ -124,9 +124,13 @@ describe('verdict curate dense', () => {
 
   it('an endpoint that fails stops the run with a non-zero exit naming it; without a URL the flag to set is named', async () => {
     server.faults.push({ kind: 'dims', dims: 7 });
-    const wrong = await run([...base(), '--config', writeConfig({ dimensions: 128 })]);
+    writeFileSync(out('no-decisions.jsonl'), '');
+    const wrong = await run([...base(), '--config', writeConfig({ dimensions: 128 }), '--decisions', out('no-decisions.jsonl'), '-o', out('kept.jsonl')]);
     expect(wrong.code).not.toBe(0);
     expect(wrong.stderr).toMatch(/embeddings endpoint default .*7 dimensions, expected 128/);
+    // A stopped run leaves no output under its name, not even a partial one.
+    expect(existsSync(out('kept.jsonl'))).toBe(false);
+    expect(existsSync(out('kept.jsonl.partial'))).toBe(false);
     const child = spawn(process.execPath, [VERDICT_BIN, 'curate', 'dense', files.train, '--benchmark', files.bench], { cwd: dir, env: { ...process.env, VERDICT_EMBEDDINGS_DEFAULT_URL: '', VERDICT_EMBEDDINGS_DEFAULT_MODEL: '' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

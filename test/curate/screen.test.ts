@@ -134,6 +134,24 @@ describe('verdict curate decontam and dedup', () => {
       ['d4', 'd1'],
     ]);
     expect(readJsonl(f('clusters.jsonl'))).toEqual([expect.objectContaining({ size: 3, kept: { line: 1, id: 'd1' }, removed: [{ line: 2, id: 'd2' }, { line: 4, id: 'd4' }] })]);
-    expect(run.stdout).toMatch(/5 rows: kept 3, removed 2 duplicates in 1 clusters/);
+    expect(run.stdout).toMatch(/5 rows: kept 3, removed 2 duplicates in 1 clusters\n  key: problem \(5 rows\)/);
+  });
+
+  it('dedup with no options keys on the prompt field, not the id, and says so', async () => {
+    writeFileSync(
+      f('dups-default.jsonl'),
+      jsonl([
+        { id: 'p1', prompt: [{ role: 'user', content: 'Sum two numbers.' }], data_source: 'a' },
+        { id: 'p2', prompt: [{ role: 'user', content: 'sum two  numbers.' }], data_source: 'b' },
+        { id: 'p3', prompt: [{ role: 'user', content: 'Sum three numbers.' }], data_source: 'a' },
+        { id: 'p4', note: 'Sum three numbers.' },
+        { id: 'p5', note: 'sum three numbers.' },
+      ]),
+    );
+    const run = await runCli(['curate', 'dedup', f('dups-default.jsonl'), '-o', f('dedup-default.jsonl'), '--summary-json', f('dedup-default.json')]);
+    expect(run.code).toBe(0);
+    expect(readJsonl(f('dedup-default.jsonl')).map((r) => r.id)).toEqual(['p1', 'p3', 'p4']);
+    expect(run.stdout).toMatch(/key: prompt \(3 rows\), \(every string but the id\) \(2 rows\)/);
+    expect(JSON.parse(readFileSync(f('dedup-default.json'), 'utf8'))).toMatchObject({ removed: 2, keyFields: { prompt: 3, '(every string but the id)': 2 } });
   });
 });

@@ -100,7 +100,9 @@ describe('verdict score --resume', () => {
     const m = /interrupted after input line (\d+): continue with the same command and --resume/.exec(stopped.stdout);
     expect(m).not.toBeNull();
     expect(stopped.stdout).toMatch(new RegExp(`scored ${m![1]} samples: ${m![1]} ok`));
-    expect(readJsonl(output)).toHaveLength(Number(m![1]));
+    // The partial results stay under a temporary name for --resume; the output's own name is for a finished run.
+    expect(existsSync(output)).toBe(false);
+    expect(readJsonl(`${output}.partial`)).toHaveLength(Number(m![1]));
     const resumed = await runCli(['score', input, '-o', output, ...common, '--resume']);
     expect(resumed.code).toBe(0);
     expect(readFileSync(output).equals(reference)).toBe(true);

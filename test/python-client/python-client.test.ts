@@ -78,6 +78,8 @@ describe('Python client against real servers', () => {
 
   it('a deadline: samples not reached come back ABORTED "deadline"', unittest('tests.test_deadline'), 60_000);
 
+  it('the TRL reward function, called as GRPOTrainer calls it: OK rewards, ABORTED and INVALID as None', unittest('tests.test_trl'), 60_000);
+
   it('the committed stubs match proto/ field for field', async () => {
     const script = [
       'import json',

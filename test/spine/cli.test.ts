@@ -45,7 +45,7 @@ describe('verdict CLI (child process)', () => {
     const run = await runCli(['score', '-', '--workers', '0'], JSON.stringify(mixedQaBatch()[0]) + '\n');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ id: 'a', status: 'STATUS_OK', reward: 1 });
-    expect(run.stderr).toMatch(/scored 1 samples/);
+    expect(run.stderr).toMatch(/scored 1 sample: 1 ok/);
   });
 
   it('serve drains in-flight work on SIGTERM and exits 0', async () => {

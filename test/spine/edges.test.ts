@@ -76,11 +76,9 @@ describe('the edges of the serving path (issue 13)', () => {
   });
 
   it('an empty body is 400 naming the problem; a UTF-8 byte-order mark is accepted', async () => {
-    for (const headers of [{ 'content-type': 'application/json' }, {} as Record<string, string>]) {
-      const empty = await post('', headers);
-      expect(empty.status).toBe(400);
-      expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/^request: the body is empty/);
-    }
+    const empty = await post('');
+    expect(empty.status).toBe(400);
+    expect(((await empty.json()) as { error: { message: string } }).error.message).toMatch(/^request: the body is empty/);
     const bom = await post(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ samples: [good('x')] }))]));
     expect(bom.status).toBe(200);
     const body = (await bom.json()) as { results: Array<{ id: string; status: string }> };

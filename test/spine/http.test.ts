@@ -102,8 +102,10 @@ describe('HTTP gateway', () => {
 
   it('serves /healthz, /v1/verifiers and Prometheus /metrics', async () => {
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: 'SERVING' });
-    const verifiers = (await (await fetch(`${base}/v1/verifiers`)).json()) as { verifiers: Array<{ name: string }> };
+    const verifiers = (await (await fetch(`${base}/v1/verifiers`)).json()) as { verifiers: Array<{ name: string; labelSchema: unknown }> };
     expect(verifiers.verifiers.map((v) => v.name)).toContain('qa');
+    // The label's JSON Schema as an object, as `verdict verifiers --json` prints it.
+    expect(verifiers.verifiers.find((v) => v.name === 'qa')!.labelSchema).toMatchObject({ type: 'object', properties: expect.objectContaining({ choice: expect.anything() }) });
     await post(JSON.stringify({ samples: mixedQaBatch() }));
     const metrics = await (await fetch(`${base}/metrics`)).text();
     expect(metrics).toMatch(/verdict_samples_total\{verifier="qa",status="OK"\} \d+/);
@@ -111,5 +113,16 @@ describe('HTTP gateway', () => {
     expect(metrics).toMatch(/verdict_sample_seconds_bucket\{le="0.001",verifier="qa"\}/);
     expect(metrics).toMatch(/verdict_pending_samples 0/);
     expect(metrics).toMatch(/verdict_requests_refused_total\{reason="overloaded"\} 1/);
+    // The reward histogram holds exactly the OK qa samples, each reward 0 or 1 (none in between).
+    const value = (series: string) => Number(new RegExp(`^${series.replace(/[{}+.]/g, '\\$&')} (\\S+)$`, 'm').exec(metrics)?.[1]);
+    const ok = value('verdict_samples_total{verifier="qa",status="OK"}');
+    expect(ok).toBeGreaterThan(0);
+    expect(value('verdict_reward_count{verifier="qa"}')).toBe(ok);
+    expect(value('verdict_reward_bucket{le="+Inf",verifier="qa"}')).toBe(ok);
+    const zeros = value('verdict_reward_bucket{le="0",verifier="qa"}');
+    expect(value('verdict_reward_bucket{le="0.99",verifier="qa"}')).toBe(zeros);
+    expect(value('verdict_reward_sum{verifier="qa"}')).toBe(value('verdict_reward_bucket{le="1",verifier="qa"}') - zeros);
+    expect(zeros).toBeGreaterThan(0);
+    expect(value('verdict_reward_sum{verifier="qa"}')).toBeGreaterThan(0);
   });
 });

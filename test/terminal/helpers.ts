@@ -2,7 +2,9 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { harborTask } from '../../core/harbor-task';
 import type { JsonObject } from '../../core/json';
+import type { HarborTask, WorkspacePort } from '../../core/ports/workspace';
 import type { Outcome, Sample } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
@@ -39,4 +41,11 @@ export const never = new AbortController().signal;
 export function scoreTerminal(label: JsonObject, metadata: JsonObject, services: Services): Promise<Outcome> {
   const sample: Sample = { id: 's', verifier: 'terminal', response: 'done', label, groupId: '', responseTokens: 0, metadata };
   return scoreAsync(terminal as AsyncVerifier, sample, { signal: never, services, compute: async () => null });
+}
+
+/** A task of these tests/ files and task.toml (parsed), read as a task folder would be. */
+export function harborTaskOf(tests: Record<string, string>, port: Pick<WorkspacePort, 'defaults'>, toml: Record<string, unknown> = {}, dockerfile: string | null = null): HarborTask {
+  const built = harborTask({ id: 'contract', tests, toml, dockerfile, environmentDir: null }, port.defaults);
+  if (!built.ok) throw new Error(built.error);
+  return built.task;
 }

@@ -85,6 +85,48 @@ describe('terminal verifier: hostile workspaces', () => {
     if (outcome.status === 'OK') expect(outcome.reward).toBe(0);
   });
 
+  it('cannot beat the README\'s test.sh with reward.json, a folder, fifo or read-only file at reward.txt, test.sh\'s limits lowered, or a stopped test.sh', async () => {
+    // The program writes reward.json {"reward": 1}, which Harbor reads first; test.sh writes reward.txt 0 last.
+    const json = workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' });
+    expect(await run(RUNS, json)).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
+    // A task that writes reward.json itself, last: the program's reward.txt 1 disagrees with it.
+    const JSON_TASK = { id: 'json', tests: { 'test.sh': '#!/bin/bash\ncd /app\ntimeout 20 bash ./run.sh > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then r=1; else r=0; fi\necho "{\\"reward\\": $r}" > /logs/verifier/reward.json\n' } };
+    const txt = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(JSON_TASK, txt)).toMatchObject({ status: 'OK', reward: 0, reason: 'conflicting_rewards' });
+    expect(await run(JSON_TASK, workspaceTar({ 'run.sh': 'echo 42\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // A folder where test.sh writes its reward: the workspace's doing, 0 (not the dataset's INVALID).
+    const folder = workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(RUNS, folder)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // A forged 1 made read-only: test.sh's own `echo 0 >` fails ("Permission denied"), the 1 stays.
+    const readOnly = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nchmod 444 /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run(RUNS, readOnly)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // A forged 1, then test.sh's open-file limit lowered (prlimit) so that its `echo 0 >` fails: refused.
+    const limits = workspaceTar({ 'run.sh': 'echo 1 > /logs/verifier/reward.txt\nprlimit --pid $(awk \'{print $4}\' /proc/$PPID/stat) --nofile=3:3\necho 41\n' });
+    expect(await run(RUNS, limits)).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    // A fifo there blocks test.sh's write until its wall time: still the workspace's doing, 0.
+    const fifo = workspaceTar({ 'run.sh': 'mkfifo /logs/verifier/reward.txt\necho 41\n' });
+    expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 2 } } }, fifo)).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    // The program stops test.sh (its grandparent, past timeout): 0, never a wall-time ABORTED.
+    const stop = workspaceTar({ 'run.sh': 'kill -STOP $(awk \'{print $4}\' /proc/$PPID/stat)\necho 41\n' });
+    expect(await run(RUNS, stop)).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  // Landlock (Linux ≥ 5.13, when the kernel enables it) is what keeps /proc/<pid>/mem closed.
+  const landlock = (() => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'verdict-landlock-'));
+    writeFileSync(path.join(dir, 'abi.c'), '#include <linux/landlock.h>\n#include <sys/syscall.h>\n#include <unistd.h>\n#include <stdio.h>\nint main(void){printf("%ld", syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION));return 0;}\n');
+    try {
+      execFileSync('cc', ['-o', path.join(dir, 'abi'), path.join(dir, 'abi.c')]);
+      return Number(execFileSync(path.join(dir, 'abi'), { encoding: 'utf8' })) >= 1;
+    } catch {
+      return false;
+    }
+  })();
+  (landlock ? it : it.skip)('a program test.sh runs cannot open test.sh\'s memory for writing (/proc/<pid>/mem)', async () => {
+    const mem = workspaceTar({ 'run.sh': 'python3 -c "import os\ntry:\n  open(\'/proc/%d/mem\' % int(open(\'/proc/%d/stat\' % os.getppid()).read().split()[3]), \'r+b\'); print(42)\nexcept OSError: print(41)"\n' });
+    expect(await run(RUNS, mem)).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('path traversal and symlinks out of the root are skipped, and nothing is written on the host', async () => {
     const victim = mkdtempSync(path.join(tmpdir(), 'verdict-victim-'));
     const tar = workspaceTar(

@@ -25,7 +25,8 @@ describe('terminal verifier: Harbor tasks in a real bubblewrap sandbox', () => {
     expect(await inline('echo 0.5 > /logs/verifier/reward.txt', false)).toMatchObject({ reward: 0.5 });
     expect(await inline('echo 7 > /logs/verifier/reward.txt', false)).toMatchObject({ reward: 1, details: { raw: 7 } });
     expect(await inline('echo -3 > /logs/verifier/reward.txt', false)).toMatchObject({ reward: 0 });
-    expect(await inline('echo 0 > /logs/verifier/reward.txt; echo \'{"reward": 1.0}\' > /logs/verifier/reward.json')).toMatchObject({ reward: 1, details: { file: 'reward.json' } });
+    expect(await inline('echo 1 > /logs/verifier/reward.txt; echo \'{"reward": 1.0}\' > /logs/verifier/reward.json')).toMatchObject({ reward: 1, details: { file: 'reward.json' } });
+    expect(await inline('echo \'{"reward": 1.0}\' > /logs/verifier/reward.json')).toMatchObject({ reward: 1, details: { file: 'reward.json' } });
     expect(await inline('echo 1 > /logs/verifier/reward.txt; echo \'{"tests": 3}\' > /logs/verifier/reward.json')).toMatchObject({ reward: 1, details: { file: 'reward.txt' } });
   });
 
@@ -39,12 +40,17 @@ describe('terminal verifier: Harbor tasks in a real bubblewrap sandbox', () => {
 
   it('takes task.toml\'s limits from the task folder, and says INVALID or ABORTED for what it cannot resolve', async () => {
     const found = await services.workspace!.task('pytest-json');
-    expect(found).toMatchObject({ kind: 'found', task: { timeoutSec: 60, cpus: 1, memoryMb: 1024, storageMb: 256 } });
+    expect(found).toMatchObject({ kind: 'found', task: { timeoutSec: 60, cpus: 1, memoryMb: 1024, storageMb: 256, workdir: '/app', image: null, user: null, env: {}, network: null } });
     expect(await scoreTerminal({ taskId: 'nope' }, { workspace: { tar: workspaceTar({}) } }, services)).toMatchObject({ status: 'INVALID', reason: 'label.taskId: no task "nope" in terminal.taskDir' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, {}, services)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.workspace: required/) });
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: 'not base64' } }, services)).toMatchObject({ status: 'INVALID', reason: 'metadata.workspace.tar: expected standard base64' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { path: '../etc' } }, services)).toMatchObject({ status: 'INVALID' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}) } }, {})).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable' });
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}), root: '/tmp' } }, services)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.workspace\.root: expected "workdir"/) });
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: workspaceTar({}) }, environment: { endpoint: 'local', container: 'ep-1' } }, services)).toMatchObject({ status: 'INVALID', reason: 'metadata: expected one of metadata.workspace, metadata.environment, not both' });
+    // The episode's running container (Harbor's shared mode) needs a container backend.
+    expect(await scoreTerminal({ taskId: 'file-ops' }, { environment: { endpoint: 'local', container: 'ep-1' } }, services)).toMatchObject({ status: 'ABORTED', reason: 'service_unavailable' });
+    expect(await scoreTerminal({ task: { id: 'bad-toml', tests: { 'test.sh': 'exit 0' }, toml: { environment: { workdir: 'app' } } } }, { workspace: { tar: workspaceTar({}) } }, services)).toMatchObject({ status: 'INVALID', reason: 'label.task: task.toml [environment] workdir: expected an absolute path, received "app"' });
     const garbage = Buffer.alloc(2048, 7).toString('base64');
     expect(await scoreTerminal({ taskId: 'file-ops' }, { workspace: { tar: garbage } }, services)).toMatchObject({ status: 'ABORTED', reason: 'archive_unreadable' });
   });

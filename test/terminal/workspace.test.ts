@@ -2,16 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { HarborTask, WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
+import type { WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
 import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
 import { describeWorkspaceBackend } from './contract';
-import { never, workspaceTar } from './helpers';
+import { tarOf } from '../../core/tar';
+import { harborTaskOf, never, workspaceTar } from './helpers';
 
 describeWorkspaceBackend('bwrap', () => new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 2 })));
 
 /** A test.sh that prints what the workspace looks like to the test user and rewards 1. */
-const LOOK: Pick<HarborTask, 'id' | 'tests'> = {
-  id: 'look',
+const LOOK: { tests: Record<string, string> } = {
   tests: {
     'test.sh': [
       'cd /app',
@@ -40,7 +40,7 @@ describe('terminal bwrap backend: the workspace as the test user sees it', () =>
   const root = mkdtempSync(path.join(tmpdir(), 'verdict-wsroot-'));
   const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, workspaceRoot: root }));
   const look = async (source: WorkspaceSource, task = LOOK): Promise<string> => {
-    const run: WorkspaceRun = await port.run({ ...port.defaults, ...task }, source, never);
+    const run: WorkspaceRun = await port.run(harborTaskOf(task.tests, port), source, never);
     if (run.kind !== 'finished') throw new Error(JSON.stringify(run));
     expect(run).toMatchObject({ exitCode: 0, rewardTxt: '1\n' });
     return run.output;
@@ -67,7 +67,7 @@ describe('terminal bwrap backend: the workspace as the test user sees it', () =>
       execFileSync('tar', ['-C', dir, '-rf', file, '--transform', 's,^second$,./replaced,', 'second']);
       return execFileSync('cat', [file]);
     })();
-    const output = await look({ tar: appended });
+    const output = await look({ tar: appended, root: 'workdir' });
     expectLook(output);
     expect(output).toMatch(/^second\nold$/m);
   });
@@ -77,29 +77,39 @@ describe('terminal bwrap backend: the workspace as the test user sees it', () =>
     mkdirSync(folder);
     prepare(folder);
     execFileSync('mkfifo', [path.join(folder, 'pipe')]);
-    expectLook(await look({ path: 'episode-1' }, { ...LOOK, tests: { 'test.sh': `[ -e /app/pipe ] && exit 9\n${LOOK.tests['test.sh']}` } }));
+    expectLook(await look({ path: 'episode-1', root: 'workdir' }, { ...LOOK, tests: { 'test.sh': `[ -e /app/pipe ] && exit 9\n${LOOK.tests['test.sh']}` } }));
     execFileSync('tar', ['-C', folder, '--exclude', 'pipe', '-cf', path.join(root, 'episode-1.tar'), '.']);
     execFileSync('tar', ['-C', folder, '--exclude', 'pipe', '-czf', path.join(root, 'episode-1.tar.gz'), '.']);
-    expectLook(await look({ path: 'episode-1.tar' }));
-    expectLook(await look({ path: 'episode-1.tar.gz' }));
+    expectLook(await look({ path: 'episode-1.tar', root: 'workdir' }));
+    expectLook(await look({ path: 'episode-1.tar.gz', root: 'workdir' }));
   });
 
   it('ends 0 for a workspace folder nested deeper than the runner copies', async () => {
     const deep = path.join(root, 'deep');
     mkdirSync(path.join(deep, ...Array.from({ length: 300 }, () => 'd')), { recursive: true });
-    expect(await port.run({ ...port.defaults, ...LOOK }, { path: 'deep' }, never)).toMatchObject({ kind: 'too_large', what: 'folders nested deeper than 256' });
+    expect(await port.run(harborTaskOf(LOOK.tests, port), { path: 'deep', root: 'workdir' }, never)).toMatchObject({ kind: 'too_large', what: 'folders nested deeper than 256' });
   });
 });
 
 describe('terminal bwrap backend: slots', () => {
   it('a call cancelled while it waits for a slot throws at once, and never starts', async () => {
     const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 1 }));
-    const tar = { tar: Buffer.from(workspaceTar({ 'answer.txt': '42' }), 'base64') };
-    const busy = port.run({ ...port.defaults, id: 'busy', tests: { 'test.sh': 'sleep 1; echo 1 > /logs/verifier/reward.txt' } }, tar, never);
+    const tar: WorkspaceSource = { tar: Buffer.from(workspaceTar({ 'answer.txt': '42' }), 'base64'), root: 'workdir' };
+    const busy = port.run(harborTaskOf({ 'test.sh': 'sleep 1; echo 1 > /logs/verifier/reward.txt' }, port), tar, never);
     const controller = new AbortController();
-    const queued = port.run({ ...port.defaults, id: 'queued', tests: { 'test.sh': 'sleep 60' } }, tar, controller.signal);
+    const queued = port.run(harborTaskOf({ 'test.sh': 'sleep 60' }, port), tar, controller.signal);
     controller.abort('shutdown');
     await expect(queued).rejects.toMatchObject({ name: 'WorkspaceError', reason: 'shutdown' });
     expect(await busy).toMatchObject({ kind: 'finished', rewardTxt: '1\n' });
+  });
+});
+
+describe('terminal bwrap backend: a workdir of /', () => {
+  it('keeps a workdir archive\'s etc/, usr/ and tmp file out of the sandbox\'s own folders (no ld.so.preload, no failed start)', async () => {
+    const port = new BwrapWorkspace(terminalConfigSection.parse({ workers: 1 }));
+    const archive = tarOf([{ name: 'etc/ld.so.preload', data: '/answer.so\n' }, { name: 'usr/bin/python3', data: '#!/bin/sh\n', mode: 0o755 }, { name: 'tmp', data: 'x' }, { name: 'answer.txt', data: '42' }]);
+    const run = await port.run({ ...harborTaskOf({ 'test.sh': 'cat /answer.txt; [ -e /etc/ld.so.preload ] && echo preload; echo 1 > /logs/verifier/reward.txt' }, port), workdir: '/' }, { tar: archive, root: 'workdir' }, never);
+    expect(run).toMatchObject({ kind: 'finished', output: '42', rewardTxt: '1\n' });
+    expect((run as { skipped: string[] }).skipped).toEqual(expect.arrayContaining([expect.stringMatching(/^etc: 2 members where the sandbox's own folders are$/), expect.stringMatching(/^tmp: 1 member/)]));
   });
 });

@@ -28,6 +28,15 @@ namespace Verdict {
     }
   }
 
+  /** A response with its extracted answer (its last occurrence) marked: the playground's result and the report's failures. */
+  export function highlighted(response: string, extracted: unknown): HTMLElement {
+    const pre = h('pre', { class: 'response', 'aria-label': 'response' });
+    const at = typeof extracted === 'string' && extracted !== '' ? response.lastIndexOf(extracted) : -1;
+    if (at < 0) append(pre, [response]);
+    else append(pre, [response.slice(0, at), h('mark', { title: 'the extracted answer' }, extracted as string), response.slice(at + (extracted as string).length)]);
+    return pre;
+  }
+
   const SVG = 'http://www.w3.org/2000/svg';
 
   function s(tag: string, attrs: Record<string, string | number>, text?: string): SVGElement {

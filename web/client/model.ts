@@ -87,11 +87,35 @@ namespace Verdict {
       const labels = ['0', ...Array.from({ length: 9 }, (_, k) => `≤.${k + 1}`), '<1', '1'];
       return { labels, counts, unit: true };
     }
+    return evenBins(values, min, max);
+  }
+
+  /** Ten equal bins from `min` to `max`. */
+  function evenBins(values: ArrayLike<number>, min: number, max: number): Histogram {
     const width = (max - min) / 10 || 1;
     const counts = new Array<number>(10).fill(0);
     for (let i = 0; i < values.length; i++) counts[Math.min(9, Math.floor((values[i]! - min) / width))]!++;
     const labels = counts.map((_, k) => `≥${Number((min + k * width).toPrecision(2))}`);
     return { labels, counts, unit: false };
+  }
+
+  /** Ten equal bins from 0 to the largest value: lengths. */
+  export function lengthHistogram(values: ArrayLike<number>): Histogram {
+    let max = 0;
+    for (let i = 0; i < values.length; i++) max = Math.max(max, values[i]!);
+    return evenBins(values, 0, max);
+  }
+
+  /** Token counts where a row carries one (a trainer's column, or joined from the input by `verdict report --input`). */
+  const TOKEN_FIELDS = ['responseTokens', 'response_tokens', 'response_length', 'responseLength'];
+
+  /** A response's length: in tokens where the row says, else in characters of the joined response; null: unknown. */
+  export function lengthOf(row: Row): { value: number; unit: 'tokens' | 'characters' } | null {
+    const tokens = numberField(row, TOKEN_FIELDS);
+    if (tokens !== null) return { value: tokens, unit: 'tokens' };
+    const chars = row['responseChars'];
+    if (typeof chars === 'number') return { value: chars, unit: 'characters' };
+    return typeof row['response'] === 'string' ? { value: row['response'].length, unit: 'characters' } : null;
   }
 
   /** On the unit bins: whether bin k lies in the (0, 0.8] window (bins 1…8). */
@@ -105,6 +129,8 @@ namespace Verdict {
     aborted: number;
     rewardSum: number;
     histogram: Histogram;
+    /** Response lengths of the results that carry one, in `lengthUnit` (tokens where any row says tokens). */
+    lengths: { count: number; unit: 'tokens' | 'characters'; mean: number; meanPassed: number | null; meanFailed: number | null; histogram: Histogram } | null;
   }
 
   export interface Aggregates {
@@ -114,7 +140,7 @@ namespace Verdict {
     /** `status reason` → count, reasons of results that did not pass, largest first. */
     reasons: Array<{ status: string; reason: string; count: number }>;
     /** Groups of 2 or more results with a reward: pass rate (mean reward) histogram. */
-    groups: { count: number; histogram: Histogram; inWindow: number; allZero: number; allOne: number };
+    groups: { count: number; histogram: Histogram; inWindow: number; allZero: number; allOne: number; spread: Histogram; noSpread: number };
     latency: { count: number; p50: number; p90: number; p99: number; max: number; slowest: number[] } | null;
     truncation: { known: number; truncated: number; truncatedRewardMean: number | null; otherRewardMean: number | null };
     /** Indices of rows that did not pass: not OK, or OK with a reward below 1. */
@@ -134,7 +160,8 @@ namespace Verdict {
     const byVerifier = new Map<string, VerifierStats>();
     const rewards = new Map<string, number[]>();
     const reasons = new Map<string, { status: string; reason: string; count: number }>();
-    const groups = new Map<string, { sum: number; n: number }>();
+    const groups = new Map<string, { sum: number; squares: number; n: number }>();
+    const lengths = new Map<string, Array<{ value: number; unit: 'tokens' | 'characters'; passed: boolean }>>();
     const latencies: Array<{ ms: number; index: number }> = [];
     const failures: number[] = [];
     let known = 0;
@@ -149,7 +176,7 @@ namespace Verdict {
       const name = String(row['verifier'] ?? '');
       let v = byVerifier.get(name);
       if (!v) {
-        v = { verifier: name, total: 0, ok: 0, invalid: 0, aborted: 0, rewardSum: 0, histogram: histogram([]) };
+        v = { verifier: name, total: 0, ok: 0, invalid: 0, aborted: 0, rewardSum: 0, histogram: histogram([]), lengths: null };
         byVerifier.set(name, v);
         rewards.set(name, []);
       }
@@ -174,8 +201,14 @@ namespace Verdict {
       const group = groupOf(row);
       if (group !== null && reward !== null) {
         const g = groups.get(group);
-        if (g) (g.sum += reward), g.n++;
-        else groups.set(group, { sum: reward, n: 1 });
+        if (g) (g.sum += reward), (g.squares += reward * reward), g.n++;
+        else groups.set(group, { sum: reward, squares: reward * reward, n: 1 });
+      }
+      const length = lengthOf(row);
+      if (length !== null) {
+        let list = lengths.get(name);
+        if (!list) lengths.set(name, (list = []));
+        list.push({ ...length, passed: reward !== null && reward >= 1 });
       }
       const ms = latencyOf(row);
       if (ms !== null) latencies.push({ ms, index });
@@ -190,6 +223,22 @@ namespace Verdict {
       }
     });
     for (const [name, values] of rewards) byVerifier.get(name)!.histogram = histogram(values);
+    for (const [name, list] of lengths) {
+      // One unit per verifier: tokens where any row says tokens, else characters.
+      const unit = list.some((l) => l.unit === 'tokens') ? 'tokens' : 'characters';
+      const same = list.filter((l) => l.unit === unit);
+      const mean = (xs: typeof same) => (xs.length ? xs.reduce((a, l) => a + l.value, 0) / xs.length : null);
+      byVerifier.get(name)!.lengths = {
+        count: same.length,
+        unit,
+        mean: mean(same) ?? 0,
+        meanPassed: mean(same.filter((l) => l.passed)),
+        meanFailed: mean(same.filter((l) => !l.passed)),
+        histogram: lengthHistogram(same.map((l) => l.value)),
+      };
+    }
+    const spreads: number[] = [];
+    let noSpread = 0;
     const rates: number[] = [];
     let counted = 0;
     let inWindow = 0;
@@ -200,6 +249,10 @@ namespace Verdict {
       counted++;
       const rate = g.sum / g.n;
       rates.push(rate);
+      // The standard deviation of the group's rewards: 0 means every rollout scored the same, no GRPO signal.
+      const spread = Math.sqrt(Math.max(0, g.squares / g.n - rate * rate));
+      spreads.push(spread);
+      if (spread < 1e-12) noSpread++;
       if (rate > WINDOW.low && rate <= WINDOW.high) inWindow++;
       if (rate <= 0) allZero++;
       if (rate >= 1) allOne++;
@@ -222,7 +275,7 @@ namespace Verdict {
       statuses,
       verifiers: [...byVerifier.values()].sort((a, b) => a.verifier.localeCompare(b.verifier)),
       reasons: [...reasons.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
-      groups: { count: counted, histogram: histogram(rates), inWindow, allZero, allOne },
+      groups: { count: counted, histogram: histogram(rates), inWindow, allZero, allOne, spread: histogram(spreads), noSpread },
       latency,
       truncation: { known, truncated, truncatedRewardMean: truncN ? truncSum / truncN : null, otherRewardMean: otherN ? otherSum / otherN : null },
       failures,

@@ -9,7 +9,8 @@ namespace Verdict {
     name: string;
     version: string;
     description: string;
-    labelSchema: string;
+    /** The label's JSON Schema (an object since /v1/verifiers answers it as `verdict verifiers --json` does). */
+    labelSchema: Schema;
   }
 
   interface Schema {
@@ -172,14 +173,6 @@ namespace Verdict {
     return null;
   }
 
-  function highlighted(response: string, extracted: unknown): Node {
-    const pre = h('pre', { class: 'response', 'aria-label': 'response' });
-    const at = typeof extracted === 'string' && extracted !== '' ? response.lastIndexOf(extracted) : -1;
-    if (at < 0) append(pre, [response]);
-    else append(pre, [response.slice(0, at), h('mark', { title: 'the extracted answer' }, extracted as string), response.slice(at + (extracted as string).length)]);
-    return pre;
-  }
-
   /** What each verifier's details mean, shown above the raw details. */
   function explain(result: Row, response: string, label: Row): Node[] {
     const details = (result['details'] ?? {}) as Row;
@@ -317,7 +310,7 @@ namespace Verdict {
       current = [];
       if (!info) return;
       description.textContent = `${info.name} ${info.version}: ${info.description}`;
-      const root = JSON.parse(info.labelSchema) as Schema;
+      const root = info.labelSchema;
       // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
       const branches = root.oneOf ?? root.anyOf;
       let values = fill ?? EXAMPLES[info.name]?.label ?? (branches ? {} : skeleton(root));

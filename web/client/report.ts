@@ -37,8 +37,22 @@ namespace Verdict {
 
   const json = (value: unknown) => JSON.stringify(value, null, 2);
 
+  /**
+   * One result opened: its response (when `verdict report --input` joined it) with the extracted
+   * answer marked, as the playground shows it, then the result itself.
+   */
   function resultDetail(row: Row): Node {
-    return h('div', {}, h('h3', {}, `${String(row['id'] ?? '')} — ${statusOf(row)} ${String(row['reason'] ?? '')}`), h('pre', { class: 'json' }, json(row)));
+    const { response, ...result } = row;
+    const details = (row['details'] ?? {}) as Row;
+    return h(
+      'div',
+      {},
+      h('h3', {}, `${String(row['id'] ?? '')} — ${statusOf(row)} ${String(row['reason'] ?? '')}`),
+      typeof response === 'string'
+        ? h('div', { class: 'response-view' }, h('h4', {}, typeof details['extracted'] === 'string' ? 'Response (the extracted answer marked)' : 'Response'), highlighted(response, details['extracted']))
+        : null,
+      h('pre', { class: 'json' }, json(result)),
+    );
   }
 
   export function renderResults(rows: readonly Row[], source: string): HTMLElement {
@@ -60,15 +74,48 @@ namespace Verdict {
     );
     const bars = (hist: Histogram, mark: boolean) => hist.counts.map((value, k) => ({ label: hist.labels[k]!, value, marked: mark && hist.unit && inWindowBin(k) }));
     root.appendChild(section('Reward histograms', h('div', { class: 'charts' }, ...a.verifiers.map((v) => barChart(`${v.verifier || '(none)'}: rewards of ${v.ok} OK results`, bars(v.histogram, false))))));
+    const measured = a.verifiers.filter((v) => v.lengths !== null);
+    root.appendChild(
+      section(
+        'Response lengths',
+        measured.length === 0
+          ? h('p', { class: 'note' }, 'No result carries its response or a response length: give verdict report --input DATASET (the file the results were scored from), or keep a responseTokens column.')
+          : h(
+              'div',
+              { class: 'charts' },
+              ...measured.map((v) => {
+                const l = v.lengths!;
+                return barChart(
+                  `${v.verifier || '(none)'}: response length in ${l.unit} of ${l.count} results`,
+                  l.histogram.counts.map((value, k) => ({ label: l.histogram.labels[k]!, value })),
+                  `mean ${fmt(l.mean)} ${l.unit}; passed (reward 1) ${fmt(l.meanPassed)}, others ${fmt(l.meanFailed)}.`,
+                );
+              }),
+            ),
+      ),
+    );
     root.appendChild(
       section(
         'Group pass rates',
         a.groups.count === 0
           ? h('p', { class: 'note' }, 'No groups: results carry no group_id column and no rollouts of one prompt.')
-          : barChart(
-              `Pass rate (mean reward) of ${a.groups.count} groups`,
-              bars(a.groups.histogram, true),
-              `${a.groups.inWindow} groups (${pct(a.groups.inWindow, a.groups.count)}) in the dynamic-sampling window (${WINDOW.low}, ${WINDOW.high}] (marked), ${a.groups.allZero} all 0, ${a.groups.allOne} all 1.`,
+          : h(
+              'div',
+              { class: 'charts' },
+              barChart(
+                `Pass rate (mean reward) of ${a.groups.count} groups`,
+                bars(a.groups.histogram, true),
+                `${a.groups.inWindow} groups (${pct(a.groups.inWindow, a.groups.count)}) in the dynamic-sampling window (${WINDOW.low}, ${WINDOW.high}] (marked), ${a.groups.allZero} all 0, ${a.groups.allOne} all 1.`,
+              ),
+              h(
+                'div',
+                { class: 'group-spread', 'data-no-spread': a.groups.noSpread },
+                barChart(
+                  `Reward spread (standard deviation) within each of ${a.groups.count} groups`,
+                  bars(a.groups.spread, false),
+                  `${a.groups.noSpread} groups (${pct(a.groups.noSpread, a.groups.count)}) with every reward equal: no GRPO advantage.`,
+                ),
+              ),
             ),
       ),
     );
@@ -157,11 +204,15 @@ namespace Verdict {
   function renderDiff(report: Row): HTMLElement {
     const verifiers = (Array.isArray(report['verifiers']) ? report['verifiers'] : []) as Row[];
     const changed = (Array.isArray(report['changed']) ? report['changed'] : []) as Row[];
-    const root = h('div', { class: 'report', 'data-kind': 'verdict.diff' }, h('h1', {}, 'Diff of two results files'));
+    const files = (report['files'] ?? null) as Row | null;
+    const oldName = files ? String(files['old']) : 'OLD';
+    const newName = files ? String(files['new']) : 'NEW';
+    const root = h('div', { class: 'report', 'data-kind': 'verdict.diff' }, h('h1', {}, files ? `Diff: ${oldName} → ${newName}` : 'Diff of two results files'));
+    const flipped = verifiers.filter((v) => (num(v['flipsUp']) ?? 0) + (num(v['flipsDown']) ?? 0) > 0);
     root.appendChild(
       section(
         'Flips per verifier',
-        h('p', { class: 'totals', 'data-changed': num(report['totalChanged']) ?? 0 }, `${fmt(num(report['totalChanged']))} results changed; rows only in OLD: ${fmt(num(report['onlyOld']))}, only in NEW: ${fmt(num(report['onlyNew']))}`),
+        h('p', { class: 'totals', 'data-changed': num(report['totalChanged']) ?? 0 }, `${fmt(num(report['totalChanged']))} results changed; rows only in ${oldName}: ${fmt(num(report['onlyOld']))}, only in ${newName}: ${fmt(num(report['onlyNew']))}`),
         table(
           'Per verifier',
           ['verifier', 'compared', 'rewards changed', '0→1', '1→0', 'mean before', 'mean after', 'status changes', 'causes'],
@@ -177,10 +228,13 @@ namespace Verdict {
             Object.entries((v['causes'] ?? {}) as Record<string, number>).map(([k, n]) => `${n} ${k}`).join(', ') || '–',
           ]),
         ),
-        barChart('Flips per verifier (0→1 and 1→0)', verifiers.flatMap((v) => [
-          { label: `${String(v['verifier'])} ↑`, value: num(v['flipsUp']) ?? 0 },
-          { label: `${String(v['verifier'])} ↓`, value: num(v['flipsDown']) ?? 0, marked: true },
-        ])),
+        // Only verifiers whose rewards flipped: an empty chart says nothing, and says it in overlapping labels.
+        flipped.length === 0
+          ? h('p', { class: 'note no-flips' }, 'No reward flipped between 0 and 1.')
+          : barChart('Flips per verifier (0→1 and 1→0)', flipped.flatMap((v) => [
+              { label: `${String(v['verifier'])} ↑`, value: num(v['flipsUp']) ?? 0 },
+              { label: `${String(v['verifier'])} ↓`, value: num(v['flipsDown']) ?? 0, marked: true },
+            ])),
       ),
     );
     root.appendChild(
@@ -191,12 +245,35 @@ namespace Verdict {
             'article',
             { class: 'side-by-side' },
             h('h3', {}, `line ${String(c['line'])}${c['rollout'] === null || c['rollout'] === undefined ? '' : ` rollout ${String(c['rollout'])}`} — cause ${String(c['cause'])}`),
-            h('div', { class: 'pair' }, h('div', {}, h('h4', {}, 'old'), h('pre', { class: 'json' }, json(c['old']))), h('div', {}, h('h4', {}, 'new'), h('pre', { class: 'json' }, json(c['new'])))),
+            changeTable(c['old'], c['new'], oldName, newName),
+            h('div', { class: 'pair' }, h('div', {}, h('h4', {}, oldName), h('pre', { class: 'json' }, json(c['old']))), h('div', {}, h('h4', {}, newName), h('pre', { class: 'json' }, json(c['new'])))),
           ),
         ),
       ),
     );
     return root;
+  }
+
+  /** Status, reward, reason and verifier version of the two results side by side, what differs marked. */
+  function changeTable(before: unknown, after: unknown, oldName: string, newName: string): HTMLElement {
+    const a = (before ?? {}) as Row;
+    const b = (after ?? {}) as Row;
+    const fields = ['status', 'reward', 'reason', 'verifierVersion'];
+    const show = (x: unknown) => (x === undefined ? '–' : typeof x === 'string' ? x : JSON.stringify(x));
+    return h(
+      'table',
+      { class: 'changes' },
+      h('thead', {}, h('tr', {}, h('th', {}, 'field'), h('th', {}, oldName), h('th', {}, newName))),
+      h(
+        'tbody',
+        {},
+        ...fields.map((f) => {
+          const differs = JSON.stringify(a[f]) !== JSON.stringify(b[f]);
+          const cell = (x: unknown) => h('td', {}, differs ? h('mark', {}, show(x)) : show(x));
+          return h('tr', { class: differs ? 'changed' : 'same', 'data-field': f }, h('th', {}, f), cell(a[f]), cell(b[f]));
+        }),
+      ),
+    );
   }
 
   const num = (x: unknown): number | null => (typeof x === 'number' ? x : null);
@@ -286,7 +363,20 @@ namespace Verdict {
     root.appendChild(
       section(
         `Findings (${findings.length})`,
-        table('Each response that got through', ['where', 'verifier', 'hack', 'how', 'result', 'response'], findings.map((f) => [`${String(f['input'])}:${String(f['line'])} ${String(f['id'])}`, String(f['verifier']), String(f['hack']), String(f['how']), `${String(f['status'])} ${String(f['reason'])}`, h('pre', {}, String(f['response']))])),
+        table(
+          'Each response that got through, beside the label it got through',
+          ['where', 'verifier', 'hack', 'how', 'result', 'label', 'response'],
+          findings.map((f) => [
+            `${String(f['input'])}:${String(f['line'])} ${String(f['id'])}`,
+            String(f['verifier']),
+            String(f['hack']),
+            String(f['how']),
+            `${String(f['status'])} ${String(f['reason'])}`,
+            // Reports of earlier builds have no label.
+            f['label'] === undefined ? '–' : h('pre', { class: 'label' }, String(f['label'])),
+            h('pre', {}, String(f['response'])),
+          ]),
+        ),
       ),
     );
     return root;

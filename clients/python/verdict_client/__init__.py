@@ -8,8 +8,8 @@ Needs only grpcio and protobuf (Debian: python3-grpcio). `pip install ./clients/
     with VerdictClient(["verdict-a:50051", "verdict-b:50051"], timeout=60) as client:
         response = client.score([Sample(verifier="qa", response="\\\\boxed{C}", label={"choice": "C"})])
 
-Trainer adapters: `verdict_client.slime` (custom reward functions) and `verdict_client.verl`
-(`compute_score`, `compute_score_batch`).
+Trainer adapters: `verdict_client.slime` (custom reward functions), `verdict_client.verl`
+(`compute_score`, `compute_score_batch`) and `verdict_client.trl` (`reward(...)` for TRL's `reward_funcs`).
 """
 
 from ._plan import VerdictError

@@ -1,0 +1,42 @@
+import type { Command } from 'commander';
+import { dockerConfigSection, type DockerConfigSection } from '../services/workspace/config';
+import { buildTargets, buildTaskImage } from '../services/workspace/docker/build';
+import { engineClients } from '../services/workspace/docker/engine';
+import { config } from './options';
+
+/** `verdict tasks build TASKDIR`: each Harbor task's image, built through a configured engine. */
+export function addTasksCommand(cli: Command): void {
+  const tasks = cli.command('tasks').description('Harbor tasks for the terminal verifier');
+  tasks
+    .command('build')
+    .description('build each task\'s environment/Dockerfile through the engine and tag it as the docker backend\'s fresh containers look for it (<imagePrefix>-<id>:latest)')
+    .argument('<taskdir>', 'a Harbor task folder, or a folder of them (each with environment/Dockerfile)')
+    .option('--config <file>', 'service config whose terminal.docker section names the engine endpoints and imagePrefix')
+    .option('--endpoint <name>', 'the endpoint to build on (default: terminal.docker.freshEndpoint, else the first)')
+    .option('--socket <path>', 'without --config: the engine\'s unix socket (Docker, or podman system service)')
+    .action(async (taskdir: string, opts: { config?: string; endpoint?: string; socket?: string }) => {
+      let section: DockerConfigSection;
+      if (opts.config !== undefined) {
+        const docker = config(opts.config).terminal?.docker;
+        if (docker === undefined) throw new Error(`${opts.config}: terminal.docker: required (the engine endpoints to build on)`);
+        section = docker;
+      } else if (opts.socket !== undefined) section = dockerConfigSection.parse({ endpoints: { local: { socketPath: opts.socket } } });
+      else throw new Error('tasks build: --config FILE (terminal.docker) or --socket PATH is required');
+      const clients = engineClients(section);
+      const endpoint = opts.endpoint ?? section.freshEndpoint ?? [...clients.keys()][0]!;
+      const docker = clients.get(endpoint);
+      if (!docker) throw new Error(`--endpoint: no engine endpoint "${endpoint}" in terminal.docker.endpoints`);
+      const targets = buildTargets(taskdir);
+      if (targets.length === 0) throw new Error(`${taskdir}: no Harbor task folders (with environment/ or task.toml)`);
+      let failed = 0;
+      for (const [k, target] of targets.entries()) {
+        process.stderr.write(`[${k + 1}/${targets.length}] ${target.id}: building…\n`);
+        const outcome = await buildTaskImage(docker, target, section.imagePrefix);
+        if (outcome.kind === 'failed') failed++;
+        const line = outcome.kind === 'built' ? `built ${outcome.tag}` : outcome.kind === 'skipped' ? `skipped: ${outcome.why}` : `FAILED: ${outcome.error}`;
+        process.stdout.write(`${target.id}\t${line}\n`);
+      }
+      process.stdout.write(`${targets.length - failed} of ${targets.length} tasks done, ${failed} failed\n`);
+      if (failed > 0) process.exitCode = 1;
+    });
+}

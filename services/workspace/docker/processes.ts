@@ -1,0 +1,209 @@
+/**
+ * The shell scripts the docker backend runs as root in the container around the tests. They use
+ * only `sh` builtins to look at and signal processes (a process listing that forks would list
+ * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them), and `stat` for a reward file's link count.
+ */
+
+/** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
+export const STASH = '/tmp/.verdict-rewards';
+
+/**
+ * `kept PID`: whether the process or one of its ancestors is in KEEP (the episode's processes kept
+ * with `episodeProcesses: keep`, so that what a kept service forks later is kept too; a process a
+ * kept one left to pid 1 is not).
+ *
+ * `list TAG`: the processes other than the container's init (pid 1), the script itself and the
+ * kept ones, as `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is
+ * stopped); zombies are left out (they cannot write).
+ */
+const LIST = `kept() {
+  [ -z "$KEEP" ] && return 1
+  q=$1; n=0
+  while [ "$q" -gt 1 ] && [ "$n" -lt 64 ]; do
+    case " $KEEP " in *" $q "*) return 0 ;; esac
+    read -r t < "/proc/$q/stat" 2>/dev/null || return 1
+    t=\${t##*) }; set -- $t; q=$2; n=$((n + 1))
+  done
+  return 1
+}
+list() {
+  found=
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    case " 1 $$ " in *" $p "*) continue ;; esac
+    kept "$p" && continue
+    read -r s < "$d/stat" 2>/dev/null || continue
+    st=\${s##*) }; st=\${st%% *}
+    [ "$st" = Z ] && continue
+    c=\${s#*\\(}; c=\${c%\\)*}
+    found=1
+    pids="$pids $p"
+    echo "$1 $p $st $c"
+  done
+}`;
+
+/**
+ * Before the tests: lists the episode's processes (`episode <pid> <name>`) and, with STOP=1, kills
+ * them until none is left (a forking loop needs more than one round); then a fresh, empty
+ * /logs/verifier, no /tests and no bytecode cache at PYTHONPYCACHEPREFIX, checked with builtins. Exit 3: /tests or a reward folder entry
+ * survived; 4: processes survived a second of rounds.
+ */
+export const PREPARE = `${LIST}
+list episode
+if [ "$STOP" = 1 ] && [ -n "$found" ]; then
+  # SIGKILL lands when the kernel next schedules the process: look again after a moment.
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    kill -s KILL -- -1 2>/dev/null
+    list stopped >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+  [ -n "$found" ] && exit 4
+fi
+rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
+mkdir -p /logs/verifier && chmod 777 /logs/verifier
+[ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
+for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
+[ -d /logs/verifier ] || exit 3
+exit 0`;
+
+/**
+ * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
+ * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
+ * the hidden tests do not stay in the episode's container, and a later verification of the same
+ * container finds nothing of this one.
+ */
+export const CLEANUP = `${LIST}
+for f in reward.txt reward.json; do
+  p=/logs/verifier/$f
+  { [ -e "$p" ] || [ -L "$p" ]; } && { [ ! -f "$p" ] || [ -L "$p" ]; } && echo "@@VERDICT@@notfile $f"
+done
+list left
+if [ -n "$found" ]; then
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    for d in /proc/[0-9]*; do
+      p=\${d#/proc/}
+      case " 1 $$ " in *" $p "*) continue ;; esac
+      kept "$p" && continue
+      kill -s KILL "$p" 2>/dev/null
+    done
+    list again >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+fi
+rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
+mkdir -p /logs/verifier && chmod 777 /logs/verifier
+exit 0`;
+
+/** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
+export const RESET = '@@VERDICT@@ reset\n';
+/** The fused script's line before test.sh starts, and the one naming what test.sh needs and the environment lacks. */
+export const READY = '@@VERDICT@@ ready\n';
+export const LACKS = '@@VERDICT@@ lacks';
+
+/**
+ * What test.sh needs (task.needs: its commands, the interpreter first, as arguments; the Python
+ * packages in VERDICT_MODULES), looked up as test.sh would find them: `lacks …` and exit 97.
+ */
+const NEEDS = `lack=
+for c in "$@"; do command -v "$c" >/dev/null 2>&1 || lack="$lack cmd:$c"; done
+if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
+  for m in $(python3 -c 'import importlib.util as u, sys; print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' $VERDICT_MODULES 2>/dev/null); do lack="$lack mod:$m"; done
+fi
+if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
+unset VERDICT_MODULES`;
+
+/**
+ * test.sh run directly as Harbor runs it (its shebang counts; through bash when it has none), its
+ * stdin empty.
+ */
+const TEST = `read -r first < /tests/test.sh
+case "$first" in '#!'*) /tests/test.sh < /dev/null ;; *) bash /tests/test.sh < /dev/null ;; esac`;
+
+/** The test exec of the three-exec path: as the test user, the needs, then test.sh in its place. */
+export const RUN_TESTS = `${NEEDS}
+printf '@@VERDICT@@ ready\\n'
+read -r first < /tests/test.sh
+case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; esac`;
+
+/**
+ * The fused verification, one exec as root for a task whose test user is root (Harbor's default):
+ * unless FRESH=1, the episode's processes listed and (STOP=1) stopped, /tests and /logs/verifier
+ * reset, RESET printed, and `go` awaited on stdin while Verdict puts the tests in (`stop`: the
+ * tamper policy ends it here); then the needs, test.sh, what it left listed (`@@VERDICT@@left`)
+ * and killed, the reward files moved to STASH and /tests, /logs/verifier and the bytecode cache
+ * cleared; exit with test.sh's code. A test process that kills this script ends the exec by a
+ * signal: runner_killed.
+ */
+export const FUSED = `${LIST}
+pids=
+if [ "$FRESH" != 1 ]; then
+  list episode
+  if [ "$STOP" = 1 ] && [ -n "$found" ]; then
+    for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+      kill -s KILL -- -1 2>/dev/null
+      list stopped >/dev/null
+      [ -z "$found" ] && break
+      sleep 0.05
+    done
+    [ -n "$found" ] && exit 4
+  fi
+  [ "$STOP" = 1 ] || KEEP=$pids
+  rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
+  mkdir -p /logs/verifier && chmod 777 /logs/verifier
+  [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
+  for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
+  [ -d /logs/verifier ] || exit 3
+  printf '@@VERDICT@@ reset\\n'
+  read -r go || exit 5
+  [ "$go" = go ] || exit 0
+fi
+${NEEDS}
+printf '@@VERDICT@@ ready\\n'
+${TEST}
+code=$?
+list @@VERDICT@@left
+if [ -n "$found" ]; then
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    for d in /proc/[0-9]*; do
+      p=\${d#/proc/}
+      case " 1 $$ " in *" $p "*) continue ;; esac
+      kept "$p" && continue
+      kill -s KILL "$p" 2>/dev/null
+    done
+    list again >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+fi
+rm -rf ${STASH} && mkdir -p ${STASH}
+for f in reward.txt reward.json; do
+  { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } || continue
+  # Another name for the same file (a hard link): its text is not test.sh's alone.
+  if [ -f "/logs/verifier/$f" ] && [ ! -L "/logs/verifier/$f" ]; then
+    set -- $(stat -c '%h' "/logs/verifier/$f" 2>/dev/null)
+    [ "\${1:-1}" = 1 ] || echo "@@VERDICT@@notfile $f"
+  fi
+  mv "/logs/verifier/$f" ${STASH}/
+done
+rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
+mkdir -p /logs/verifier && chmod 777 /logs/verifier
+exit $code`;
+
+/** The reward files a script found to be something other than test.sh's own regular file. */
+export function notFileLines(output: string): Array<'reward.txt' | 'reward.json'> {
+  const found = new Set<'reward.txt' | 'reward.json'>();
+  for (const match of output.matchAll(/^@@VERDICT@@notfile (reward\.txt|reward\.json)$/gm)) found.add(match[1] as 'reward.txt' | 'reward.json');
+  return [...found];
+}
+
+/** The `<tag> <pid> <state> <name>` lines of a script's output with that tag. */
+export function processLines(output: string, tag: string): Array<{ pid: string; state: string; name: string }> {
+  const found: Array<{ pid: string; state: string; name: string }> = [];
+  for (const line of output.split('\n')) {
+    const [first, pid, state, ...name] = line.split(' ');
+    if (first === tag && pid !== undefined && /^\d+$/.test(pid) && state !== undefined) found.push({ pid, state, name: name.join(' ') });
+  }
+  return found;
+}

@@ -1,0 +1,66 @@
+import type { JsonObject } from '../../core/json';
+import { createServices } from '../../services/bootstrap';
+import { ConfigError, parseConfig } from '../../services/config';
+import { DockerWorkspace } from '../../services/workspace/docker';
+import { terminalConfigSection } from '../../services/workspace';
+import { describeWorkspaceBackend } from './contract';
+import { scoreTerminal, workspaceTar } from './helpers';
+import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+
+const socket = engineSocket();
+let engine: Engine;
+beforeAll(async () => {
+  engine = await startEngine(socket);
+}, 600_000);
+afterAll(() => engine?.stop());
+
+/** The docker backend in fresh mode on the real engine: tasks without an image of their own run in the base image. */
+export function dockerConfig(extra: Record<string, unknown> = {}) {
+  return terminalConfigSection.parse({
+    backend: 'docker',
+    maxWorkspaceMb: 2,
+    docker: { endpoints: { local: { socketPath: socket, maxConcurrency: 2 } }, defaultImage: BASE_IMAGE, ...extra },
+  });
+}
+
+describeWorkspaceBackend('docker (fresh containers, podman)', () => new DockerWorkspace(dockerConfig()), { diskFull: false, rootTests: true });
+
+/** The README's test.sh (the workspace's program first, under timeout; reward.txt last): the holes found in the bwrap backend, on the docker one. */
+const RUNS = {
+  id: 'runs',
+  tests: { 'test.sh': '#!/bin/bash\ncd /app\ntimeout 20 bash ./run.sh > out.txt 2>/dev/null\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+};
+
+describe('terminal docker backend: the README\'s test.sh cannot be beaten', () => {
+  const services = { workspace: new DockerWorkspace(dockerConfig()) };
+  const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
+
+  it('by a forged reward.json, a folder at reward.txt or a stopped test.sh: each 0', async () => {
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'echo \'{"reward": 1}\' > /logs/verifier/reward.json\necho 41\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'unexpected_reward_json' });
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'mkdir /logs/verifier/reward.txt\necho 41\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular' });
+    expect(await run(RUNS, workspaceTar({ 'run.sh': 'echo 42\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // The program stops test.sh (its grandparent, past timeout): seen when the wall time is cut, a 0.
+    const stop = workspaceTar({ 'run.sh': 'kill -STOP $(cut -d" " -f4 /proc/$PPID/stat)\necho 41\n' });
+    expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 3 } } }, stop)).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+  });
+});
+
+describe('terminal docker backend: configuration', () => {
+  const problems = async (terminal: unknown): Promise<readonly string[]> => {
+    try {
+      await (await createServices(parseConfig({ terminal }))).close();
+    } catch (error) {
+      if (error instanceof ConfigError) return error.problems;
+      throw error;
+    }
+    return [];
+  };
+
+  it('names the key of each problem: no docker section, an endpoint with neither or both of socket and host, a missing TLS file', async () => {
+    expect(await problems({ backend: 'docker' })).toEqual([expect.stringContaining('terminal.docker')]);
+    expect((await problems({ backend: 'docker', docker: { endpoints: { a: {}, b: { socketPath: '/s', host: 'h' } } } })).join('\n')).toMatch(/terminal\.docker\.endpoints\.a[^\n]*exactly one of socketPath, host[\s\S]*terminal\.docker\.endpoints\.b/);
+    const tls = { host: 'engine.example', tls: { ca: '/nonexistent/ca.pem', cert: '/nonexistent/cert.pem', key: '/nonexistent/key.pem' } };
+    expect(await problems({ backend: 'docker', docker: { endpoints: { remote: tls } } })).toEqual(expect.arrayContaining([expect.stringContaining('terminal.docker.endpoints.remote.tls.ca: /nonexistent/ca.pem does not exist')]));
+    expect(await problems({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket } } } })).toEqual([]);
+  });
+});

@@ -1,0 +1,100 @@
+import { dockerfileWorkdir, harborTask, pythonImports, scriptNeeds } from '../../core/harbor-task';
+
+const DEFAULTS = { timeoutSec: 600, cpus: 1, memoryMb: 2048, storageMb: 1024 };
+const build = (toml: unknown, dockerfile: string | null = null, tests: Record<string, string> = { 'test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n' }) =>
+  harborTask({ id: 't', tests, toml, dockerfile, environmentDir: null }, DEFAULTS);
+
+describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => {
+  it('reads task.toml\'s verifier and environment keys the way Harbor\'s TaskConfig does', () => {
+    const built = build({
+      verifier: { timeout_sec: 90, user: 'tester', env: { MODE: 'strict', LEVEL: '${LEVEL:-3}' } },
+      environment: { workdir: '/home/user/app/', docker_image: 'ghcr.io/x/task:1', cpus: 2, memory: '4G', storage_mb: 512, allow_internet: false },
+    });
+    expect(built).toMatchObject({
+      ok: true,
+      task: { timeoutSec: 90, user: 'tester', env: { MODE: 'strict', LEVEL: '3' }, workdir: '/home/user/app', image: 'ghcr.io/x/task:1', cpus: 2, memoryMb: 4096, storageMb: 512, network: { mode: 'no-network', allowedHosts: [] } },
+    });
+    // Harbor's defaults: nothing said → the backend's; a 600 s timeout.
+    expect(build({})).toMatchObject({ ok: true, task: { timeoutSec: 600, user: null, env: {}, workdir: null, image: null, network: null } });
+    // The verifier's own network policy wins over the environment's.
+    expect(build({ verifier: { allowed_hosts: ['PyPI.org.'] }, environment: { allow_internet: false } })).toMatchObject({ task: { network: { mode: 'allowlist', allowedHosts: ['pypi.org'] } } });
+  });
+
+  it('takes the workdir from the Dockerfile\'s last stage\'s last WORKDIR when task.toml names none', () => {
+    expect(build({}, 'FROM debian:12\nWORKDIR /srv\nWORKDIR app\nRUN true\n')).toMatchObject({ task: { workdir: '/srv/app' } });
+    expect(build({ environment: { workdir: '/data' } }, 'FROM debian:12\nWORKDIR /srv\n')).toMatchObject({ task: { workdir: '/data' } });
+    expect(dockerfileWorkdir('FROM a AS build\nWORKDIR /build\nFROM debian\nRUN x\n')).toBeNull();
+    expect(dockerfileWorkdir('FROM a\nWORKDIR $HOME/app\n')).toBeNull();
+    expect(dockerfileWorkdir('from a\nworkdir "/home/user/app"\n')).toBe('/home/user/app');
+  });
+
+  it('names the key of an ill-typed task.toml, and refuses a host variable in [verifier] env', () => {
+    expect(build({ environment: { workdir: 'app' } })).toEqual({ ok: false, error: 'task.toml [environment] workdir: expected an absolute path, received "app"' });
+    expect(build({ verifier: { timeout_sec: -1 } })).toMatchObject({ ok: false, error: expect.stringMatching(/^task\.toml \[verifier\] timeout_sec:/) });
+    expect(build({ verifier: { env: { KEY: '${OPENAI_API_KEY}' } } })).toMatchObject({ ok: false, error: expect.stringMatching(/^task\.toml \[verifier\] env\.KEY: \$\{OPENAI_API_KEY\} takes a variable of the host/) });
+    expect(build({ environment: { network_mode: 'open' } })).toMatchObject({ ok: false, error: expect.stringMatching(/network_mode: expected one of public, no-network, allowlist/) });
+    expect(build({}, null, { 'run.sh': '' })).toEqual({ ok: false, error: 'no tests/test.sh' });
+  });
+
+  it('reads what a Terminal-Bench 2 test.sh needs: its interpreter, its commands before the first download, the downloads', () => {
+    const tb2 = [
+      '#!/bin/bash',
+      '# Install curl',
+      'apt-get update',
+      'apt-get install -y curl',
+      'curl -LsSf https://astral.sh/uv/0.7.13/install.sh | sh',
+      'source $HOME/.local/bin/env',
+      'uvx -p 3.13 -w pytest==8.4.1 pytest /tests/test_outputs.py -rA',
+      'if [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi',
+    ].join('\n');
+    expect(scriptNeeds(tb2)).toEqual({ commands: ['/bin/bash', 'apt-get'], network: ['apt-get', 'curl', 'uvx'], searchPath: [] });
+  });
+
+  it('reads a verifier venv of the task image by path, and the folders test.sh puts on PATH', () => {
+    const script = '#!/usr/bin/env bash\nset -uo pipefail\nexport PATH="/opt/verifier-venv/bin:/usr/local/cargo/bin/:${PATH}"\ncd /app || exit 1\ncargo build --release\n/opt/verifier-venv/bin/python3 -m pytest /tests/test_outputs.py -rA\n';
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'cargo', '/opt/verifier-venv/bin/python3'], network: [], searchPath: ['/opt/verifier-venv/bin', '/usr/local/cargo/bin'] });
+  });
+
+  it('reads the scripts of tests/ that test.sh runs or sources as its own', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/setup-uv-pytest.sh\nbash /tests/run-uv-pytest.sh\n', 'setup-uv-pytest.sh': 'curl -LsSf https://astral.sh/uv/install.sh | sh\n', 'run-uv-pytest.sh': 'uvx pytest /tests/test_outputs.py\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'curl'], network: ['curl', 'uvx'] } } });
+  });
+
+  it('takes functions of a sourced tests/ script as the script\'s own, and requires nothing after sourcing another', () => {
+    const built = build({}, null, { 'test.sh': '#!/bin/bash\nsource /tests/lib.sh\ncheck_answer /app/out.txt\nsource /app/env.sh\nrun_suite\n', 'lib.sh': 'check_answer() {\n  grep -q 42 "$1"\n}\n' });
+    expect(built).toMatchObject({ task: { needs: { commands: ['/bin/bash', 'grep'], network: [] } } });
+  });
+
+  it('never takes quoted text, here-documents, case patterns, variables, functions or local URLs for needs', () => {
+    const script = [
+      '#!/usr/bin/env bash',
+      'set -euo pipefail',
+      'check() { grep -q "$1" /app/out.txt; }',
+      'python3 - "$want" <<\'PY\'',
+      'import json',
+      'frobnicate --all',
+      'PY',
+      'python3 -c "',
+      'import sys',
+      'print(1)"',
+      'case "$x" in',
+      '  yes|ok) echo fine ;;',
+      '  *) exit 2 ;;',
+      'esac',
+      'got=$(cd /app && timeout 10 ./solve.sh 2>/dev/null | tr -d " ")',
+      'curl -s http://localhost:8080/health > /dev/null',
+      'X=1 env -i FOO=2 jq . /app/r.json',
+      'for f in a b; do [ -e "$f" ] && wc -l "$f"; done',
+      'for ((i = 0; i < 3; i++)); do :; done',
+      'if [[ -f /app/x ]]; then sort /app/x; fi',
+      'if command -v uv >/dev/null; then echo has-uv; fi',
+      'diff <(sort /app/a) >(cat) > /dev/null',
+      'check answer && echo 1 > /logs/verifier/reward.txt',
+    ].join('\n');
+    expect(scriptNeeds(script)).toEqual({ commands: ['bash', 'grep', 'python3', 'timeout', 'tr', 'curl', 'env', 'jq', 'wc', 'sort', 'cat', 'diff'], network: [], searchPath: [] });
+  });
+
+  it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {
+    expect(pythonImports({ 'test_outputs.py': 'import os, json\nimport pandas as pd\nfrom sklearn.metrics import f1_score\nfrom solution import answer\nimport numpy.linalg\n', 'test.sh': 'import torch' })).toEqual(['numpy', 'pandas', 'sklearn']);
+  });
+});
