@@ -62,15 +62,6 @@ export class InlineExecutor implements Executor {
   async close(): Promise<void> {}
 }
 
-/**
- * Each pool thread's young generation, in MiB. V8 counts it as three semi-spaces (two, and the
- * young large-object space): 6 gives 2 MiB semi-spaces. By default they grow to 16 MiB each, 32 MiB
- * of new space per thread that stays committed once a large request has grown it; a chunk's
- * short-lived objects (decoded samples, outcomes, encodings) need far less. `verdict serve
- * --workers 2` idles at ~175 MiB RSS with this, ~200 without.
- */
-const POOL_YOUNG_GENERATION_MB = 6;
-
 /** A piscina worker-thread pool; an aborted chunk is dropped from the queue, or its thread stopped. */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
@@ -91,7 +82,6 @@ export class PoolExecutor implements Executor {
       // over a soak of 65,536-sample requests; ~23 MiB with this). Tasks are chunks of 64–512
       // samples, so the slower hand-off of a message does not show in throughput.
       atomics: 'disabled',
-      resourceLimits: { maxYoungGenerationSizeMb: POOL_YOUNG_GENERATION_MB },
     });
   }
 

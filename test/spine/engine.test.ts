@@ -89,13 +89,6 @@ describe('engine', () => {
     }
   });
 
-  it("bounds a pool thread's young generation (V8's default grows it to 48 MiB, which a thread keeps resident)", async () => {
-    const [result] = await pool.score([sample({ id: 'l', verifier: 'limits', label: {} })]);
-    const young = result!.details['youngGenerationMb'] as number;
-    expect(young).toBeGreaterThan(0);
-    expect(young).toBeLessThanOrEqual(8);
-  });
-
   it('summarizes groups over OK samples only', async () => {
     const batch = mixedQaBatch();
     const groups = summarizeGroups(batch.map((s) => s.groupId), await pool.score(batch));
