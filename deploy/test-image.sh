@@ -84,7 +84,7 @@ grep -q '"msg":"serving' "$work/server.log" || { cat "$work/server.log"; echo "F
 server_pid=$(pgrep -P "$bwrap_pid" | head -1)
 echo "server pid $server_pid: host uid $(awk '/^Uid/ {print $2}' /proc/"$server_pid"/status), uid $(awk '/^Uid/ {print $2}' /proc/"$server_pid"/status | xargs -I{} awk -v u={} '$2 == u {print $1}' /proc/"$server_pid"/uid_map) in its user namespace"
 grep -o '"sandbox":[^,}]*' "$work/server.log" | head -1
-tr '\0' '\n' < /proc/"$server_pid"/environ | grep -qx 'MALLOC_MMAP_THRESHOLD_=16384' \
+tr '\0' '\n' < /proc/"$server_pid"/environ | grep -qx 'MALLOC_MMAP_THRESHOLD_=131072' \
   || { echo "FAIL: the server did not get the image's MALLOC_MMAP_THRESHOLD_"; exit 1; }
 
 step "score the example batch through it"
