@@ -12,7 +12,9 @@ import { heading, row } from './timing';
 /**
  * `npm run bench -- dataset [--rows N]`: `verdict score` on N qa rows (default 100,000; the note's
  * figures use 1,000,000) as JSONL, JSONL.gz and Parquet, each as its own process, with its rows/s and
- * peak RSS, beside plain line-by-line JSON.parse of the same JSONL file measured in the same run.
+ * peak RSS, beside plain line-by-line JSON.parse of the same JSONL file and the same samples through
+ * the in-process 2-thread engine (warm, in memory: what `verdict score` adds is the file, the rows'
+ * JSON, receipts and ordering), both measured in the same run.
  */
 function rowsFlag(): number {
   const i = process.argv.indexOf('--rows');
@@ -81,13 +83,16 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'verdict-bench-dataset-'));
   try {
     const inputs = await writeInputs(dir, n);
-    const widths = [40, 12, 12, 14, 10];
-    process.stdout.write(row(['run', 'input MB', 'rows/s', 'peak RSS MB', 'ratio'], widths) + '\n');
+    const widths = [40, 12, 12, 14, 10, 10];
+    process.stdout.write(row(['run', 'input MB', 'rows/s', 'peak RSS MB', 'ratio', 'vs engine'], widths) + '\n');
     const base = await measure([path.join(__dirname, 'dataset-parse.js'), inputs.jsonl]);
     if (Number(base.stdout.trim()) !== n) throw new Error(`baseline read ${base.stdout.trim()} rows, expected ${n}`);
     const baseRate = n / base.seconds;
     const size = (f: string) => (statSync(f).size / 1e6).toFixed(1);
     process.stdout.write(row(['JSONL, readline + JSON.parse (baseline)', size(inputs.jsonl), baseRate.toFixed(0), base.maxRssMb.toFixed(0), '1.00'], widths) + '\n');
+    const engine = await measure([path.join(__dirname, 'dataset-engine.js'), String(n)]);
+    const engineRate = n / Number(engine.stdout.trim());
+    process.stdout.write(row(['in-process engine, 2 threads (warm)', '-', engineRate.toFixed(0), engine.maxRssMb.toFixed(0), (engineRate / baseRate).toFixed(2)], widths) + '\n');
     const cli = path.join(packageRoot(), 'bin', 'verdict.js');
     for (const [name, file, out] of [
       ['verdict score, JSONL → JSONL', inputs.jsonl, 'out.jsonl'],
@@ -96,9 +101,10 @@ export async function run(): Promise<void> {
     ] as const) {
       const result = await measure([cli, 'score', file, '-o', path.join(dir, out), '--no-progress']);
       const rate = n / result.seconds;
-      process.stdout.write(row([name, size(file), rate.toFixed(0), result.maxRssMb.toFixed(0), (rate / baseRate).toFixed(2)], widths) + '\n');
+      process.stdout.write(row([name, size(file), rate.toFixed(0), result.maxRssMb.toFixed(0), (rate / baseRate).toFixed(2), (rate / engineRate).toFixed(2)], widths) + '\n');
     }
     process.stdout.write('ratio = rows/s of the run ÷ rows/s of the baseline (readline + JSON.parse of the same JSONL file, same run)\n');
+    process.stdout.write('vs engine = rows/s of the run (wall time, start-up included) ÷ samples/s of the in-process 2-thread engine (same run)\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

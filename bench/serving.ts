@@ -113,6 +113,8 @@ function runPython(server: ServerProcess, requestFile: string, mode: 'unary' | '
 
 export async function run(): Promise<void> {
   const samples: Sample[] = loadMathBatch().map((s) => ({ ...s, groupId: '' }));
+  // `npm run bench -- serving --memory-only`: the memory soak alone (about a minute), not the throughput paths.
+  if (process.argv.includes('--memory-only')) return memory(samples);
   const total = CALLS * samples.length;
   heading(
     `serving: ${CALLS} calls × ${samples.length} math samples, ${IN_FLIGHT} in flight, in-process and through \`verdict serve\` (its own process)`,
@@ -259,11 +261,11 @@ async function memory(samples: readonly Sample[]): Promise<void> {
     line('request + reply on the wire (MiB)', `${requestMiB.toFixed(1)} + ${replyMiB.toFixed(1)} = ${wire.toFixed(1)}`);
     line('RSS warm and idle (MiB)', idle.toFixed(0));
     line('peak RSS during one request (MiB)', `${peak.toFixed(0)} (+${(peak - idle).toFixed(0)})`);
-    line('peak − idle ÷ (request + reply)', `${((peak - idle) / wire).toFixed(2)}x (goal ≤ 2x)`);
+    line('peak − idle ÷ (request + reply)', `${((peak - idle) / wire).toFixed(2)}x (goal ≤ 2.5x)`);
     line('grpc-js alone, the same bytes: peak − idle', `+${floor.toFixed(0)} MiB = ${(floor / wire).toFixed(2)}x (bench/grpc-floor.ts)`);
     line('RSS 5 s after it (MiB)', `${after.toFixed(0)} (${(after / idle).toFixed(2)}x idle; goal ≤ 1.10x)`);
     line(`RSS after each of ${SOAK} more (MiB)`, soak.map((r) => r.toFixed(0)).join(' '));
-    line('RSS 30 s after the soak (MiB)', `${settled.toFixed(0)} (${(settled / idle).toFixed(2)}x idle)`);
+    line('RSS 30 s after the soak (MiB)', `${settled.toFixed(0)} (${(settled / idle).toFixed(2)}x idle; goal ≤ 1.2x)`);
   } finally {
     client.close();
     await server.stop();

@@ -10,13 +10,14 @@ import type { ServiceSection } from '../core/verifier';
 import type { VerdictConfig } from '../services/config';
 import { VERDICT_VERIFIERS } from '../services/pool-entry';
 import type { PoolEntry } from '../services/pool/worker';
-import { sampleFromJson, STATUS_NAMES } from '../services/wire/json';
+import { STATUS_NAMES } from '../core/status';
+import { sampleFromJson } from '../services/wire/json';
 import { canonicalJson } from './receipt';
 import { localScorer } from './scorer';
 
 /** What a case expects of its result; every field given must match. */
 const expectation = z.strictObject({
-  status: z.enum(['STATUS_OK', 'STATUS_INVALID', 'STATUS_ABORTED']).optional(),
+  status: z.enum(Object.values(STATUS_NAMES) as [string, ...string[]]).optional(),
   reward: z.number().optional(),
   /** How far the reward may be from `reward` (default 1e-9). */
   tolerance: z.number().nonnegative().optional(),
@@ -264,7 +265,7 @@ export function renderReports(reports: readonly CaseReport[], verbose: boolean):
 
 /** The expectation a result meets, keeping the kinds of check the case had (a reasonMatches that still matches stays). */
 export function updatedExpectation(old: Expectation, result: ScoreResult): Expectation {
-  const next: Expectation = { status: STATUS_NAMES[result.status] as Expectation['status'] };
+  const next: Expectation = { status: STATUS_NAMES[result.status] };
   if (result.reward !== undefined) next.reward = result.reward;
   if (old.tolerance !== undefined && result.reward !== undefined) next.tolerance = old.tolerance;
   if (old.reasonMatches !== undefined && new RegExp(old.reasonMatches).test(result.reason) && old.reason === undefined) next.reasonMatches = old.reasonMatches;

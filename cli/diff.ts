@@ -1,6 +1,6 @@
 import type { JsonObject } from '../core/json';
-import { formatOf } from './dataset/format';
-import { openRows } from './dataset/read';
+import { STATUS_NAMES } from '../core/status';
+import { readResults, type ResultRow } from './dataset/results';
 
 /**
  * `verdict diff OLD NEW`: what changed between two result files of the same input, per verifier —
@@ -45,30 +45,23 @@ export interface DiffReport {
   files?: { old: string; new: string };
 }
 
-type Keyed = { line: number; rollout: number; row: JsonObject };
+type Keyed = { line: number; rollout: number; row: ResultRow };
 
 async function* keyedRows(file: string, what: string): AsyncGenerator<Keyed> {
-  const format = formatOf(file, undefined, what);
-  if (!format.ok) throw new Error(format.error);
-  const source = await openRows(file, format.format);
-  for await (const row of source.rows) {
-    if ('error' in row) throw new Error(`${file}: line ${row.line}: ${row.error}`);
-    const { line, rollout } = row.value;
-    if (typeof line !== 'number') throw new Error(`${file}: line ${row.line}: a result without "line"; both files must come from verdict score`);
-    yield { line, rollout: typeof rollout === 'number' ? rollout : -1, row: row.value };
-  }
+  const results = await readResults(file, { what, needLine: true });
+  for await (const row of results.rows) yield { line: row.line!, rollout: row.rollout ?? -1, row };
 }
 
 function compareKeys(a: Keyed, b: Keyed): number {
   return a.line - b.line || a.rollout - b.rollout;
 }
 
-function causeOf(before: JsonObject, after: JsonObject): string {
-  const r0 = (before.receipt ?? {}) as JsonObject;
-  const r1 = (after.receipt ?? {}) as JsonObject;
-  if (r0.input !== r1.input) return 'data';
-  if (r0.verifier !== r1.verifier) return 'verifier';
-  if (r0.config !== r1.config) return 'config';
+function causeOf(before: ResultRow, after: ResultRow): string {
+  const r0 = before.receipt;
+  const r1 = after.receipt;
+  if (r0?.input !== r1?.input) return 'data';
+  if (r0?.verifier !== r1?.verifier) return 'verifier';
+  if (r0?.config !== r1?.config) return 'config';
   return 'unexplained';
 }
 
@@ -93,21 +86,21 @@ export async function diffFiles(oldFile: string, newFile: string, options: { sho
     }
     const before = a.value.row;
     const after = b.value.row;
-    const verifier = String(after.verifier || before.verifier || '');
+    const verifier = after.verifier || before.verifier;
     let s = stats.get(verifier);
     if (!s) {
       s = { verifier, compared: 0, rewardChanged: 0, flipsUp: 0, flipsDown: 0, meanBefore: null, meanAfter: null, statusChanges: {}, causes: {}, sumBefore: 0, okBefore: 0, sumAfter: 0, okAfter: 0 };
       stats.set(verifier, s);
     }
     s.compared++;
-    const r0 = typeof before.reward === 'number' ? before.reward : null;
-    const r1 = typeof after.reward === 'number' ? after.reward : null;
+    const r0 = before.reward;
+    const r1 = after.reward;
     if (r0 !== null) (s.sumBefore += r0), s.okBefore++;
     if (r1 !== null) (s.sumAfter += r1), s.okAfter++;
     const statusChanged = before.status !== after.status;
     const rewardChanged = !statusChanged && r0 !== r1;
     if (statusChanged) {
-      const key = `${String(before.status)} → ${String(after.status)}`;
+      const key = `${STATUS_NAMES[before.status]} → ${STATUS_NAMES[after.status]}`;
       s.statusChanges[key] = (s.statusChanges[key] ?? 0) + 1;
     }
     if (rewardChanged) {
@@ -119,7 +112,7 @@ export async function diffFiles(oldFile: string, newFile: string, options: { sho
       const cause = causeOf(before, after);
       s.causes[cause] = (s.causes[cause] ?? 0) + 1;
       report.totalChanged++;
-      if (report.changed.length < show) report.changed.push({ line: a.value.line, rollout: a.value.rollout < 0 ? null : a.value.rollout, cause, old: before, new: after });
+      if (report.changed.length < show) report.changed.push({ line: a.value.line, rollout: a.value.rollout < 0 ? null : a.value.rollout, cause, old: before.json, new: after.json });
     }
     a = await olds.next();
     b = await news.next();

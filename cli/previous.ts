@@ -1,6 +1,4 @@
-import type { JsonObject } from '../core/json';
-import { formatOf } from './dataset/format';
-import { openRows } from './dataset/read';
+import { readResults, type ResultRow } from './dataset/results';
 
 /**
  * A previous output read alongside the input (--retry-aborted): both are in input order, so one pass
@@ -8,26 +6,17 @@ import { openRows } from './dataset/read';
  * none of them is ABORTED; otherwise it is scored again.
  */
 export class PreviousResults {
-  private pending: JsonObject | null = null;
+  private pending: ResultRow | null = null;
   private done = false;
 
-  private constructor(private readonly rows: AsyncIterator<JsonObject>) {}
+  private constructor(private readonly rows: AsyncIterator<ResultRow>) {}
 
   static async open(file: string): Promise<PreviousResults> {
-    const format = formatOf(file, undefined, '--retry-aborted');
-    if (!format.ok) throw new Error(format.error);
-    const source = await openRows(file, format.format);
-    async function* results(): AsyncGenerator<JsonObject> {
-      for await (const row of source.rows) {
-        if ('error' in row) throw new Error(`--retry-aborted ${file}: line ${row.line}: ${row.error}`);
-        if (typeof row.value.line !== 'number') throw new Error(`--retry-aborted ${file}: line ${row.line}: a result without "line" (written by an older verdict?)`);
-        yield row.value;
-      }
-    }
-    return new PreviousResults(results());
+    const results = await readResults(file, { what: '--retry-aborted', needLine: true });
+    return new PreviousResults(results.rows[Symbol.asyncIterator]());
   }
 
-  private async peek(): Promise<JsonObject | null> {
+  private async peek(): Promise<ResultRow | null> {
     if (this.pending === null && !this.done) {
       const next = await this.rows.next();
       if (next.done) this.done = true;
@@ -37,14 +26,14 @@ export class PreviousResults {
   }
 
   /** The previous results of input row `line` when all are final (not ABORTED); null to score it again. */
-  async keptRows(line: number): Promise<JsonObject[] | null> {
-    const rows: JsonObject[] = [];
-    for (let next = await this.peek(); next !== null && (next.line as number) <= line; next = await this.peek()) {
+  async keptRows(line: number): Promise<ResultRow[] | null> {
+    const rows: ResultRow[] = [];
+    for (let next = await this.peek(); next !== null && next.line! <= line; next = await this.peek()) {
       this.pending = null;
       if (next.line === line) rows.push(next);
     }
     if (rows.length === 0) return null;
-    return rows.some((r) => r.status === 'STATUS_ABORTED') ? null : rows;
+    return rows.some((r) => r.status === 'ABORTED') ? null : rows;
   }
 
   async close(): Promise<void> {

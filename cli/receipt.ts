@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import type { GroupOptions } from '../core/groups';
 import type { Json, JsonObject } from '../core/json';
 import type { Sample } from '../core/sample';
@@ -23,18 +23,31 @@ export interface Receipt {
 
 /** JSON with object keys sorted, so equal values hash equally whatever order they were written in. */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value ?? null);
+  // Written with loops and string appends, not entries/map/join: verdict score hashes every sample.
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + canonicalJson(value[i]);
+    return out + ']';
   }
-  return JSON.stringify(value ?? null);
+  const object = value as Record<string, unknown>;
+  // The default sort orders by UTF-16 code units, as `<` on strings does.
+  const keys = Object.keys(object).sort();
+  let out = '{';
+  for (const key of keys) {
+    const v = object[key];
+    if (v === undefined) continue;
+    out += (out.length === 1 ? '' : ',') + JSON.stringify(key) + ':' + canonicalJson(v);
+  }
+  return out + '}';
 }
 
+/** One-shot SHA-256 (Node ≥ 20.12): a quarter of createHash's cost on a receipt-sized text, paid per sample. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => crypto.createHash('sha256').update(text).digest('hex');
+
 export function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return sha256Hex(text).slice(0, 16);
 }
 
 export class Receipts {

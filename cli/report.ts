@@ -5,6 +5,7 @@ import { reportPage, type ReportData } from '../web/page';
 import { REPORT_KINDS } from '../web/report-kinds';
 import { formatOf } from './dataset/format';
 import { openRows } from './dataset/read';
+import { resultRow, ResultRowError } from './dataset/results';
 import { at } from '../curate/text';
 
 /**
@@ -54,7 +55,12 @@ export async function readReportInput(path: string): Promise<ReportData> {
     if (typeof row.value.status !== 'string' || !('verifier' in row.value)) {
       throw new ReportInputError(`${path}: line ${row.line}: not a result (no "status" and "verifier"); expected the output of verdict score, or a JSON report with a "kind"`);
     }
-    rows.push(row.value);
+    try {
+      rows.push(resultRow(row.value, path, row.line).json);
+    } catch (error) {
+      if (error instanceof ResultRowError) throw new ReportInputError(error.message);
+      throw error;
+    }
   }
   if (rows.length === 0) throw new ReportInputError(`${path}: no results`);
   // Responses kept by verdict score --keep-response: bounded here as joined ones are.

@@ -1,16 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { shapeGroups, type GroupOptions, type GroupSummary } from '../core/groups';
+import { shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult } from '../core/groups';
 import type { JsonObject } from '../core/json';
 import type { Sample, Status } from '../core/sample';
+import { STATUS_NAMES } from '../core/status';
 import type { VerdictConfig } from '../services/config';
 import type { ClientAuth } from '../services/auth';
-import { groupToJson, resultToJson } from '../services/wire/json';
+import { groupToJson } from '../services/wire/json';
 import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
-import { openRows, type InputRow } from './dataset/read';
+import { openRows, type InputRow, type RowSource } from './dataset/read';
+import type { ResultRow } from './dataset/results';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
 import { Progress } from './progress';
@@ -64,19 +66,17 @@ export interface ScoreRun {
 /** Result fields; an input column of the same name cannot pass through (reported once). */
 const RESULT_FIELDS = new Set(['id', 'line', 'rollout', 'groupId', 'status', 'reward', 'reason', 'verifier', 'verifierVersion', 'details', 'advantage', 'receipt']);
 
-const STATUS_OF: Record<string, Status> = { STATUS_OK: 'OK', STATUS_INVALID: 'INVALID', STATUS_ABORTED: 'ABORTED' };
-
 /** One input row on its way through a batch. */
 type Item =
   | { line: number; row: InputRow; kind: 'samples'; samples: Array<{ sample: Sample; rollout: number | null }> }
   | { line: number; row: InputRow; kind: 'invalid'; error: string; id: string; verifier: string }
-  | { line: number; kind: 'kept'; rows: JsonObject[] };
+  | { line: number; kind: 'kept'; rows: ResultRow[] };
 
 /** What a finished batch hands to the writer: output rows, group summaries, summary entries. */
 interface BatchOutput {
   rows: OutputRow[];
   groups: GroupSummary[];
-  tally: Array<{ verifier: string; status: Status; reason: string; reward?: number; seconds: number | null }>;
+  tally: Array<{ verifier: string; status: Status; reason: string; reward: number | undefined; seconds: number | null }>;
   lastLine: number;
 }
 
@@ -117,154 +117,263 @@ const RESUME_PARTS: Record<keyof ResumeKey, string> = {
   retryAborted: '--retry-aborted file',
 };
 
-/**
- * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
- * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
- * line. Memory holds a few batches, whatever the file's size.
- */
-export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
+/** How rows become results in this run: fixed before the first row is read. */
+interface RunPlan {
+  inputFormat: DatasetFormat;
+  outputFormat: DatasetFormat;
+  mapping: Mapping;
+  consumed: ReadonlySet<string>;
+  groupOptions: GroupOptions | null;
+  /** Shaping and summaries need a whole group in one batch (see Batcher). */
+  grouped: boolean;
+  /** Checkpointed and fsynced: a JSONL file output, which --resume can continue. */
+  durable: boolean;
+  key: ResumeKey;
+}
+
+function planRun(options: ScoreFileOptions): RunPlan {
   const inputFormat = formatOf(options.input, options.inputFormat, 'input');
   if (!inputFormat.ok) throw new Error(inputFormat.error);
   const outputFormat = outputFormatOf(options.output, options.outputFormat, '-o', '--output-format');
   if (!outputFormat.ok) throw new Error(outputFormat.error);
   if (options.input !== '-' && !existsSync(options.input)) throw new Error(`${options.input}: no such file`);
-
   const mapping = options.mapping ?? (mappingFrom({}) as { ok: true; mapping: Mapping }).mapping;
-  const keepColumns = options.keepColumns ?? true;
-  const consumed = consumedColumns(mapping);
   const groupOptions = options.groupOptions ?? null;
-  // Shaping and summaries need a whole group in one batch: batches then end only at group boundaries,
-  // so one may run past --batch-size by the rest of its last group.
-  const grouped = groupOptions !== null || options.groupsOutput !== undefined;
-  const toFile = options.output !== '-';
-  const durable = toFile && outputFormat.format !== 'parquet';
-  const key = resumeKey(options, inputFormat.format, outputFormat.format);
+  return {
+    inputFormat: inputFormat.format,
+    outputFormat: outputFormat.format,
+    mapping,
+    consumed: consumedColumns(mapping),
+    groupOptions,
+    grouped: groupOptions !== null || options.groupsOutput !== undefined,
+    durable: options.output !== '-' && outputFormat.format !== 'parquet',
+    key: resumeKey(options, inputFormat.format, outputFormat.format),
+  };
+}
 
-  let checkpoint: Checkpoint | null = null;
-  if (options.resume) {
-    if (!durable) throw new Error('--resume needs a JSONL output file (.jsonl, .jsonl.gz or .jsonl.zst): Parquet and stdout cannot be continued');
-    checkpoint = readCheckpoint(options.output);
-    // An empty output without a checkpoint was killed before its first checkpoint: start over.
-    if (checkpoint === null && existsSync(options.output) && statSync(options.output).size > 0) {
-      throw new Error(`--resume: ${options.output} has no checkpoint (${path.basename(checkpointPath(options.output))}): that run finished, or was not started by this version`);
-    }
-    const changed = checkpoint === null ? [] : (Object.keys(RESUME_PARTS) as Array<keyof ResumeKey>).filter((k) => checkpoint!.key[k] !== key[k]);
-    if (changed.length > 0) {
-      throw new Error(
-        `--resume: ${options.output} was written with another ${changed.map((k) => RESUME_PARTS[k]).join('; another ')}: give the same, or rerun without --resume to start over`,
-      );
-    }
+/** --resume: the interrupted run's checkpoint, after checking that this run would write the same results. */
+function resumePoint(options: ScoreFileOptions, plan: RunPlan): Checkpoint | null {
+  if (!plan.durable) throw new Error('--resume needs a JSONL output file (.jsonl, .jsonl.gz or .jsonl.zst): Parquet and stdout cannot be continued');
+  const checkpoint = readCheckpoint(options.output);
+  // An empty output without a checkpoint was killed before its first checkpoint: start over.
+  if (checkpoint === null && existsSync(options.output) && statSync(options.output).size > 0) {
+    throw new Error(`--resume: ${options.output} has no checkpoint (${path.basename(checkpointPath(options.output))}): that run finished, or was not started by this version`);
+  }
+  const changed = checkpoint === null ? [] : (Object.keys(RESUME_PARTS) as Array<keyof ResumeKey>).filter((k) => checkpoint.key[k] !== plan.key[k]);
+  if (changed.length > 0) {
+    throw new Error(`--resume: ${options.output} was written with another ${changed.map((k) => RESUME_PARTS[k]).join('; another ')}: give the same, or rerun without --resume to start over`);
+  }
+  return checkpoint;
+}
+
+/** An input row → its item: its previous results kept (--retry-aborted), its samples, or an INVALID row. */
+function itemOf(row: InputRow, plan: RunPlan, options: ScoreFileOptions, kept: ResultRow[] | null): Item {
+  if (kept) return { line: row.line, kind: 'kept', rows: kept };
+  if ('error' in row) return { line: row.line, row, kind: 'invalid', error: row.error, id: '', verifier: '' };
+  const mapped = rowToSamples(row.value, plan.mapping, { line: row.line, countTokens: options.countTokens ?? null });
+  return mapped.ok
+    ? { line: row.line, row, kind: 'samples', samples: mapped.samples }
+    : { line: row.line, row, kind: 'invalid', error: mapped.error, id: mapped.id, verifier: mapped.verifier };
+}
+
+/**
+ * Cuts the items into batches of about --batch-size samples. Grouped, a batch ends only at a group
+ * boundary, so one may run past --batch-size by the rest of its last group, and a group met again
+ * after its batch was cut is refused (the file must be sorted by group).
+ */
+class Batcher {
+  private batch: Item[] = [];
+  private samples = 0;
+  private lastGroup = '';
+  private readonly seen = new Set<string>();
+  constructor(
+    private readonly size: number,
+    private readonly grouped: boolean,
+  ) {}
+
+  /** Adds an item; returns the batch it closes, if it starts a new one. */
+  add(item: Item): Item[] | null {
+    const groupId = item.kind === 'samples' ? (item.samples[0]?.sample.groupId ?? '') : '';
+    let full: Item[] | null = null;
+    if (this.grouped && groupId !== '') {
+      if (this.seen.has(groupId) && groupId !== this.lastGroup) {
+        throw new Error(`line ${item.line}: group "${groupId}" is not contiguous: its earlier lines were already scored (sort the file by group_id)`);
+      }
+      if (this.samples >= this.size && groupId !== this.lastGroup) full = this.take();
+      if (groupId !== this.lastGroup) this.seen.add(groupId);
+      this.lastGroup = groupId;
+    } else if (this.samples >= this.size) full = this.take();
+    this.batch.push(item);
+    this.samples += item.kind === 'samples' ? item.samples.length : 1;
+    return full;
   }
 
-  const source = await openRows(options.input, inputFormat.format, { after: checkpoint?.line ?? 0 });
-  const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
-  const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
-    writeCheckpoint(options.output, { version: 2, key, line, outputBytes, groupsBytes, summary: summary.state() });
-  // A run killed before its first batch is written can be resumed too.
-  if (durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
-  const sink: ResultSink = openSink(options.output, outputFormat.format, {
-    durable,
-    ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
-    parquetColumns: source.parquetColumns,
-  });
-  const groupsSink: ResultSink | null = options.groupsOutput
-    ? openSink(options.groupsOutput, 'jsonl', { durable, ...(checkpoint?.groupsBytes != null ? { keepBytes: checkpoint.groupsBytes } : {}) })
-    : null;
-  const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
-  const scorer: BatchScorer = options.servers
-    ? remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {})
-    : // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
-      // rollouts or the rest of a group, which the service's per-request limit must not refuse.
-      await localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
-  const receipts = new Receipts(options.servers ? null : options.config, groupOptions);
-  const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
-  const collisions = new Set<string>();
+  /** The unfinished batch (empty when none). */
+  take(): Item[] {
+    const batch = this.batch;
+    this.batch = [];
+    this.samples = 0;
+    return batch;
+  }
+}
 
+/** What a batch's result rows are made of, beside the results. */
+interface RowContext {
+  options: ScoreFileOptions;
+  plan: RunPlan;
+  receipts: Receipts;
+  /** Input columns not passed through because a result field has their name (reported once each). */
+  collisions: Set<string>;
+}
+
+/** The input row's columns a result row carries (not consumed by the mapping, not a result field's name). */
+function passThrough(row: InputRow, context: RowContext): JsonObject | null {
+  if (context.options.keepColumns === false || !('value' in row)) return null;
+  let out: JsonObject | null = null;
+  for (const key in row.value) {
+    if (context.plan.consumed.has(key)) continue;
+    if (RESULT_FIELDS.has(key) || (context.options.keepResponse === true && key === 'response')) {
+      if (!context.collisions.has(key)) {
+        context.collisions.add(key);
+        process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
+      }
+      continue;
+    }
+    (out ??= {})[key] = row.value[key]!;
+  }
+  return out;
+}
+
+function assign(target: JsonObject, extra: JsonObject | null): JsonObject {
+  if (extra !== null) for (const key in extra) target[key] = extra[key]!;
+  return target;
+}
+
+/** A scored sample's result row; fields in the order of the file format (docs/cli.md). */
+function scoredRow(result: ShapedResult, sample: Sample, rollout: number | null, line: number, pass: JsonObject | null, context: RowContext): JsonObject {
+  const json: JsonObject = { id: result.id, line };
+  if (rollout !== null) json.rollout = rollout;
+  // The prompt a rollout belongs to travels with its result: pass rates per prompt (verdict
+  // curate learnability) and group reports read it from the results alone.
+  if (sample.groupId !== '') json.groupId = sample.groupId;
+  json.status = STATUS_NAMES[result.status];
+  if (result.reward !== undefined) json.reward = result.reward;
+  json.reason = result.status === 'INVALID' ? `line ${line}: ${result.reason}` : result.reason;
+  json.verifier = result.verifier;
+  json.verifierVersion = result.verifierVersion;
+  json.details = result.details;
+  if (result.advantage !== undefined) json.advantage = result.advantage;
+  json.receipt = context.receipts.of(sample, result.verifierVersion);
+  if (context.options.keepResponse === true) json.response = sample.response;
+  return assign(json, pass);
+}
+
+/** A row that is not a sample: one INVALID result naming the line. */
+function invalidRow(item: Extract<Item, { kind: 'invalid' }>, pass: JsonObject | null): JsonObject {
+  const json: JsonObject = {
+    id: item.id,
+    line: item.line,
+    status: STATUS_NAMES.INVALID,
+    reason: `line ${item.line}: ${item.error}`,
+    verifier: item.verifier,
+    verifierVersion: '',
+    details: {},
+    receipt: { verifier: '', config: '', input: 'value' in item.row ? shortHash(canonicalJson(item.row.value)) : '' },
+  };
+  return assign(json, pass);
+}
+
+/** A finished batch's items → its output rows and summary entries, in input order. */
+function batchOutput(items: readonly Item[], samples: readonly Sample[], timed: readonly TimedResult[], context: RowContext): BatchOutput {
+  const shaped = shapeGroups(samples, timed.map((t) => t.result), context.plan.groupOptions);
+  const out: BatchOutput = { rows: [], groups: context.plan.grouped ? shaped.groups : [], tally: [], lastLine: items.at(-1)?.line ?? 0 };
+  let next = 0;
+  for (const item of items) {
+    if (item.kind === 'kept') {
+      for (const kept of item.rows) {
+        out.rows.push({ json: kept.json });
+        out.tally.push({ verifier: kept.verifier, status: kept.status, reason: kept.reason.replace(/^line \d+: /, ''), reward: kept.reward ?? undefined, seconds: null });
+      }
+      continue;
+    }
+    const pass = passThrough(item.row, context);
+    const native = 'native' in item.row ? item.row.native : undefined;
+    if (item.kind === 'invalid') {
+      out.rows.push(native ? { json: invalidRow(item, pass), native } : { json: invalidRow(item, pass) });
+      out.tally.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, reward: undefined, seconds: null });
+      continue;
+    }
+    for (const { sample, rollout } of item.samples) {
+      const k = next++;
+      const result = shaped.results[k]!;
+      const json = scoredRow(result, sample, rollout, item.line, pass, context);
+      out.rows.push(native ? { json, native } : { json });
+      out.tally.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds: timed[k]!.seconds });
+    }
+  }
+  return out;
+}
+
+/** SIGINT, when asked to handle it: the first stops reading (batches in flight finish), the second quits. */
+function sigintStop(install: boolean): { stopping(): boolean; remove(): void } {
   let stopping = false;
   const onSigint = () => {
     if (stopping) process.exit(130);
     stopping = true;
     process.stderr.write('\nverdict: SIGINT: finishing the batches in flight (again to quit now)\n');
   };
-  if (options.handleSignals) process.on('SIGINT', onSigint);
+  if (install) process.on('SIGINT', onSigint);
+  return { stopping: () => stopping, remove: () => install && process.off('SIGINT', onSigint) };
+}
 
-  const passThrough = (row: InputRow): JsonObject => {
-    const out: JsonObject = {};
-    if (!keepColumns || !('value' in row)) return out;
-    for (const [key, value] of Object.entries(row.value)) {
-      if (consumed.has(key)) continue;
-      if (RESULT_FIELDS.has(key) || (options.keepResponse === true && key === 'response')) {
-        if (!collisions.has(key)) {
-          collisions.add(key);
-          process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
-        }
-        continue;
-      }
-      out[key] = value;
-    }
-    return out;
-  };
-  const nativeOf = (row: InputRow): Record<string, unknown> | undefined => ('native' in row ? row.native : undefined);
+/** The results file and the group summaries file (--groups): appended after a checkpoint's bytes on --resume. */
+function openSinks(options: ScoreFileOptions, plan: RunPlan, checkpoint: Checkpoint | null, parquetColumns: RowSource['parquetColumns']): { sink: ResultSink; groupsSink: ResultSink | null } {
+  const sink = openSink(options.output, plan.outputFormat, {
+    durable: plan.durable,
+    ...(checkpoint ? { keepBytes: checkpoint.outputBytes } : {}),
+    parquetColumns,
+  });
+  const groupsSink = options.groupsOutput
+    ? openSink(options.groupsOutput, 'jsonl', { durable: plan.durable, ...(checkpoint?.groupsBytes != null ? { keepBytes: checkpoint.groupsBytes } : {}) })
+    : null;
+  return { sink, groupsSink };
+}
+
+/** In-process worker threads, or the replicas of --server. */
+async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
+  if (options.servers) return remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {});
+  // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
+  // rollouts or the rest of a group, which the service's per-request limit must not refuse.
+  return localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
+}
+
+/**
+ * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
+ * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
+ * line. Memory holds a few batches, whatever the file's size.
+ */
+export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
+  const plan = planRun(options);
+  const checkpoint = options.resume ? resumePoint(options, plan) : null;
+
+  const source = await openRows(options.input, plan.inputFormat, { after: checkpoint?.line ?? 0 });
+  const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
+  const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
+    writeCheckpoint(options.output, { version: 2, key: plan.key, line, outputBytes, groupsBytes, summary: summary.state() });
+  // A run killed before its first batch is written can be resumed too.
+  if (plan.durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
+  const { sink, groupsSink } = openSinks(options, plan, checkpoint, source.parquetColumns);
+  const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
+  const scorer = await openScorer(options);
+  const context: RowContext = { options, plan, receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions), collisions: new Set() };
+  const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
+  const sigint = sigintStop(options.handleSignals === true);
 
   const scoreBatch = async (items: readonly Item[]): Promise<BatchOutput> => {
     const samples: Sample[] = [];
     for (const item of items) if (item.kind === 'samples') for (const s of item.samples) samples.push(s.sample);
     const timed: TimedResult[] = samples.length > 0 ? await scorer.score(samples) : [];
-    const shaped = shapeGroups(samples, timed.map((t) => t.result), groupOptions);
-    const out: BatchOutput = { rows: [], groups: grouped ? shaped.groups : [], tally: [], lastLine: items.at(-1)?.line ?? 0 };
-    let next = 0;
-    for (const item of items) {
-      if (item.kind === 'kept') {
-        for (const json of item.rows) {
-          out.rows.push({ json });
-          const status = STATUS_OF[String(json.status)] ?? 'ABORTED';
-          const reason = String(json.reason ?? '').replace(/^line \d+: /, '');
-          out.tally.push({ verifier: String(json.verifier ?? ''), status, reason, ...(typeof json.reward === 'number' ? { reward: json.reward } : {}), seconds: null });
-        }
-        continue;
-      }
-      const pass = passThrough(item.row);
-      const native = nativeOf(item.row);
-      if (item.kind === 'invalid') {
-        const json: JsonObject = {
-          id: item.id,
-          line: item.line,
-          status: 'STATUS_INVALID',
-          reason: `line ${item.line}: ${item.error}`,
-          verifier: item.verifier,
-          verifierVersion: '',
-          details: {},
-          receipt: { verifier: '', config: '', input: 'value' in item.row ? shortHash(canonicalJson(item.row.value)) : '' },
-          ...pass,
-        };
-        out.rows.push({ json, ...(native ? { native } : {}) });
-        out.tally.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, seconds: null });
-        continue;
-      }
-      for (const { sample, rollout } of item.samples) {
-        const k = next++;
-        const result = shaped.results[k]!;
-        const { id, index: _index, status, reason, ...rest } = resultToJson(result);
-        const json: JsonObject = {
-          id: id!,
-          line: item.line,
-          ...(rollout === null ? {} : { rollout }),
-          // The prompt a rollout belongs to travels with its result: pass rates per prompt (verdict
-          // curate learnability) and group reports read it from the results alone.
-          ...(sample.groupId !== '' ? { groupId: sample.groupId } : {}),
-          status: status!,
-          ...(result.reward === undefined ? {} : { reward: result.reward }),
-          reason: result.status === 'INVALID' ? `line ${item.line}: ${String(reason)}` : reason!,
-          ...withoutReward(rest),
-          receipt: receipts.of(sample, result.verifierVersion),
-          ...(options.keepResponse === true ? { response: sample.response } : {}),
-          ...pass,
-        };
-        out.rows.push({ json, ...(native ? { native } : {}) });
-        out.tally.push({ verifier: result.verifier, status: result.status, reason: result.reason, ...(result.reward === undefined ? {} : { reward: result.reward }), seconds: timed[k]!.seconds });
-      }
-    }
-    return out;
+    return batchOutput(items, samples, timed, context);
   };
 
   // Batches are scored `parallelism` at a time and written strictly in input order.
@@ -277,7 +386,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
     for (const g of done.groups) summary.addGroup(g);
     lastLine = done.lastLine;
-    if (durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
+    if (plan.durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
     progress?.update(summary.total, { ok: summary.countOf('OK'), invalid: summary.countOf('INVALID'), aborted: summary.countOf('ABORTED') });
   };
   const dispatch = async (items: Item[]) => {
@@ -287,54 +396,27 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     if (inFlight.length >= scorer.parallelism) await writeNext();
   };
 
-  let batch: Item[] = [];
-  let batchSamples = 0;
-  let lastGroup = '';
-  const flushedGroups = new Set<string>();
+  const batcher = new Batcher(options.batchSize, plan.grouped);
   let completed = false;
   let stoppedEarly = false;
   try {
     for await (const row of source.rows) {
-      if (stopping) {
+      if (sigint.stopping()) {
         stoppedEarly = true;
         break;
       }
-      let item: Item;
+      // Awaited only with --retry-aborted: a promise per row is a cost on a million rows.
       const kept = previous ? await previous.keptRows(row.line) : null;
-      if (kept) item = { line: row.line, kind: 'kept', rows: kept };
-      else if ('error' in row) item = { line: row.line, row, kind: 'invalid', error: row.error, id: '', verifier: '' };
-      else {
-        const mapped = rowToSamples(row.value, mapping, { line: row.line, countTokens: options.countTokens ?? null });
-        item = mapped.ok
-          ? { line: row.line, row, kind: 'samples', samples: mapped.samples }
-          : { line: row.line, row, kind: 'invalid', error: mapped.error, id: mapped.id, verifier: mapped.verifier };
-      }
-      const groupId = item.kind === 'samples' ? (item.samples[0]?.sample.groupId ?? '') : '';
-      if (grouped && groupId !== '') {
-        if (flushedGroups.has(groupId) && groupId !== lastGroup) {
-          throw new Error(`line ${row.line}: group "${groupId}" is not contiguous: its earlier lines were already scored (sort the file by group_id)`);
-        }
-        if (batchSamples >= options.batchSize && groupId !== lastGroup) {
-          await dispatch(batch);
-          batch = [];
-          batchSamples = 0;
-        }
-        if (groupId !== lastGroup) flushedGroups.add(groupId);
-      } else if (batchSamples >= options.batchSize) {
-        await dispatch(batch);
-        batch = [];
-        batchSamples = 0;
-      }
-      if (grouped && groupId !== '') lastGroup = groupId;
-      batch.push(item);
-      batchSamples += item.kind === 'samples' ? item.samples.length : 1;
+      const full = batcher.add(itemOf(row, plan, options, kept));
+      if (full !== null) await dispatch(full);
     }
     // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
-    if (batch.length > 0 && !stoppedEarly) await dispatch(batch);
+    const rest = batcher.take();
+    if (rest.length > 0 && !stoppedEarly) await dispatch(rest);
     while (inFlight.length > 0) await writeNext();
     completed = !stoppedEarly;
   } finally {
-    if (options.handleSignals) process.off('SIGINT', onSigint);
+    sigint.remove();
     progress?.stop();
     // Settle batches still in flight (after an error) before the scorer closes under them.
     await Promise.allSettled(inFlight);
@@ -349,11 +431,6 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     await previous?.close();
     await scorer.close();
   }
-  if (completed && durable) removeCheckpoint(options.output);
+  if (completed && plan.durable) removeCheckpoint(options.output);
   return { summary, interrupted: !completed, lastLine };
-}
-
-function withoutReward(rest: JsonObject): JsonObject {
-  const { reward: _reward, ...others } = rest;
-  return others;
 }

@@ -1,3 +1,4 @@
+import { statusOf } from '../core/status';
 import * as grpc from '@grpc/grpc-js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { logRequest, REQUEST_ID_KEY, requestIdFrom, StatusCounts, type Logger } from './log';
@@ -35,7 +36,7 @@ function defined<T>(values: Array<T | undefined>): T[] {
 
 /** `STATUS_OK` → `OK`: the log names statuses as the domain and the HTTP API do. */
 function statusName(status: string | undefined): string {
-  return String(status).replace(/^STATUS_/, '');
+  return statusOf(status) ?? String(status).replace(/^STATUS_/, '');
 }
 
 /** `grpc.Score`, `grpc.ScoreStream`, … : the same api names as `verdict_request_seconds`. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { JsonObject } from '../../core/json';
 import { addSample, decide, defaultMinOk, formatInterval, histogramBin, HISTOGRAM_BINS, newTally, type Decision, type Mode, type Tally } from '../../curate/learnability';
 import { at } from '../../curate/text';
+import { resultRow } from '../dataset/results';
 import { scoreFile, type ScoreFileOptions } from '../score';
 import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
@@ -49,8 +50,6 @@ export interface LearnabilityReport extends JsonObject {
   promptRows: { rows: number; noResults: number; unknownKeys: number } | null;
 }
 
-const STATUS: Record<string, string> = { STATUS_OK: 'OK', STATUS_INVALID: 'INVALID', STATUS_ABORTED: 'ABORTED', OK: 'OK', INVALID: 'INVALID', ABORTED: 'ABORTED' };
-
 function modeName(mode: Mode): string {
   switch (mode.kind) {
     case 'window':
@@ -90,13 +89,9 @@ async function curateResults(resultsPath: string, options: LearnabilityOptions):
   let rows = 0;
   try {
     for await (const raw of input.source.rows) {
-      const row = rowOrThrow(raw, resultsPath);
+      const { status, reward, json } = resultRow(rowOrThrow(raw, resultsPath).value, resultsPath, raw.line, { statusHint: '(give rollouts with --score)' });
       rows++;
-      const status = STATUS[String(row.value.status)];
-      if (status === undefined) throw new Error(`${resultsPath}:${row.line}: status: expected STATUS_OK, STATUS_INVALID or STATUS_ABORTED, received ${JSON.stringify(row.value.status ?? null)} — is this a results file of verdict score? (give rollouts with --score)`);
-      const reward = typeof row.value.reward === 'number' ? row.value.reward : null;
-      if (status === 'OK' && reward === null) throw new Error(`${resultsPath}:${row.line}: reward: an OK result must carry a number`);
-      const key = keyOf(at(row.value, options.key));
+      const key = keyOf(at(json, options.key));
       if (key === null) {
         samples.withoutKey++;
         continue;

@@ -1,3 +1,4 @@
+import { labelCell, type LabelCell } from '../../core/label-cell';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
 import { sampleFromJson } from '../../services/wire/json';
@@ -119,9 +120,12 @@ export function valueAt(row: JsonObject, path: string): Json | undefined {
   return value;
 }
 
+/** The columns of sample-shaped rows (the proto's JSON names, camelCase or as written). */
+const NATIVE_COLUMNS: readonly string[] = ['id', 'verifier', 'response', 'label', 'groupId', 'group_id', 'responseTokens', 'response_tokens', 'metadata'];
+
 /** The input columns a mapping consumes: the whole-column paths; dotted paths leave their column to pass through. */
 export function consumedColumns(mapping: Mapping): Set<string> {
-  if (mapping.native) return new Set(['id', 'verifier', 'response', 'label', 'groupId', 'group_id', 'responseTokens', 'response_tokens', 'metadata']);
+  if (mapping.native) return new Set(NATIVE_COLUMNS);
   const paths = [mapping.response, mapping.label, mapping.id, mapping.group, mapping.responseTokens, mapping.metadata, mapping.prompt];
   return new Set(paths.filter((p): p is string => p !== null && !p.includes('.')));
 }
@@ -137,27 +141,8 @@ function routeOf(mapping: Mapping, row: JsonObject): { route: Route; key: string
   return { route: route ?? { verifier: mapping.defaultVerifier ?? '', labelField: null }, key: name };
 }
 
-function labelOf(raw: Json | undefined, route: Route, path: string): { ok: true; verifier: string; label: JsonObject } | { ok: false; error: string } {
-  let value: Json = raw ?? null;
-  if (typeof value === 'string' && value.trimStart().startsWith('{')) {
-    try {
-      value = JSON.parse(value) as Json;
-    } catch {
-      return { ok: false, error: `${path}: looks like a JSON object but does not parse` };
-    }
-  }
-  if (value === null) return { ok: true, verifier: route.verifier, label: {} };
-  if (isJsonObject(value)) {
-    const { verifier, ...label } = value;
-    if (verifier !== undefined && typeof verifier !== 'string') return { ok: false, error: `${path}.verifier: expected string, received ${kind(verifier)}` };
-    return { ok: true, verifier: verifier ?? route.verifier, label };
-  }
-  if (route.labelField === null) {
-    return { ok: false, error: `${path}: a plain label (${kind(value)}) needs a label field: --route VALUE=VERIFIER:FIELD, or a JSON object label` };
-  }
-  const list = route.labelField.endsWith('[]');
-  const field = list ? route.labelField.slice(0, -2) : route.labelField;
-  return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
+function labelOf(raw: Json | undefined, route: Route, path: string): LabelCell {
+  return labelCell(raw, route, path, '--route VALUE=VERIFIER:FIELD');
 }
 
 function idOf(value: Json | undefined): string {
@@ -228,7 +213,7 @@ export function rowToSamples(row: JsonObject, mapping: Mapping, context: MapCont
 
 function nativeRow(row: JsonObject, mapping: Mapping, context: MapContext): RowSamples {
   const fields: JsonObject = {};
-  for (const key of consumedColumns(mapping)) if (key in row) fields[key] = row[key]!;
+  for (const key of NATIVE_COLUMNS) if (key in row) fields[key] = row[key]!;
   const parsed = sampleFromJson(fields, '');
   const id = typeof row.id === 'string' ? row.id : '';
   const verifierName = typeof row.verifier === 'string' ? row.verifier : '';

@@ -1,3 +1,4 @@
+import { labelCell, type LabelCell, type LabelRoute } from '../../core/label-cell';
 import express, { type Request, type Response, type Router } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
@@ -27,42 +28,10 @@ export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[],
  * phrase carries the reason, since the trainers' logs print only the status line.
  */
 
-/** Where a trainer's label finds its verifier and, for a plain value, the label field it fills. */
-export interface LabelRoute {
-  /** From the URL path; a label object's own `verifier` field wins. */
-  verifier: string;
-  /** `?label_field=gold` turns the plain label "42" into {"gold": "42"}; `answers[]` wraps it in a list. */
-  labelField: string | null;
-}
 
-export type TrainerLabel = { ok: true; verifier: string; label: JsonObject } | { ok: false; error: string };
-
-/**
- * A trainer's label → (verifier, Verdict label). Labels are dataset cells: a JSON object (or a string
- * holding one) is the label itself, its `verifier` key choosing the verifier; any other value fills
- * the route's label field; null is an empty label, for the verifier's schema to judge.
- */
-export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: string): TrainerLabel {
-  let value: Json = raw ?? null;
-  if (typeof value === 'string' && value.trimStart().startsWith('{')) {
-    try {
-      value = JSON.parse(value) as Json;
-    } catch {
-      return { ok: false, error: `${path}: looks like a JSON object but does not parse` };
-    }
-  }
-  if (value === null) return { ok: true, verifier: route.verifier, label: {} };
-  if (isJsonObject(value)) {
-    const { verifier, ...label } = value;
-    if (verifier !== undefined && typeof verifier !== 'string') return { ok: false, error: `${path}.verifier: expected string` };
-    return { ok: true, verifier: verifier ?? route.verifier, label };
-  }
-  if (route.labelField === null) {
-    return { ok: false, error: `${path}: a plain label needs ?label_field=<field> on the URL, or send a JSON object label` };
-  }
-  const list = route.labelField.endsWith('[]');
-  const field = list ? route.labelField.slice(0, -2) : route.labelField;
-  return { ok: true, verifier: route.verifier, label: { [field]: list && !Array.isArray(value) ? [value] : value } };
+/** A trainer's label → (verifier, Verdict label), by the label-cell rule the CLI's mapping uses too. */
+export function trainerLabel(raw: Json | undefined, route: LabelRoute, path: string): LabelCell {
+  return labelCell(raw, route, path, '?label_field=<field> on the URL');
 }
 
 /** A special token at the very end: <|im_end|>, <|endoftext|>, <|eot_id|>, </s>, DeepSeek's full-width <｜end▁of▁sentence｜>, … */

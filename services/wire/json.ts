@@ -1,7 +1,8 @@
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { fieldPath } from '../../core/label';
 import { isJsonObject, type JsonObject } from '../../core/json';
-import type { Sample, Status } from '../../core/sample';
+import type { Sample } from '../../core/sample';
+import { STATUS_NAMES } from '../../core/status';
 import { encodedBytes } from '../engine/encoded';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { nestsDeeperThan, tooDeepReason } from './depth';
@@ -120,11 +121,6 @@ export function sampleFromJson(value: unknown, root: string | (() => string), de
   };
 }
 
-export const STATUS_NAMES: Record<Status, string> = {
-  OK: 'STATUS_OK',
-  INVALID: 'STATUS_INVALID',
-  ABORTED: 'STATUS_ABORTED',
-};
 
 /** A result in its proto3 JSON form, every field present except `reward` when not OK. */
 export function resultToJson(result: ShapedResult): JsonObject {

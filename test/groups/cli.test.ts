@@ -39,7 +39,7 @@ describe('verdict score with group options', () => {
   it('refuses a group whose lines are not contiguous rather than summarize half of it', async () => {
     const input = path.join(dir, 'split.jsonl');
     writeFileSync(input, [qa('a', 'g1', '\\boxed{C}', 1), qa('b', 'g2', '\\boxed{C}', 1), qa('c', 'g1', '\\boxed{C}', 1)].join('\n') + '\n');
-    const run = await runCli(['score', input, '-o', path.join(dir, 'split.jsonl'), '--workers', '0', '--batch-size', '1', '--groups', path.join(dir, 'split.groups.jsonl')]);
+    const run = await runCli(['score', input, '-o', path.join(dir, 'split.out.jsonl'), '--workers', '0', '--batch-size', '1', '--groups', path.join(dir, 'split.groups.jsonl')]);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch('line 3: group "g1" is not contiguous: its earlier lines were already scored (sort the file by group_id)');
   });

@@ -13,7 +13,7 @@ describe('trainer labels → verifier and Verdict label', () => {
     expect(trainerLabel({ choice: 'C' }, route, 'labels[0]')).toEqual({ ok: true, verifier: 'qa', label: { choice: 'C' } });
     expect(trainerLabel('{"verifier":"math","gold":"42"}', route, 'labels[0]')).toEqual({ ok: true, verifier: 'math', label: { gold: '42' } });
     expect(trainerLabel('{"gold":', route, 'labels[2]')).toEqual({ ok: false, error: 'labels[2]: looks like a JSON object but does not parse' });
-    expect(trainerLabel({ verifier: 7 }, route, 'label')).toEqual({ ok: false, error: 'label.verifier: expected string' });
+    expect(trainerLabel({ verifier: 7 }, route, 'label')).toEqual({ ok: false, error: 'label.verifier: expected string, received number' });
   });
 
   it('a plain value fills the route label field, wrapped in a list for a field ending in []', () => {
@@ -22,7 +22,7 @@ describe('trainer labels → verifier and Verdict label', () => {
     expect(trainerLabel(['a', 'b'], { verifier: 'qa', labelField: 'answers[]' }, 'label')).toEqual({ ok: true, verifier: 'qa', label: { answers: ['a', 'b'] } });
     expect(trainerLabel('C', route, 'labels[1]')).toEqual({
       ok: false,
-      error: 'labels[1]: a plain label needs ?label_field=<field> on the URL, or send a JSON object label',
+      error: 'labels[1]: a plain label (string) needs a label field: ?label_field=<field> on the URL, or a JSON object label',
     });
   });
 

@@ -79,7 +79,7 @@ class OpenRLHFTest(unittest.TestCase):
     def test_an_invalid_label_answers_422_naming_the_field(self):
         status, reply, _ = post(f"{HTTP_B}/openrlhf/qa", {"query": ["\\boxed{C}"], "prompts": [""], "labels": ["C"]})
         self.assertEqual((status, reply["error"]["code"]), (422, "INVALID"))
-        self.assertIn("labels[0]: a plain label needs ?label_field=", reply["error"]["message"])
+        self.assertIn("labels[0]: a plain label (string) needs a label field: ?label_field=", reply["error"]["message"])
 
     def test_the_reason_is_in_the_status_line(self):
         status, reply, _, reason = post_reason(f"{HTTP_B}/openrlhf/math?label_field=gold", {"query": ["\\boxed{4}"], "prompts": [""], "labels": [None]})
