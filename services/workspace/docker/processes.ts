@@ -68,18 +68,10 @@ for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f
 exit 0`;
 
 /**
- * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
- * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
- * the hidden tests do not stay in the episode's container, and a later verification of the same
- * container finds nothing of this one.
+ * After `list` has set $found: KILL every process it found but pid 1, the shell itself and those
+ * `kept` spares, up to 20 rounds (a process may fork while it is being killed).
  */
-export const CLEANUP = `${LIST}
-for f in reward.txt reward.json; do
-  p=/logs/verifier/$f
-  { [ -e "$p" ] || [ -L "$p" ]; } && { [ ! -f "$p" ] || [ -L "$p" ]; } && echo "@@VERDICT@@notfile $f"
-done
-list left
-if [ -n "$found" ]; then
+const KILL_FOUND = `if [ -n "$found" ]; then
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
     for d in /proc/[0-9]*; do
       p=\${d#/proc/}
@@ -91,7 +83,21 @@ if [ -n "$found" ]; then
     [ -z "$found" ] && break
     sleep 0.05
   done
-fi
+fi`;
+
+/**
+ * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
+ * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
+ * the hidden tests do not stay in the episode's container, and a later verification of the same
+ * container finds nothing of this one.
+ */
+export const CLEANUP = `${LIST}
+for f in reward.txt reward.json; do
+  p=/logs/verifier/$f
+  { [ -e "$p" ] || [ -L "$p" ]; } && { [ ! -f "$p" ] || [ -L "$p" ]; } && echo "@@VERDICT@@notfile $f"
+done
+list left
+${KILL_FOUND}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p /logs/verifier && chmod 777 /logs/verifier
 exit 0`;
@@ -164,19 +170,7 @@ printf '@@VERDICT@@ ready\\n'
 ${TEST}
 code=$?
 list @@VERDICT@@left
-if [ -n "$found" ]; then
-  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    for d in /proc/[0-9]*; do
-      p=\${d#/proc/}
-      case " 1 $$ " in *" $p "*) continue ;; esac
-      kept "$p" && continue
-      kill -s KILL "$p" 2>/dev/null
-    done
-    list again >/dev/null
-    [ -z "$found" ] && break
-    sleep 0.05
-  done
-fi
+${KILL_FOUND}
 rm -rf ${STASH} && mkdir -p ${STASH}
 for f in reward.txt reward.json; do
   { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } || continue
