@@ -13,7 +13,8 @@ import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
 import { openRows, type InputRow, type RowSource } from './dataset/read';
-import { RESULT_ROW_COLUMNS, type ResultRow } from './dataset/results';
+import { RESULT_ROW_COLUMNS } from './dataset/result-columns';
+import type { ResultRow } from './dataset/results';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
 import { Progress } from './progress';

@@ -5,7 +5,7 @@ import { compressors } from 'hyparquet-compressors';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ScalarType, type DescField } from '@bufbuild/protobuf';
 import type { JsonObject } from '../../core/json';
-import { RESULT_ROW_COLUMNS, ROW_RESULT_FIELDS } from './results';
+import { RESULT_ROW_COLUMNS, ROW_RESULT_FIELDS } from './result-columns';
 import { partialPath, type InputRow, type OutputRow, type ResultSink, type RowSource } from './rows';
 
 /**

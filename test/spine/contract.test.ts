@@ -10,7 +10,7 @@ import {
 import type { GroupSummary } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
-import { RESULT_ROW_COLUMNS } from '../../cli/dataset/results';
+import { RESULT_ROW_COLUMNS } from '../../cli/dataset/result-columns';
 import {
   byNumber,
   emptySample,
