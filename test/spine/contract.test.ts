@@ -17,6 +17,8 @@ import {
   fieldsBeyond,
   fieldsText,
   fieldsToJson,
+  GROUP_BEYOND,
+  GROUP_NAMED,
   readField,
   RESULT_NAMED,
   SAMPLE_BEYOND,
@@ -24,9 +26,9 @@ import {
   RESULT_BEYOND,
   writeFields,
 } from '../../services/wire/contract';
-import { decodeScoreRequest, decodeScoreResult, encodeScoreRequest, encodeScoreResult, scanScoreRequest, type DecodedResult } from '../../services/wire/binary';
-import { file_verdict_v1_score, SampleSchema, ScoreRequestSchema, ScoreResultSchema } from '../../services/wire/gen/verdict/v1/score_pb';
-import { floatLiteral, resultText, resultToJson, sampleFromJson } from '../../services/wire/json';
+import { decodeScoreRequest, decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest, type DecodedResult } from '../../services/wire/binary';
+import { file_verdict_v1_score, GroupSummarySchema, SampleSchema, ScoreRequestSchema, ScoreResponseSchema, ScoreResultSchema } from '../../services/wire/gen/verdict/v1/score_pb';
+import { floatLiteral, resultText, resultToJson, sampleFromJson, scoreReplyJson } from '../../services/wire/json';
 import { Reader } from '../../services/wire/reader';
 import { Writer } from '../../services/wire/writer';
 
@@ -97,11 +99,24 @@ describe('the Score API contract, field by field from the generated descriptor',
     else expect(RESULT_ROW_COLUMNS).toContain(field.jsonName);
   });
 
-  it('the fields the codecs name are the descriptor\'s fields today, so the generic code has none of them', () => {
+  it.each(GroupSummarySchema.fields.map((f) => [f.name, f] as const))('GroupSummary.%s: written and read as protobuf-es does, and in the JSON reply', (_name, field) => {
+    const { domain, proto } = valueFor(field);
+    const group = { groupId: '', size: 0, ok: 0, aborted: 0, invalid: 0, keep: false, keepReason: '', [field.localName]: domain } as GroupSummary;
+    const message = create(ScoreResponseSchema, { groups: [{ [field.localName]: proto }] });
+    const bytes = toBinary(ScoreResponseSchema, message);
+    expect(bytesOf(encodeScoreResponse([], [group]))).toBe(bytesOf(bytes));
+    expect(decodeScoreResponse(bytes).groups).toEqual([Object.fromEntries(Object.entries(group).filter(([, v]) => v !== undefined))]);
+    const reply = JSON.parse(scoreReplyJson([], [group]).toString('utf8')) as { groups: JsonObject[] };
+    expect(reply.groups).toEqual((toJson(ScoreResponseSchema, message, { alwaysEmitImplicit: true }) as { groups: JsonObject[] }).groups);
+  });
+
+  it('the fields the codecs name (samples, results, group summaries) are the descriptor\'s fields today, so the generic code has none of them', () => {
     expect([...SAMPLE_NAMED].sort()).toEqual(SampleSchema.fields.map((f) => f.localName).sort());
     expect([...RESULT_NAMED].sort()).toEqual(ScoreResultSchema.fields.map((f) => f.localName).sort());
+    expect([...GROUP_NAMED].sort()).toEqual(GroupSummarySchema.fields.map((f) => f.localName).sort());
     expect(SAMPLE_BEYOND).toEqual([]);
     expect(RESULT_BEYOND).toEqual([]);
+    expect(GROUP_BEYOND).toEqual([]);
   });
 });
 
