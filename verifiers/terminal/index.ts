@@ -140,6 +140,7 @@ const tail = (text: string) => (text.length > 400 ? `…${text.slice(-400)}` : t
 export const terminal = defineAsync({
   name: 'terminal',
   version: '2.0.0',
+  audit: ['workspaces'],
   description:
     'Coding Agent (Harbor tasks: Terminal-Bench 2, SETA, Endless-Terminal): the task\'s tests/test.sh run where the episode ran (metadata.environment) or against its files (metadata.workspace), in the task\'s workdir; the reward file it writes, clamped to [0, 1], binary by default',
   label: terminalLabel,
