@@ -163,7 +163,7 @@ export function harborTask(parts: HarborTaskParts, defaults: WorkspacePort['defa
       cpus: positive(environment, 'environment', 'cpus') ?? defaults.cpus,
       memoryMb: positive(environment, 'environment', 'memory_mb') ?? memory ?? defaults.memoryMb,
       storageMb: positive(environment, 'environment', 'storage_mb') ?? storage ?? defaults.storageMb,
-      needs: { ...scriptNeeds(text(parts.tests['test.sh']), (rel) => (parts.tests[rel] === undefined ? null : text(parts.tests[rel]))), pythonModules: [...new Set([...pythonImports(parts.tests), ...pytestPlugins(text(parts.tests['test.sh']))])] },
+      needs: { ...scriptNeeds(text(parts.tests['test.sh']), (rel) => (parts.tests[rel] === undefined ? null : text(parts.tests[rel]))), pythonModules: [...new Set([...pythonImports(parts.tests), ...scriptModules(text(parts.tests['test.sh']))])] },
       services: episodeServices(toml),
     };
     return { ok: true, task };
@@ -213,16 +213,21 @@ const PYTEST_PLUGIN_OPTIONS: Array<[RegExp, string]> = [
 ];
 
 /**
- * The Python modules of the pytest plugins whose options test.sh passes to a `pytest` (or
- * `python -m pytest`) it runs before its first download — after one, that step may install them
- * (`uvx -w pytest-json-ctrf … pytest --ctrf`).
+ * The Python modules test.sh itself needs before its first download — after one, that step may
+ * install them (`uvx -w pytest-json-ctrf … pytest --ctrf`): a well-known package it runs as
+ * `python -m NAME` (`python3 -m pytest` in an image without pytest is a quiet 0 otherwise), and the
+ * plugins whose options it passes to `pytest` or `python -m pytest`.
  */
-export function pytestPlugins(script: string): string[] {
+export function scriptModules(script: string): string[] {
   const found = new Set<string>();
   for (const { words: raw } of shellCommands(script)) {
     const words = raw.map((w) => w.replace(/^\0/, ''));
     const at = words.findIndex((w, i) => downloads(words.slice(i)) !== null);
     if (at >= 0) break;
+    words.forEach((w, i) => {
+      const module = /^(.*\/)?python[0-9.]*$/.test(w) && words[i + 1] === '-m' ? words[i + 2]?.split('.')[0] : undefined;
+      if (module !== undefined && THIRD_PARTY.has(module)) found.add(module);
+    });
     const runner = words.findIndex((w, i) => /^(.*\/)?(pytest|py\.test)$/.test(w) || (/^(.*\/)?python[0-9.]*$/.test(w) && words[i + 1] === '-m' && words[i + 2] === 'pytest'));
     if (runner < 0) continue;
     for (const word of words.slice(runner + 1)) for (const [option, module] of PYTEST_PLUGIN_OPTIONS) if (option.test(word)) found.add(module);

@@ -1,4 +1,4 @@
-import { dockerfileWorkdir, harborTask, pythonImports, pytestPlugins, scriptNeeds } from '../../core/harbor-task';
+import { dockerfileWorkdir, harborTask, pythonImports, scriptModules, scriptNeeds } from '../../core/harbor-task';
 
 const DEFAULTS = { timeoutSec: 600, cpus: 1, memoryMb: 2048, storageMb: 1024 };
 const build = (toml: unknown, dockerfile: string | null = null, tests: Record<string, string> = { 'test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n' }) =>
@@ -109,12 +109,15 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
     expect(build({ schema_version: '2.0', artifacts: ['/app/report.json'], task: { name: 'x/y', authors: [{ name: 'a' }] }, environment: { gpus: 0, mcp_servers: [], build_timeout_sec: 600 } })).toMatchObject({ ok: true });
   });
 
-  it('needs the module of a pytest plugin whose option test.sh passes (a quiet exit 4 otherwise), unless a download came first', () => {
-    expect(pytestPlugins('#!/bin/bash\npytest /tests/test_outputs.py -rA --ctrf=/logs/verifier/ctrf.json\n')).toEqual(['ctrf']);
-    expect(pytestPlugins('python3 -m pytest --json-report --json-report-file=r.json -n 4 --cov=app --timeout 30 /tests\n')).toEqual(['pytest_cov', 'pytest_jsonreport', 'pytest_timeout', 'xdist']);
-    expect(pytestPlugins('pip install pytest-json-ctrf\npytest --ctrf r.json /tests\n')).toEqual([]);
-    expect(pytestPlugins('uvx -p 3.13 -w pytest==8.4.1 -w pytest-json-ctrf==0.3.5 pytest --ctrf /logs/verifier/ctrf.json /tests/test_outputs.py\n')).toEqual([]);
-    expect(pytestPlugins('echo "pytest --ctrf x"\npytest -q /tests\n')).toEqual([]);
+  it('needs the module of a pytest plugin whose option test.sh passes (a quiet exit 4 otherwise) and of a package it runs with -m, unless a download came first', () => {
+    expect(scriptModules('#!/bin/bash\npytest /tests/test_outputs.py -rA --ctrf=/logs/verifier/ctrf.json\n')).toEqual(['ctrf']);
+    expect(scriptModules('python3 -m pytest --json-report --json-report-file=r.json -n 4 --cov=app --timeout 30 /tests\n')).toEqual(['pytest', 'pytest_cov', 'pytest_jsonreport', 'pytest_timeout', 'xdist']);
+    // A well-known package run as a module is needed too; the workspace's own modules and the standard library are not checked.
+    expect(scriptModules('cd /app && python3 -m app.main && /usr/bin/python3.11 -m pandas.io && python -m http.server\n')).toEqual(['pandas']);
+    expect(scriptModules('pip install pytest-json-ctrf\npytest --ctrf r.json /tests\n')).toEqual([]);
+    expect(scriptModules('uvx -p 3.13 -w pytest==8.4.1 -w pytest-json-ctrf==0.3.5 pytest --ctrf /logs/verifier/ctrf.json /tests/test_outputs.py\n')).toEqual([]);
+    expect(scriptModules('echo "pytest --ctrf x"\npytest -q /tests\n')).toEqual([]);
+    expect(scriptModules('pip install pytest\npython3 -m pytest /tests\n')).toEqual([]);
     expect(build({}, null, { 'test.sh': '#!/bin/bash\npytest /tests/t.py --ctrf=/logs/verifier/ctrf.json\n', 't.py': 'import pandas\n' })).toMatchObject({ task: { needs: { pythonModules: ['pandas', 'ctrf'] } } });
   });
 

@@ -46,7 +46,8 @@ list() {
 
 /**
  * Before the tests: lists the episode's processes (`episode <pid> <name>`; those of the task's
- * declared services as `service <pid> <name>`, kept) and, with STOP=1, kills the others until none is left (a forking loop needs more than one round); then a fresh, empty
+ * declared services as `service <pid> <name>`, kept) and, with STOP=1, kills the others until none
+ * is left (a forking loop needs more than one round); then a fresh, empty
  * /logs/verifier, no /tests and no bytecode cache at PYTHONPYCACHEPREFIX, checked with builtins. Exit 3: /tests or a reward folder entry
  * survived; 4: processes survived a second of rounds.
  */
