@@ -34,6 +34,7 @@ const EXPECTED: Record<string, { bwrap: [Expect, Expect]; fresh: [Expect, Expect
   'home-user-tmp': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
   'log-report': { bwrap: ['ABORTED module_not_found: python module ctrf', 'ABORTED module_not_found: python module ctrf'], fresh: ['ABORTED image_missing', 'ABORTED image_missing'], shared: null },
   'multi-reward': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
+  'remove-secret': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
   'relative-workdir': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
   'results-default-verifier': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
   'run-tests-no-shebang': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
@@ -57,17 +58,23 @@ afterAll(() => engine?.stop());
 /** "1", "0", or "ABORTED <reason>" — what EXPECTED compares with. */
 const verdict = (o: Outcome): string => (o.status === 'OK' ? String(o.reward) : `${o.status} ${o.reason ?? ''}`);
 
-/** The episode's changes in a container (the engine's diff, as `podman diff` lists them), archived from `/` in the container. */
+/**
+ * The episode's changes in a container (the engine's diff, as `podman diff` lists them), archived
+ * from `/` in the container: what was added or changed, and a whiteout (`dir/.wh.name`, an OCI
+ * layer's deletion) for what was deleted, made in a staging folder of the container.
+ */
 function changeSet(container: string): string {
   const noise = /^\/(proc|sys|dev|run)(\/|$)|^\/etc\/(hosts|hostname|resolv\.conf)$/;
-  const paths = engine
+  const diff = engine
     .podman(['diff', container])
     .split('\n')
-    .filter((line) => /^[AC] \//.test(line))
-    .map((line) => line.slice(2))
-    .filter((p) => !noise.test(p));
-  if (paths.length === 0) return Buffer.alloc(1024).toString('base64'); // an empty tar: two zero blocks
-  const tar = execFileSyncBuffer(['exec', '-u', '0', container, 'tar', '-C', '/', '--no-recursion', '-cf', '-', ...paths.map((p) => p.slice(1))]);
+    .filter((line) => /^[ACD] \//.test(line) && !noise.test(line.slice(2)));
+  const paths = diff.filter((line) => !line.startsWith('D')).map((line) => line.slice(3));
+  const whiteouts = diff.filter((line) => line.startsWith('D')).map((line) => line.slice(3).replace(/([^/]+)$/, '.wh.$1'));
+  if (paths.length + whiteouts.length === 0) return Buffer.alloc(1024).toString('base64'); // an empty tar: two zero blocks
+  const staging = '/tmp/.verdict-whiteouts';
+  for (const w of whiteouts) engine.podman(['exec', '-u', '0', container, 'sh', '-c', 'mkdir -p "$(dirname "$1")" && touch "$1"', 'sh', `${staging}/${w}`]);
+  const tar = execFileSyncBuffer(['exec', '-u', '0', container, 'tar', '--no-recursion', '-cf', '-', '-C', '/', ...paths, ...(whiteouts.length ? ['-C', staging, ...whiteouts] : [])]);
   return tar.toString('base64');
 }
 

@@ -10,6 +10,7 @@ import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
 import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
+import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
 import { execIn, type ExecResult } from './exec';
 import { CLEANUP, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, RESET, RUN_TESTS, STASH } from './processes';
@@ -76,6 +77,8 @@ interface Workspace {
   entries: WorkspaceEntry[];
   skipped: string[];
   root: WorkspaceRoot;
+  /** A change set's deletions (its whiteouts), made again in a fresh container before the files go in. */
+  deletions: string[];
 }
 
 interface ImageFacts {
@@ -134,7 +137,7 @@ export class DockerWorkspace implements WorkspacePort {
     if (!('container' in source)) {
       const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers }, source.root, CONTAINER_SKIPPED_ROOTS);
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
-      workspace = { entries: read.entries, skipped: read.skipped, root: source.root };
+      workspace = { entries: read.entries, skipped: read.skipped, root: source.root, deletions: read.deletions };
     }
     const slots = this.slots.get(endpoint)!;
     await slots.take(signal);
@@ -240,6 +243,7 @@ export class DockerWorkspace implements WorkspacePort {
       const placed = workspace.entries.filter((e) => !misplaced(e));
       const tampered = tamperedPaths(placed.map((e) => ({ Path: where(e.path), Kind: 1 })));
       const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
+      await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
       return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared, rootUser: isRoot(user) }, signal);
