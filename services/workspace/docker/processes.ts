@@ -4,6 +4,8 @@
  * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them), and `stat` for a reward file's link count.
  */
 
+import { SERVICES_SCRIPT } from './services';
+
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
 export const STASH = '/tmp/.verdict-rewards';
 
@@ -43,17 +45,20 @@ list() {
 }`;
 
 /**
- * Before the tests: lists the episode's processes (`episode <pid> <name>`) and, with STOP=1, kills
- * them until none is left (a forking loop needs more than one round); then a fresh, empty
+ * Before the tests: lists the episode's processes (`episode <pid> <name>`; those of the task's
+ * declared services as `service <pid> <name>`, kept) and, with STOP=1, kills the others until none
+ * is left (a forking loop needs more than one round); then a fresh, empty
  * /logs/verifier, no /tests and no bytecode cache at PYTHONPYCACHEPREFIX, checked with builtins. Exit 3: /tests or a reward folder entry
  * survived; 4: processes survived a second of rounds.
  */
 export const PREPARE = `${LIST}
+${SERVICES_SCRIPT}
+services
 list episode
 if [ "$STOP" = 1 ] && [ -n "$found" ]; then
   # SIGKILL lands when the kernel next schedules the process: look again after a moment.
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    kill -s KILL -- -1 2>/dev/null
+    stop_round
     list stopped >/dev/null
     [ -z "$found" ] && break
     sleep 0.05
@@ -143,19 +148,21 @@ case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; es
  * signal: runner_killed.
  */
 export const FUSED = `${LIST}
+${SERVICES_SCRIPT}
 pids=
 if [ "$FRESH" != 1 ]; then
+  services
   list episode
   if [ "$STOP" = 1 ] && [ -n "$found" ]; then
     for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      kill -s KILL -- -1 2>/dev/null
+      stop_round
       list stopped >/dev/null
       [ -z "$found" ] && break
       sleep 0.05
     done
     [ -n "$found" ] && exit 4
   fi
-  [ "$STOP" = 1 ] || KEEP=$pids
+  [ "$STOP" = 1 ] || KEEP="$KEEP $pids"
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
   mkdir -p /logs/verifier && chmod 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
