@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { aborted, type Sample, type ScoreResult } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
 import type { EngineLimits } from '../services/engine/engine';
+import type { EngineResult } from '../services/engine/encoded';
 import { Scorer } from '../services/engine/scorer';
 import { ScorerClient } from '../services/grpc/client';
 import type { ClientAuth } from '../services/auth';
@@ -28,7 +29,7 @@ export interface BatchScorer {
 export async function localScorer(options: { workers: number; config: VerdictConfig; limits?: Partial<EngineLimits>; verifiers?: PoolEntry }): Promise<BatchScorer> {
   // A Map, each entry taken back when its batch returns: a WeakMap of 100k results costs the
   // collector more than the lookups (verdict score on the dataset bench).
-  const seconds = new Map<ScoreResult, number>();
+  const seconds = new Map<EngineResult, number>();
   const runtime = await openRuntime({
     workers: options.workers,
     config: options.config,
