@@ -1,5 +1,5 @@
 import { resolveGroupOptions, type ShapedResult } from '../../core/groups';
-import type { Sample } from '../../core/sample';
+import type { Sample, ScoreResult } from '../../core/sample';
 import { Engine } from '../../services/engine/engine';
 import { isEncoded, type ReplyResult } from '../../services/engine/encoded';
 import { Scorer, type Scored } from '../../services/engine/scorer';
@@ -49,7 +49,11 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     // The pool really encoded them (not those of unknown verifiers, which never reach a thread).
     expect(scored.results.filter(isEncoded).map((r) => [r.id, r.chunk.wire])).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun', 'é€😀'].map((id) => [id, 'protobuf']));
     // The main thread knows an encoded result's head, not its details (they are in its bytes).
-    expect(scored.results.filter(isEncoded).every((r) => !('details' in r))).toBe(true);
+    const encoded = scored.results.filter(isEncoded);
+    expect(encoded.every((r) => !('details' in r))).toBe(true);
+    // @ts-expect-error: code written against ScoreResult cannot be handed an encoded result (tsc fails if it could).
+    const whole: ScoreResult = encoded[0]!;
+    expect(whole).toBeDefined();
     expect(decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups))).toEqual(
       decodeScoreResponse(encodeScoreResponse(reference.results, reference.groups)),
     );
@@ -104,6 +108,9 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
         sample({ id: 'long-async', verifier: 'if', response: '€'.repeat(11), label: { rubrics: [words] } }),
       ];
       const scanned = scanScoreRequest(encodeScoreRequest(samples));
+      // @ts-expect-error: a scanned request's samples are routes (no response, label, metadata), not Samples.
+      const husk: Sample = scanned.samples.routes[0]!;
+      expect(Object.keys(husk).sort()).toEqual(['groupId', 'id', 'responseTokens', 'verifier']);
       const fromBytes = await engine.score(scanned.samples, { encode: 'protobuf' });
       const reference = await inlineEngine.score(samples);
       expect(decodeScoreResponse(encodeScoreResponse(fromBytes, [])).results).toEqual(decodeScoreResponse(encodeScoreResponse(reference, [])).results);
