@@ -46,6 +46,26 @@ module.exports = {
       to: { path: '^verifiers/[^/]+/' },
     },
     {
+      name: 'heavy-clients-load-where-used',
+      comment:
+        'openai, better-sqlite3 and dockerode (which brings grpc-js and protobufjs) are ~400 modules that only ' +
+        'a configured judge, cache, embeddings endpoint or docker backend needs: the modules that use them ' +
+        'import their types only and require() the package when they open one, so `verdict score` and the ' +
+        'other commands do not load them at start-up (issue 39, offline speed).',
+      severity: 'error',
+      from: { path: '^(core|verifiers|rubrics|curate|audit|services|cli|web)/' },
+      to: { path: 'node_modules/(openai|better-sqlite3|dockerode)/', dependencyTypesNot: ['type-only', 'type-import', 'require', 'dynamic-import'] },
+    },
+    {
+      name: 'serving-stack-loads-for-serve',
+      comment:
+        'The CLI loads the gRPC server and HTTP gateway (services/server.ts) for `verdict serve` alone, and the ' +
+        'gRPC client for `--server` alone (cli/remote-scorer.ts): a dynamic import, not part of every command\'s start-up.',
+      severity: 'error',
+      from: { path: '^cli/', pathNot: '^cli/remote-scorer\\.ts$' },
+      to: { path: '^services/(server|grpc/(server|client))\\.ts$|^cli/remote-scorer\\.ts$', dependencyTypesNot: ['type-only', 'type-import', 'dynamic-import'] },
+    },
+    {
       name: 'no-cycles',
       comment: 'An import cycle hides which module is built first; break it with a port or a composition root.',
       severity: 'error',

@@ -15,7 +15,6 @@ export async function run(): Promise<void> {
   const parsed = resolveGroupOptions({ lengthPenalty: true, maxLength: 4096, advantage: 'grpo' });
   if (!parsed.ok) throw new Error(parsed.error);
   const options = parsed.options;
-  const groupIds = batch.map((s) => s.groupId);
   const repeat = 50;
   const widths = [44, 14, 10];
   process.stdout.write(row(['path', 'samples/s', 'vs summaries only'], widths) + '\n');
@@ -26,7 +25,7 @@ export async function run(): Promise<void> {
     });
     return (batch.length * repeat) / t.seconds;
   };
-  const base = await rate(() => summarizeGroups(groupIds, results));
+  const base = await rate(() => summarizeGroups(batch, results));
   process.stdout.write(row(['summaries only (baseline)', base.toFixed(0), '1.00'], widths) + '\n');
   const shaped = await rate(() => shapeGroups(batch, results, options));
   process.stdout.write(row(['length penalty + grpo advantages + keep', shaped.toFixed(0), (shaped / base).toFixed(2)], widths) + '\n');

@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { open, rename } from 'node:fs/promises';
 import path from 'node:path';
 import type { SummaryState } from './summary';
 
@@ -49,23 +50,27 @@ export function readCheckpoint(output: string): Checkpoint | null {
   return checkpoint;
 }
 
-/** Write-then-rename with fsyncs: after a crash the checkpoint is the old one or the new one, never half. */
-export function writeCheckpoint(output: string, checkpoint: Checkpoint): void {
+/**
+ * Write-then-rename with fsyncs: after a crash the checkpoint is the old one or the new one, never
+ * half. Asynchronous: the fsyncs wait on the disk off the main thread, which meanwhile reads the next
+ * rows (synchronous, the three fsyncs per batch were most of the main thread's wait on files).
+ */
+export async function writeCheckpoint(output: string, checkpoint: Checkpoint): Promise<void> {
   const file = checkpointPath(output);
   const temp = `${file}.tmp`;
-  const fd = openSync(temp, 'w');
+  const handle = await open(temp, 'w');
   try {
-    writeSync(fd, JSON.stringify(checkpoint));
-    fsyncSync(fd);
+    await handle.writeFile(JSON.stringify(checkpoint));
+    await handle.sync();
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
-  renameSync(temp, file);
-  const dir = openSync(path.dirname(path.resolve(file)), 'r');
+  await rename(temp, file);
+  const dir = await open(path.dirname(path.resolve(file)), 'r');
   try {
-    fsyncSync(dir);
+    await dir.sync();
   } finally {
-    closeSync(dir);
+    await dir.close();
   }
 }
 

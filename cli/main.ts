@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { createRegistry } from '../verifiers';
 import { ConfigError } from '../services/config';
-import { ListenError, startServer } from '../services/server';
+import { ListenError } from '../services/listen-error';
 import { AuthSetupError, loadToken, TOKEN_ENV } from '../services/auth';
 import { createLogger, LOG_LEVELS, type LogLevel } from '../services/log';
 import { packageVersion } from '../services/version';
@@ -55,6 +55,8 @@ export function program(): Command {
       if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new AuthSetupError('--tls-cert and --tls-key go together');
       if (opts.tlsClientCa !== undefined && opts.tlsCert === undefined) throw new AuthSetupError('--tls-client-ca needs --tls-cert and --tls-key');
       const logger = createLogger(opts.logLevel);
+      // Loaded for `serve` alone: gRPC, the HTTP gateway and their services are no part of the other commands' start-up.
+      const { startServer } = await import('../services/server');
       const server = await startServer({
         host: opts.host,
         grpcPort: opts.port,

@@ -50,6 +50,17 @@ export function shortHash(text: string): string {
   return sha256Hex(text).slice(0, 16);
 }
 
+/**
+ * `canonicalJson` of the sample less its id, its fields written in their sorted order: the same text
+ * without a copy of the sample and a sort of its keys per row (`verdict score` hashes every sample).
+ */
+export function inputJson(sample: Sample): string {
+  return (
+    `{"groupId":${JSON.stringify(sample.groupId)},"label":${canonicalJson(sample.label)},"metadata":${canonicalJson(sample.metadata)}` +
+    `,"response":${JSON.stringify(sample.response)},"responseTokens":${JSON.stringify(sample.responseTokens)},"verifier":${JSON.stringify(sample.verifier)}}`
+  );
+}
+
 export class Receipts {
   private readonly configHashes = new Map<string, string>();
 
@@ -86,11 +97,10 @@ export class Receipts {
   }
 
   of(sample: Sample, verifierVersion: string): JsonObject {
-    const { id: _id, ...input } = sample;
     const receipt: Receipt = {
       verifier: `${sample.verifier}@${verifierVersion}`,
       config: this.configHash(sample.verifier),
-      input: shortHash(canonicalJson(input)),
+      input: shortHash(inputJson(sample)),
     };
     return receipt as unknown as { [key: string]: Json };
   }

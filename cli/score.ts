@@ -19,7 +19,7 @@ import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
 import { Progress } from './progress';
 import { canonicalJson, Receipts, shortHash } from './receipt';
-import { localScorer, remoteScorer, replicaAddresses, type BatchScorer, type TimedResult } from './scorer';
+import { localScorer, type BatchScorer, type TimedResult } from './scorer';
 import { Summary } from './summary';
 
 export interface ScoreFileOptions {
@@ -344,7 +344,10 @@ function openSinks(options: ScoreFileOptions, plan: RunPlan, checkpoint: Checkpo
 
 /** In-process worker threads, or the replicas of --server. */
 async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
-  if (options.servers) return remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {});
+  if (options.servers) {
+    const { remoteScorer, replicaAddresses } = await import('./remote-scorer');
+    return remoteScorer(await replicaAddresses(options.servers), options.serverAuth ?? {});
+  }
   // The CLI bounds its own work (a few batches in flight); a batch may pass --batch-size by a row's
   // rollouts or the rest of a group, which the service's per-request limit must not refuse.
   return localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
@@ -364,7 +367,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
     writeCheckpoint(options.output, { version: 2, key: plan.key, line, outputBytes, groupsBytes, summary: summary.state() });
   // A run killed before its first batch is written can be resumed too.
-  if (plan.durable && checkpoint === null) save(0, 0, options.groupsOutput ? 0 : null);
+  if (plan.durable && checkpoint === null) await save(0, 0, options.groupsOutput ? 0 : null);
   const { sink, groupsSink } = openSinks(options, plan, checkpoint, source.parquetColumns);
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
   const scorer = await openScorer(options);
@@ -389,7 +392,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
     for (const g of done.groups) summary.addGroup(g);
     lastLine = done.lastLine;
-    if (plan.durable) save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
+    if (plan.durable) await save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
     progress?.update(summary.total, { ok: summary.countOf('OK'), invalid: summary.countOf('INVALID'), aborted: summary.countOf('ABORTED') });
   };
   const dispatch = async (items: Item[]) => {

@@ -1,4 +1,4 @@
-import type { Sample, ScoreResult } from './sample';
+import type { ResultHead, Sample, ScoreResult } from './sample';
 
 /**
  * Group shaping: the per-prompt signals a GRPO-style trainer needs, computed over the rollouts that
@@ -125,6 +125,34 @@ function keepVerdict(ok: number, meanRaw: number | undefined, options: GroupOpti
 /** The reason an OK sample becomes INVALID when the length penalty cannot be computed for it. */
 export const MISSING_TOKENS_REASON = 'response_tokens: required (> 0) when group_options.length_penalty is set';
 
+/** A group's counts by status, and its OK members' positions; reads only the results' heads. */
+function countGroup(groupId: string, indices: readonly number[], results: readonly ResultHead[]): { summary: GroupSummary; okIndices: number[] } {
+  const okIndices: number[] = [];
+  let aborted = 0;
+  for (const i of indices) {
+    const status = results[i]!.status;
+    if (status === 'OK') okIndices.push(i);
+    else if (status === 'ABORTED') aborted++;
+  }
+  const summary: GroupSummary = {
+    groupId,
+    size: indices.length,
+    ok: okIndices.length,
+    aborted,
+    invalid: indices.length - okIndices.length - aborted,
+    keep: true,
+    keepReason: '',
+  };
+  return { summary, okIndices };
+}
+
+/** A group's summary without shaping (every group kept): its counts and the mean of its OK rewards. */
+function summarizeGroup(groupId: string, indices: readonly number[], results: readonly ResultHead[]): GroupSummary {
+  const { summary, okIndices } = countGroup(groupId, indices, results);
+  if (okIndices.length > 0) summary.meanReward = mean(okIndices.map((i) => results[i]!.reward!));
+  return summary;
+}
+
 /** Shapes one group in place of its members' results; `indices` are positions in the batch. */
 function shapeGroup(
   groupId: string,
@@ -145,22 +173,7 @@ function shapeGroup(
     }
   }
 
-  const okIndices: number[] = [];
-  let aborted = 0;
-  for (const i of indices) {
-    const status = results[i]!.status;
-    if (status === 'OK') okIndices.push(i);
-    else if (status === 'ABORTED') aborted++;
-  }
-  const summary: GroupSummary = {
-    groupId,
-    size: indices.length,
-    ok: okIndices.length,
-    aborted,
-    invalid: indices.length - okIndices.length - aborted,
-    keep: true,
-    keepReason: '',
-  };
+  const { summary, okIndices } = countGroup(groupId, indices, results);
   if (okIndices.length === 0) return { ...summary, ...keepVerdict(0, undefined, options) };
 
   const raw = okIndices.map((i) => results[i]!.reward!);
@@ -216,7 +229,7 @@ function shapeGroup(
 }
 
 /** Positions of each non-empty group id, in order of first appearance. */
-export function groupIndices(members: readonly GroupMember[]): Map<string, number[]> {
+export function groupIndices(members: ReadonlyArray<Pick<GroupMember, 'groupId'>>): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   members.forEach((member, i) => {
     if (member.groupId === '') return;
@@ -242,18 +255,14 @@ export function shapeGroups(
   return { results: shaped, groups };
 }
 
-/** Group summaries without shaping. */
-export function summarizeGroups(groupIds: readonly string[], results: readonly ScoreResult[]): GroupSummary[] {
-  return shapeGroups(
-    groupIds.map((groupId) => ({ groupId, responseTokens: 0 })),
-    results,
-    null,
-  ).groups;
+/** Group summaries without shaping, from the results' heads alone (results whose details are elsewhere summarize too). */
+export function summarizeGroups(members: ReadonlyArray<Pick<GroupMember, 'groupId'>>, results: readonly ResultHead[]): GroupSummary[] {
+  return [...groupIndices(members)].map(([groupId, indices]) => summarizeGroup(groupId, indices, results));
 }
 
 /** A result ready to send on a stream; the last one of a group carries the group's summary. */
-export interface StreamItem {
-  result: ShapedResult;
+export interface StreamItem<R extends ResultHead = ShapedResult> {
+  result: R;
   group?: GroupSummary;
 }
 
@@ -261,23 +270,25 @@ export interface StreamItem {
  * Orders a stream of results for ScoreStream. Ungrouped results go out at once. A group's results go
  * out at once too when there are no options (rewards do not change), or are held back until the
  * group is complete when there are (shaping needs the whole group); either way the group's last
- * result carries its summary.
+ * result carries its summary. Without options only the results' heads are read, so `R` may be any
+ * result (one whose details are in its encoding); shaping rewrites results whole, so options need `R`
+ * to be a `ScoreResult`.
  */
-export class GroupStream {
+export class GroupStream<R extends ResultHead = ShapedResult> {
   private readonly indicesOf: Map<string, number[]>;
   private readonly received = new Map<string, number>();
   /** Shaped in place: shaping a group touches only that group's positions. */
-  private readonly results: ShapedResult[];
+  private readonly results: R[];
 
   constructor(
     private readonly members: readonly GroupMember[],
-    private readonly options: GroupOptions | null,
+    private readonly options: R extends ScoreResult ? GroupOptions | null : null,
   ) {
     this.indicesOf = groupIndices(members);
-    this.results = new Array<ShapedResult>(members.length);
+    this.results = new Array<R>(members.length);
   }
 
-  push(result: ScoreResult): StreamItem[] {
+  push(result: R): Array<StreamItem<R>> {
     const groupId = this.members[result.index]?.groupId ?? '';
     if (groupId === '') return [{ result }];
     this.results[result.index] = result;
@@ -285,10 +296,10 @@ export class GroupStream {
     const received = (this.received.get(groupId) ?? 0) + 1;
     this.received.set(groupId, received);
     const complete = received === indices.length;
-    if (!complete) return this.options === null ? [{ result }] : [];
-
-    const group = shapeGroup(groupId, indices, this.members, this.results, this.options);
-    if (this.options === null) return [{ result, group }];
+    if (this.options === null) return [complete ? { result, group: summarizeGroup(groupId, indices, this.results) } : { result }];
+    if (!complete) return [];
+    // Options are given only when R is a ScoreResult (the constructor's type): shaping writes ShapedResults.
+    const group = shapeGroup(groupId, indices, this.members, this.results as unknown as ShapedResult[], this.options);
     const last = indices.length - 1;
     return indices.map((i, k) => (k === last ? { result: this.results[i]!, group } : { result: this.results[i]! }));
   }

@@ -11,6 +11,13 @@ export interface Sample {
   metadata: JsonObject;
 }
 
+/**
+ * What the engine routes a sample by, and all a transport that leaves samples in their wire bytes
+ * reads of each one: the verifier to send it to, its group, its length in tokens. The response, label
+ * and metadata are read only where the sample is scored (services/engine/batch.ts).
+ */
+export type RoutedSample = Pick<Sample, 'id' | 'verifier' | 'groupId' | 'responseTokens'>;
+
 export type Status = 'OK' | 'INVALID' | 'ABORTED';
 
 /**
@@ -22,8 +29,12 @@ export type Outcome =
   | { status: 'INVALID'; reason: string; details: JsonObject }
   | { status: 'ABORTED'; reason: string; details: JsonObject };
 
-/** The result for one input sample, in the shape of the proto's `ScoreResult`. */
-export interface ScoreResult {
+/**
+ * A result without its details: what every transport's main thread knows of every result (metrics,
+ * request logs, the reply size bound). Details may exist only in a result's encoded bytes
+ * (services/engine/encoded.ts); code that reads them takes a `ScoreResult`.
+ */
+export interface ResultHead {
   id: string;
   index: number;
   status: Status;
@@ -31,6 +42,10 @@ export interface ScoreResult {
   reason: string;
   verifier: string;
   verifierVersion: string;
+}
+
+/** The result for one input sample, in the shape of the proto's `ScoreResult`. */
+export interface ScoreResult extends ResultHead {
   details: JsonObject;
 }
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type DestinationStream, type Logger } from 'pino';
-import type { ScoreResult } from '../core/sample';
+import { knownDetails, type EngineResult } from './engine/encoded';
 
 export type { Logger };
 
@@ -71,8 +71,8 @@ export function logRequest(logger: Logger, record: RequestRecord): void {
 const LIFECYCLE_REASONS = new Set(['deadline', 'cancelled', 'shutdown']);
 
 /** Which service an ABORTED result blames: the one it names, else the one its reason or verifier implies. */
-function serviceOf(result: ScoreResult): string {
-  const named = result.details['service'];
+function serviceOf(result: EngineResult): string {
+  const named = knownDetails(result)?.['service'];
   if (typeof named === 'string') return named;
   if (result.reason.startsWith('judge_')) return 'judge';
   if (result.reason.startsWith('sandbox_')) return 'sandbox';
@@ -83,9 +83,9 @@ function serviceOf(result: ScoreResult): string {
 }
 
 /** The first error text a result's details carry, cut short: enough to say why, not a dump. */
-function errorOf(result: ScoreResult): string | undefined {
+function errorOf(result: EngineResult): string | undefined {
   for (const key of ['error', 'judge_error', 'message']) {
-    const value = result.details[key];
+    const value = knownDetails(result)?.[key];
     if (typeof value === 'string') return value.length > 300 ? `${value.slice(0, 300)}…` : value;
   }
   return undefined;
@@ -105,7 +105,8 @@ export class ServiceFailureLog {
     private readonly now: () => number = Date.now,
   ) {}
 
-  onResult(result: ScoreResult): void {
+  /** An ABORTED result's details are known on every transport (see EncodedResult). */
+  onResult(result: EngineResult): void {
     if (result.status !== 'ABORTED' || LIFECYCLE_REASONS.has(result.reason)) return;
     const service = serviceOf(result);
     const key = `${service}\u0000${result.reason}`;

@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { ScoreResult } from '../core/sample';
+import type { ResultHead } from '../core/sample';
 import type { EngineObserver } from './engine/engine';
 import type { SandboxObserver } from './observers';
 import type { OutboundObserver } from './outbound';
@@ -134,7 +134,7 @@ export class Metrics implements EngineObserver {
     });
   }
 
-  onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void {
+  onResult(result: ResultHead, seconds: number, waitedSeconds: number): void {
     // Unknown verifier names come from callers: one label value for all of them keeps cardinality bounded.
     const verifier = result.verifierVersion === '' ? '(unknown)' : result.verifier;
     this.samples.inc(verifier, result.status);

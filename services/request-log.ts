@@ -3,6 +3,8 @@ import * as grpc from '@grpc/grpc-js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { logRequest, REQUEST_ID_KEY, requestIdFrom, StatusCounts, type Logger } from './log';
 import type { GroupVerdict, Metrics } from './metrics';
+import { asBatch } from './engine/batch';
+import type { DecodedRequest, ScannedRequest } from './wire/binary';
 
 /**
  * One log line per request, a request id both ways, and group metrics, for the gRPC server (an
@@ -44,11 +46,8 @@ function grpcApi(path: string): string {
   return `grpc.${path.slice(path.lastIndexOf('/') + 1)}`;
 }
 
-/** A decoded ScoreRequest (services/wire/binary.ts), or the marker of bytes that were not one. */
-interface GrpcScoreRequest {
-  samples?: Array<{ metadata?: unknown }>;
-  groupOptions?: { ok: boolean } | undefined;
-}
+/** A ScoreRequest as services/grpc/service.ts reads it (decoded whole, or scanned), or the marker of bytes that were not one. */
+type GrpcScoreRequest = Partial<DecodedRequest | ScannedRequest> | undefined;
 
 /** A Score reply, or one ScoreStream item (a result, the last of its group carrying the summary). */
 interface GrpcScoreReply {
@@ -106,10 +105,11 @@ export function grpcRequestLog(logger: Logger, metrics: Metrics): grpc.ServerInt
             nextMetadata(metadata);
           },
           onReceiveMessage(message: GrpcScoreRequest, nextMessage) {
-            if (scorer && message && Array.isArray(message.samples)) {
-              samples = message.samples.length;
+            if (scorer && message?.samples) {
+              samples = asBatch(message.samples).routes.length;
               shaped = message.groupOptions?.ok === true;
-              if (shaped) metrics.onFinishReasons(defined(message.samples.map((s) => jsonFinishReason(s.metadata))));
+              // A request that shapes groups is decoded whole (services/grpc/service.ts): its metadata is there.
+              if (shaped && Array.isArray(message.samples)) metrics.onFinishReasons(defined(message.samples.map((s) => jsonFinishReason(s.metadata))));
             }
             nextMessage(message);
           },

@@ -8,6 +8,9 @@ import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen, type HttpLimits } from './http/gateway';
 import { OperatorSide, type OperatorOptions } from './operator';
+import { ListenError } from './listen-error';
+
+export { ListenError } from './listen-error';
 
 export interface ServeOptions extends OperatorOptions {
   host: string;
@@ -34,21 +37,6 @@ export interface RunningServer {
   engine: Engine;
   /** Stops accepting, finishes or aborts in-flight work, stops the listeners and services. */
   shutdown(): Promise<void>;
-}
-
-/** A listener that could not start: which one, where, and why (a busy port, a bad address). */
-export class ListenError extends Error {
-  constructor(
-    readonly api: 'grpc' | 'http',
-    readonly host: string,
-    readonly port: number,
-    cause: unknown,
-  ) {
-    const why = (cause as NodeJS.ErrnoException)?.code === 'EADDRINUSE' || /No address added/.test(String(cause))
-      ? 'the port is in use (another server?)'
-      : cause instanceof Error ? cause.message : String(cause);
-    super(`${api === 'grpc' ? 'gRPC' : 'HTTP'} on ${host}:${port}: cannot listen: ${why}`);
-  }
 }
 
 /** Runs `start`, turning its failure into a ListenError after `undo` has released what was started. */

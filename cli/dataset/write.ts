@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, fsync, ftruncateSync, openSync, renameSync, rmSync, write } from 'node:fs';
+import { promisify } from 'node:util';
 import { once } from 'node:events';
 import type { SchemaElement } from 'hyparquet';
 import { encodeBlock } from './compression';
@@ -27,6 +28,9 @@ export function openSink(path: string, format: DatasetFormat, options: SinkOptio
   if (path === '-') return new StdoutSink(format);
   return new JsonlFileSink(path, format, options);
 }
+
+const writeAsync = promisify(write);
+const fsyncAsync = promisify(fsync);
 
 function jsonlText(rows: readonly OutputRow[]): string {
   let text = '';
@@ -75,10 +79,11 @@ class JsonlFileSink implements ResultSink {
   async write(rows: readonly OutputRow[]): Promise<void> {
     if (rows.length === 0) return;
     const block = await encodeBlock(this.format, jsonlText(rows));
+    // Written and synced off the main thread, which meanwhile reads and maps the next rows.
     let offset = 0;
-    while (offset < block.length) offset += writeSync(this.fd, block, offset, block.length - offset, this.written + offset);
+    while (offset < block.length) offset += (await writeAsync(this.fd, block, offset, block.length - offset, this.written + offset)).bytesWritten;
     this.written += block.length;
-    if (this.options.durable) fsyncSync(this.fd);
+    if (this.options.durable) await fsyncAsync(this.fd);
   }
   bytes(): number {
     return this.written;

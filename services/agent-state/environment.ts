@@ -1,5 +1,12 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
+
+
+/** better-sqlite3 (a native addon), loaded when the first environment is built, not by every run that imports the services. */
+function sqlite(): typeof Database {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('better-sqlite3') as typeof Database;
+}
 
 /**
  * An AgentWorldModel environment's initial database, built as its `reset_db` builds it: each table's
@@ -52,6 +59,7 @@ export function environmentBuilds(): number {
 }
 
 function build(schema: AwmSchema, seed: AwmSeed, referenceTime: string, key: string): BuiltEnvironment {
+  const Database = sqlite();
   const db = new Database(':memory:');
   const clock = new Database(':memory:');
   try {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 
 /** The cache key of one text: SHA-256 of the text as sent (the model is the other half of the key). */
 export const textKey = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -20,7 +20,9 @@ export class EmbeddingCache {
   /** `file` is a path (parent folders are created) or ":memory:". */
   constructor(readonly file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-    this.db = new Database(file);
+    // The native addon is loaded with the first cache opened, not by every command that imports curate's.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.db = new (require('better-sqlite3') as typeof Database)(file);
     this.db.pragma('journal_mode = WAL');
     // A killed process loses nothing committed; a machine crash may lose the last batches, asked again.
     this.db.pragma('synchronous = NORMAL');

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { sleep } from '../../core/abort';
 import type { JudgeFailureKind } from '../../core/ports/judge';
 import { classifyError, nestFlatErrors, RETRYABLE, type AttemptFailure } from '../judge/errors';
@@ -48,7 +48,9 @@ export class EmbeddingsClient {
   ) {
     this.dims = endpoint.dimensions;
     this.limit = new Semaphore(endpoint.maxConcurrency);
-    this.openai = new OpenAI({
+    // Loaded with the first client: every command imports curate's, few call an embeddings endpoint.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.openai = new (require('openai') as typeof import('openai')).default({
       baseURL: endpoint.url,
       apiKey: endpoint.apiKey,
       maxRetries: 0,

@@ -4,9 +4,10 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
-import { outcomeAt } from '../pool/tasks';
-import { encodedResultShell, type EncodedBatch, type EncodedChunk, type WireFormat } from './encoded';
-import { toResult } from './result';
+import { outcomeAt, type ChunkReply } from '../pool/tasks';
+import { asBatch, type SampleBatch } from './batch';
+import type { EngineResult, WireFormat } from './encoded';
+import { toEncodedResult, toResult } from './result';
 
 export interface EngineLimits {
   /** Samples in one request; a larger batch is refused as a whole. */
@@ -34,8 +35,11 @@ export const DEFAULT_LIMITS: EngineLimits = {
 };
 
 export interface EngineObserver {
-  /** `seconds` scoring the sample; `waitedSeconds` the rest of its time since the batch was admitted. */
-  onResult(result: ScoreResult, seconds: number, waitedSeconds: number): void;
+  /**
+   * `seconds` scoring the sample; `waitedSeconds` the rest of its time since the batch was admitted.
+   * On a serving path a result may be encoded (its details in its bytes; see knownDetails).
+   */
+  onResult(result: EngineResult, seconds: number, waitedSeconds: number): void;
 }
 
 /** Refusals of a whole request; the service layer maps them to gRPC codes and HTTP statuses. */
@@ -48,11 +52,12 @@ export class RequestRefused extends Error {
   }
 }
 
-export interface ScoreOptions {
+/** `R`: the results the call gets, whole (`ScoreResult`) unless it asks them `encode`d. */
+export interface ScoreOptions<R extends EngineResult = ScoreResult> {
   /** Aborting it (reason "deadline", "cancelled", …) ends the batch; unfinished samples come back ABORTED. */
   signal?: AbortSignal;
   /** Called once per result as soon as it is decided (streaming). */
-  onResult?: (result: ScoreResult) => void;
+  onResult?(result: R): void;
   /**
    * Samples the transport already found malformed while decoding (a label nested too deep): position
    * → INVALID reason. They get their result without being scored; the rest of the batch is unaffected.
@@ -60,14 +65,9 @@ export interface ScoreOptions {
   rejected?: ReadonlyMap<number, string>;
   /**
    * Have pool threads encode each pure sample's result in this wire format as they score it (see
-   * encoded.ts). Its details then stay in the encoding: for callers that send results as they are.
+   * EncodedResult): for callers that send results as they are.
    */
-  encode?: WireFormat;
-  /**
-   * The batch in its wire form, when `samples` hold only each sample's routing fields (see
-   * EncodedBatch): pure samples go to the executor packed, the others are decoded here.
-   */
-  encoded?: EncodedBatch;
+  encode?: R extends ScoreResult ? undefined : WireFormat;
 }
 
 export interface EngineOptions {
@@ -154,17 +154,25 @@ export class Engine {
     }
   }
 
-  /** Rejects with RequestRefused when the batch cannot be admitted; otherwise resolves one result per sample. */
-  score(samples: readonly Sample[], options: ScoreOptions = {}): Promise<ScoreResult[]> {
+  /**
+   * Rejects with RequestRefused when the batch cannot be admitted; otherwise resolves one result per
+   * sample, in input order: whole results, or, with `encode`, pure samples' results encoded by the
+   * pool threads. An array of whole samples is scored as an ArrayBatch.
+   */
+  score(samples: readonly Sample[] | SampleBatch, options?: ScoreOptions): Promise<ScoreResult[]>;
+  score(samples: readonly Sample[] | SampleBatch, options: ScoreOptions<EngineResult>): Promise<EngineResult[]>;
+  score(samples: readonly Sample[] | SampleBatch, options: ScoreOptions<EngineResult> = {}): Promise<EngineResult[]> {
+    const batch = asBatch(samples);
+    const count = batch.routes.length;
     try {
-      this.admit(samples.length);
+      this.admit(count);
     } catch (error) {
       return Promise.reject(error);
     }
-    this.pending += samples.length;
-    const run = this.run(samples, options).finally(() => {
-      this.pending -= samples.length;
-      this.answered += samples.length;
+    this.pending += count;
+    const run = this.run(batch, options).finally(() => {
+      this.pending -= count;
+      this.answered += count;
       this.inFlight.delete(run);
     });
     this.inFlight.add(run);
@@ -187,119 +195,81 @@ export class Engine {
     return this.closing;
   }
 
-  private async run(samples: readonly Sample[], options: ScoreOptions): Promise<ScoreResult[]> {
-    const controller = new AbortController();
-    // Every pool chunk of the batch listens on this signal.
-    setMaxListeners(0, controller.signal);
-    const parents = [this.shutdown.signal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-    const forward = new Map<AbortSignal, () => void>();
-    for (const parent of parents) {
-      const stop = () => controller.abort(abortReason(parent));
-      if (parent.aborted) stop();
-      else {
-        parent.addEventListener('abort', stop, { once: true });
-        forward.set(parent, stop);
-      }
-    }
-    const signal = controller.signal;
-    const admittedAt = performance.now();
-    const results: Array<ScoreResult | undefined> = new Array(samples.length);
-    let remaining = samples.length;
-    let finish!: () => void;
-    const done = new Promise<void>((resolve) => (finish = resolve));
-    if (remaining === 0) finish();
-
-    const settle = (index: number, outcome: Outcome, seconds = 0, encoded?: EncodedChunk, k = 0) => {
-      if (results[index] !== undefined) return;
-      const sample = samples[index]!;
-      const into = encoded ? encodedResultShell(encoded, k) : {};
-      const result = toResult(sample, index, outcome, this.registry.get(sample.verifier)?.version ?? '', into);
-      results[index] = result;
-      this.options.observer?.onResult(result, seconds, (performance.now() - admittedAt) / 1000 - seconds);
+  /** One batch: each sample settled at once (refused) or sent where its verifier runs; done when all are settled. */
+  private async run(batch: SampleBatch, options: ScoreOptions<EngineResult>): Promise<EngineResult[]> {
+    const linked = linkSignals([this.shutdown.signal, options.signal]);
+    const results = new BatchResults(batch, this.registry, linked.signal, (result, seconds, waitedSeconds) => {
+      this.options.observer?.onResult(result, seconds, waitedSeconds);
       options.onResult?.(result);
-      if (--remaining === 0) finish();
-    };
-    const abortRest = () => {
-      const reason = abortReason(signal);
-      for (let i = 0; i < samples.length; i++) settle(i, aborted(reason));
-    };
-    if (signal.aborted) abortRest();
-    else signal.addEventListener('abort', abortRest, { once: true });
+    });
+    const pure = this.route(batch, options.rejected, results, linked.signal);
+    this.sendPure(batch, pure, results, linked.signal, options.encode);
+    const out = await results.done;
+    linked.dispose();
+    return out;
+  }
 
-    const { encoded } = options;
-    // A response's UTF-8 bytes bound its characters: only one that may be too long is decoded to count them.
-    const responseChars = (index: number): number => {
-      if (!encoded) return samples[index]!.response.length;
-      const bytes = encoded.responseBytes(index);
-      return bytes <= this.limits.maxResponseChars ? bytes : encoded.sample(index).response.length;
-    };
+  /**
+   * Settles the samples refused before scoring (rejected by the transport, an unknown verifier, a
+   * response over the limit), starts the async ones here, and answers the pure ones' positions.
+   */
+  private route(batch: SampleBatch, rejected: ReadonlyMap<number, string> | undefined, results: BatchResults, signal: AbortSignal): number[] {
     const pure: number[] = [];
-    samples.forEach((sample, index) => {
-      const rejected = options.rejected?.get(index);
-      if (rejected !== undefined) return settle(index, invalid(rejected));
+    const limit = this.limits.maxResponseChars;
+    batch.routes.forEach((sample, index) => {
+      const refusal = rejected?.get(index);
+      if (refusal !== undefined) return results.settle(index, invalid(refusal));
       const verifier = this.registry.get(sample.verifier);
-      if (!verifier) return settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
-      if (responseChars(index) > this.limits.maxResponseChars) {
-        return settle(index, invalid(`response: longer than ${this.limits.maxResponseChars} characters`));
+      if (!verifier) return results.settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
+      // A bound over the limit (a scanned response's UTF-8 bytes) is checked against the decoded characters.
+      if (batch.responseCharsAtMost(index) > limit && batch.sample(index).response.length > limit) {
+        return results.settle(index, invalid(`response: longer than ${limit} characters`));
       }
       if (verifier.kind === 'pure') pure.push(index);
-      else {
-        const whole = encoded ? encoded.sample(index) : sample;
-        void this.runAsync(verifier, whole, signal).then((outcome) => settle(index, outcome.outcome, outcome.seconds));
-      }
+      else void this.runAsync(verifier, batch.sample(index), signal).then((timed) => results.settle(index, timed.outcome, timed.seconds));
     });
+    return pure;
+  }
 
+  /**
+   * Sends the pure samples to the executor in chunks, at most WINDOW per thread out at a time: a
+   * chunk is built (a scanned batch's chunk copies its samples' bytes) only when it is sent, so a
+   * large request holds a few chunks' copies, not all.
+   */
+  private sendPure(batch: SampleBatch, pure: readonly number[], results: BatchResults, signal: AbortSignal, encode: WireFormat | undefined): void {
     const threads = Math.max(1, this.options.executor.threads);
     const chunk = Math.max(Math.min(MIN_CHUNK, pure.length), Math.min(MAX_CHUNK, Math.ceil(pure.length / (threads * 4))));
-    const runChunk = (indices: number[]): Promise<unknown> => {
-      const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
-      return this.options.executor.scoreChunk(
-        encoded ? encoded.pack(indices) : indices.map((i) => samples[i]!),
-        signal,
-        budgetMs,
-        options.encode ? { format: options.encode, indices: Int32Array.from(indices) } : undefined,
-      ).then(
-        (reply) => {
-          if ('timed' in reply) return reply.timed.forEach((t, k) => settle(indices[k]!, t.outcome, t.seconds));
-          // Results the thread encoded: outcomes in columns, each result's bytes in the chunk's.
-          const { columns, encoded: chunk } = reply;
-          const abortedDetails = new Map(columns.abortedDetails);
-          indices.forEach((index, k) => settle(index, outcomeAt(columns, k, abortedDetails), columns.seconds[k], chunk, k));
-        },
-        (error: unknown) => {
-          if (signal.aborted) {
-            for (const i of indices) settle(i, aborted(abortReason(signal)));
-          } else if (indices.length > 1) {
-            // A thread lost with its chunk (a crash, a value it could not send back, a sample over its
-            // time): score each sample on its own, so only the one that causes it is lost.
-            return Promise.all(indices.map((i) => runChunk([i])));
-          } else if (error instanceof OverBudget) {
-            settle(indices[0]!, aborted('worker_timeout', { limitMs: error.limitMs }));
-          } else {
-            settle(indices[0]!, aborted('worker_failed', { error: String(error) }));
-          }
-        },
-      );
-    };
-    // At most WINDOW chunks per thread are out at a time: a chunk is built (a packed chunk copies its
-    // samples' bytes) only when it is sent, so a large request holds a few chunks' copies, not all.
     let next = 0;
     let out = 0;
     const sendMore = (): void => {
       for (; out < threads * WINDOW && next < pure.length && !signal.aborted; next += chunk) {
         out++;
-        void runChunk(pure.slice(next, next + chunk)).finally(() => {
+        void this.runChunk(batch, pure.slice(next, next + chunk), results, signal, encode).finally(() => {
           out--;
           sendMore();
         });
       }
     };
     sendMore();
+  }
 
-    await done;
-    signal.removeEventListener('abort', abortRest);
-    for (const [parent, stop] of forward) parent.removeEventListener('abort', stop);
-    return results as ScoreResult[];
+  /**
+   * One chunk on the executor, its results settled. A thread lost with its chunk (a crash, a value it
+   * could not send back, a sample over its time) has each sample scored again on its own, so only
+   * the one that causes it is lost: ABORTED `worker_timeout` or `worker_failed`, never a reward.
+   */
+  private runChunk(batch: SampleBatch, indices: number[], results: BatchResults, signal: AbortSignal, encode: WireFormat | undefined): Promise<unknown> {
+    const budgetMs = this.limits.sampleBudgetMs + this.limits.chunkSampleMs * (indices.length - 1);
+    const encodeAs = encode ? { format: encode, indices: Int32Array.from(indices) } : undefined;
+    return this.options.executor.scoreChunk(batch.chunk(indices), signal, budgetMs, encodeAs).then(
+      (reply): void => results.settleChunk(indices, reply),
+      (error: unknown): void | Promise<unknown> => {
+        if (signal.aborted) return indices.forEach((i) => results.settle(i, aborted(abortReason(signal))));
+        if (indices.length > 1) return Promise.all(indices.map((i) => this.runChunk(batch, [i], results, signal, encode)));
+        const outcome = error instanceof OverBudget ? aborted('worker_timeout', { limitMs: error.limitMs }) : aborted('worker_failed', { error: String(error) });
+        return results.settle(indices[0]!, outcome);
+      },
+    );
   }
 
   private async runAsync(
@@ -316,4 +286,90 @@ export class Engine {
     const outcome = await scoreAsync(verifier, sample, env);
     return { outcome, seconds: (performance.now() - start) / 1000 };
   }
+}
+
+/** A signal that aborts, with the same reason, when any of `parents` does; `dispose` unhooks it from them. */
+function linkSignals(parents: ReadonlyArray<AbortSignal | undefined>): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  // Every pool chunk of the batch listens on this signal.
+  setMaxListeners(0, controller.signal);
+  const forward = new Map<AbortSignal, () => void>();
+  for (const parent of parents) {
+    if (parent === undefined) continue;
+    const stop = () => controller.abort(abortReason(parent));
+    if (parent.aborted) stop();
+    else {
+      parent.addEventListener('abort', stop, { once: true });
+      forward.set(parent, stop);
+    }
+  }
+  return {
+    signal: controller.signal,
+    dispose() {
+      for (const [parent, stop] of forward) parent.removeEventListener('abort', stop);
+    },
+  };
+}
+
+/**
+ * A batch's results as they are decided: each position settled once (a later outcome for it is
+ * dropped), reported as it is, and every position not yet settled ABORTED when the batch's signal
+ * aborts. `done` resolves when all are settled.
+ */
+class BatchResults {
+  private readonly results: Array<EngineResult | undefined>;
+  private remaining: number;
+  private readonly admittedAt = performance.now();
+  private finish!: (results: EngineResult[]) => void;
+  readonly done = new Promise<EngineResult[]>((resolve) => (this.finish = resolve));
+
+  constructor(
+    private readonly batch: SampleBatch,
+    private readonly registry: Registry,
+    private readonly signal: AbortSignal,
+    private readonly report: (result: EngineResult, seconds: number, waitedSeconds: number) => void,
+  ) {
+    this.results = new Array<EngineResult | undefined>(batch.routes.length);
+    this.remaining = batch.routes.length;
+    if (this.remaining === 0) this.finish([]);
+    if (signal.aborted) this.abortRest();
+    else signal.addEventListener('abort', this.abortRest, { once: true });
+  }
+
+  settle(index: number, outcome: Outcome, seconds = 0): void {
+    if (this.results[index] !== undefined) return;
+    const sample = this.batch.routes[index]!;
+    this.add(index, toResult(sample, index, outcome, this.versionOf(sample.verifier)), seconds);
+  }
+
+  /** A chunk's reply: outcomes as objects, or results a thread encoded (outcomes in columns, bytes in the chunk's). */
+  settleChunk(indices: readonly number[], reply: ChunkReply): void {
+    if ('timed' in reply) return reply.timed.forEach((t, k) => this.settle(indices[k]!, t.outcome, t.seconds));
+    const { columns, encoded } = reply;
+    const abortedDetails = new Map(columns.abortedDetails);
+    indices.forEach((index, k) => {
+      if (this.results[index] !== undefined) return;
+      const sample = this.batch.routes[index]!;
+      const outcome = outcomeAt(columns, k, abortedDetails);
+      this.add(index, toEncodedResult(sample, index, outcome, this.versionOf(sample.verifier), encoded, k), columns.seconds[k]!);
+    });
+  }
+
+  private versionOf(verifier: string): string {
+    return this.registry.get(verifier)?.version ?? '';
+  }
+
+  private add(index: number, result: EngineResult, seconds: number): void {
+    this.results[index] = result;
+    this.report(result, seconds, (performance.now() - this.admittedAt) / 1000 - seconds);
+    if (--this.remaining === 0) {
+      this.signal.removeEventListener('abort', this.abortRest);
+      this.finish(this.results as EngineResult[]);
+    }
+  }
+
+  private readonly abortRest = (): void => {
+    const outcome = aborted(abortReason(this.signal));
+    for (let i = 0; i < this.results.length; i++) this.settle(i, outcome);
+  };
 }

@@ -1,19 +1,44 @@
-import type { Outcome, Sample, ScoreResult } from '../../core/sample';
+import type { JsonObject } from '../../core/json';
+import type { Outcome, ResultHead, RoutedSample, ScoreResult } from '../../core/sample';
 import { boundDetails } from './details';
+import type { EncodedChunk, EncodedResult } from './encoded';
+
+/** A result's head: its outcome with the sample's id and position and the verifier's version. */
+function head(sample: RoutedSample, index: number, outcome: Outcome, verifierVersion: string): ResultHead {
+  const result: ResultHead = {
+    id: sample.id,
+    index,
+    status: outcome.status,
+    reason: outcome.reason,
+    verifier: sample.verifier,
+    verifierVersion,
+  };
+  if (outcome.status === 'OK') result.reward = outcome.reward;
+  return result;
+}
+
+/** A sample's whole result: its head and the outcome's details, bounded for the reply. */
+export function toResult(sample: RoutedSample, index: number, outcome: Outcome, verifierVersion: string): ScoreResult {
+  const result = head(sample, index, outcome, verifierVersion) as ScoreResult;
+  result.details = boundDetails(outcome.details);
+  return result;
+}
 
 /**
- * A sample's result: its outcome with the sample's id and position, the verifier's version, and
- * details bounded for the reply; written into `into` when given (a result that carries its encoding).
+ * The result a pool thread encoded as result `k` of `chunk`: its head, built here from the chunk's
+ * outcome columns, and where its bytes are. `abortedDetails`: the details of an ABORTED outcome.
  */
-export function toResult(sample: Sample, index: number, outcome: Outcome, verifierVersion: string, into: object = {}): ScoreResult {
-  const result = into as ScoreResult;
-  result.id = sample.id;
-  result.index = index;
-  result.status = outcome.status;
-  result.reason = outcome.reason;
-  result.verifier = sample.verifier;
-  result.verifierVersion = verifierVersion;
-  result.details = boundDetails(outcome.details);
-  if (outcome.status === 'OK') result.reward = outcome.reward;
+export function toEncodedResult(
+  sample: RoutedSample,
+  index: number,
+  outcome: Outcome,
+  verifierVersion: string,
+  chunk: EncodedChunk,
+  k: number,
+): EncodedResult {
+  const result = head(sample, index, outcome, verifierVersion) as ResultHead & { chunk: EncodedChunk; k: number; abortedDetails: JsonObject | null };
+  result.chunk = chunk;
+  result.k = k;
+  result.abortedDetails = outcome.status === 'ABORTED' ? boundDetails(outcome.details) : null;
   return result;
 }

@@ -1,10 +1,11 @@
 import { setMaxListeners } from 'node:events';
-import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
-import type { Sample, ScoreResult } from '../../core/sample';
+import { GroupStream, shapeGroups, summarizeGroups, type GroupMember, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
+import type { ResultHead, Sample, ScoreResult } from '../../core/sample';
 import { RESULT_BEYOND, RESULT_STRUCT_FIELDS, RESULT_TEXT_FIELDS } from '../wire/contract';
+import { asBatch, type SampleBatch } from './batch';
 import { charsBound } from './details';
-import { encodedBytesBound, type EncodedBatch, type WireFormat } from './encoded';
-import type { Engine, ScoreOptions } from './engine';
+import { encodedLength, isEncoded, type EngineResult, type ReplyResult, type WireFormat } from './encoded';
+import type { Engine } from './engine';
 
 /**
  * The Score use case over the Engine: one batch in, one result per sample and one summary per group
@@ -20,7 +21,8 @@ export interface ReplyLimit {
 }
 
 export interface ScoreCall {
-  samples: readonly Sample[];
+  /** Whole samples, or a batch the transport scanned (see SampleBatch). */
+  samples: readonly Sample[] | SampleBatch;
   /** null: summaries only, rewards unchanged. */
   groupOptions: GroupOptions | null;
   /** Samples the transport refused while decoding (position → INVALID reason). */
@@ -34,15 +36,17 @@ export interface ScoreCall {
   reply?: ReplyLimit;
   /**
    * The wire format the transport sends results in: pool threads then encode each result as they
-   * score it, and the transport copies the bytes (not with group shaping, which changes results).
+   * score it (EncodedResult), and the transport copies the bytes (not with group shaping, which
+   * changes results). Without it every result comes back whole.
    */
   format?: WireFormat;
-  /** The batch in its wire form, `samples` being only their routing fields (see EncodedBatch). */
-  encoded?: EncodedBatch;
 }
 
-export interface Scored {
-  results: ShapedResult[];
+/** A call that gets its results whole (details and all): no `format`. */
+export type WholeCall = ScoreCall & { format?: undefined };
+
+export interface Scored<R extends ReplyResult = ShapedResult> {
+  results: R[];
   groups: GroupSummary[];
   /**
    * performance.now() when work stopped: at the deadline or cancel, else when the last result came.
@@ -68,10 +72,9 @@ export function stopMargin(budgetMs: number, finishReserveMs: number): number {
 /** Characters for a result's tags and numbers: 64 for the fields the codecs name, a number's worst case with its JSON name for each other. */
 const FIXED_CHARS = 64 + RESULT_BEYOND.reduce((sum, field) => sum + 28 + field.json.length, 0);
 
-/** An upper bound on one result's encoded size in characters, as `limit` counts them: its text and Struct fields (by the descriptor) and FIXED_CHARS. */
-function resultChars(result: ScoreResult, limit: ReplyLimit): number {
-  const encoded = encodedBytesBound(result);
-  if (encoded !== undefined) return Math.ceil(encoded / limit.bytesPerChar);
+/** An upper bound on one result's encoded size in characters, as `limit` counts them: an encoded result's bytes, else its text and Struct fields (by the descriptor) and FIXED_CHARS. */
+function resultChars(result: EngineResult, limit: ReplyLimit): number {
+  if (isEncoded(result)) return Math.ceil(encodedLength(result) / limit.bytesPerChar);
   const fields = result as unknown as Record<string, unknown>;
   let chars = FIXED_CHARS;
   for (const name of RESULT_TEXT_FIELDS) chars += (fields[name] as string | undefined)?.length ?? 0;
@@ -79,9 +82,10 @@ function resultChars(result: ScoreResult, limit: ReplyLimit): number {
   return chars;
 }
 
-function tooLarge(result: ScoreResult, limit: ReplyLimit): ScoreResult {
-  const { reward: _reward, ...rest } = result;
-  return { ...rest, status: 'ABORTED', reason: RESPONSE_TOO_LARGE, details: { limitBytes: limit.maxBytes } };
+/** The result in place of one that does not fit: a new whole result (an encoded one's bytes are dropped). */
+function tooLarge(result: ResultHead, limit: ReplyLimit): ScoreResult {
+  const { id, index, verifier, verifierVersion } = result;
+  return { id, index, status: 'ABORTED', reason: RESPONSE_TOO_LARGE, verifier, verifierVersion, details: { limitBytes: limit.maxBytes } };
 }
 
 /** Characters a group summary takes at most, besides its id. */
@@ -94,26 +98,26 @@ const SHAPING_CHARS = 128;
  * "response_too_large": room for every such stub, the group summaries and what shaping adds is set
  * aside first, so the reply always fits.
  */
-export function fitReply(results: readonly ScoreResult[], samples: readonly Sample[], shaping: boolean, limit: ReplyLimit): ScoreResult[] {
-  const stubChars = (r: ScoreResult) => 96 + r.id.length + r.verifier.length + r.verifierVersion.length;
+export function fitReply<R extends EngineResult>(results: R[], members: readonly GroupMember[], shaping: boolean, limit: ReplyLimit): Array<R | ScoreResult> {
+  const stubChars = (r: ResultHead) => 96 + r.id.length + r.verifier.length + r.verifierVersion.length;
   let reserved = 0;
   for (const r of results) reserved += stubChars(r) + (shaping ? SHAPING_CHARS : 0);
   const groups = new Set<string>();
-  for (const s of samples) {
+  for (const s of members) {
     if (s.groupId !== '' && !groups.has(s.groupId)) {
       groups.add(s.groupId);
       reserved += GROUP_CHARS + s.groupId.length;
     }
   }
   let room = Math.floor(limit.maxBytes / limit.bytesPerChar) - reserved;
-  let out: ScoreResult[] | null = null;
+  let out: Array<R | ScoreResult> | null = null;
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
     const extra = resultChars(r, limit) - stubChars(r);
     if (extra <= room) room -= Math.max(0, extra);
     else (out ??= results.slice())[i] = tooLarge(r, limit);
   }
-  return out ?? (results as ScoreResult[]);
+  return out ?? results;
 }
 
 /** When work on a call stopped: its signal's abort, else the moment `settled` is asked (the last result). */
@@ -129,8 +133,8 @@ function watchStop(signal: AbortSignal): { settled(): Pick<Scored, 'stoppedAt' |
 }
 
 /** Results that became ready together, and the summaries of the groups they complete (ScoreStreamBatches). */
-export interface StreamBatch {
-  results: ShapedResult[];
+export interface StreamBatch<R extends ReplyResult = ShapedResult> {
+  results: R[];
   groups: GroupSummary[];
 }
 
@@ -141,14 +145,27 @@ export class Scorer {
   constructor(readonly engine: Engine) {}
 
   /** The whole batch: results in input order, shaped, with one summary per group. */
-  async score(call: ScoreCall): Promise<Scored> {
+  score(call: WholeCall): Promise<Scored>;
+  score(call: ScoreCall): Promise<Scored<ReplyResult>>;
+  async score(call: ScoreCall): Promise<Scored<ReplyResult>> {
     const { signal, dispose } = this.callSignal(call);
     const stop = watchStop(signal);
+    const batch = asBatch(call.samples);
+    const members = batch.routes;
     try {
-      let results = await this.engine.score(call.samples, { signal, ...this.engineOptions(call) });
+      const { rejected } = call;
+      const base = { signal, ...(rejected ? { rejected } : {}) };
+      if (call.groupOptions !== null) {
+        // Shaping rewrites results from their details: they come back whole.
+        let results: ScoreResult[] = await this.engine.score(batch, base);
+        const stopped = stop.settled();
+        if (call.reply) results = fitReply(results, members, true, call.reply);
+        return { ...shapeGroups(members, results, call.groupOptions), ...stopped };
+      }
+      let results: EngineResult[] = await this.engine.score(batch, { ...base, ...(call.format ? { encode: call.format } : {}) });
       const stopped = stop.settled();
-      if (call.reply) results = fitReply(results, call.samples, call.groupOptions !== null, call.reply);
-      return { ...shapeGroups(call.samples, results, call.groupOptions), ...stopped };
+      if (call.reply) results = fitReply(results, members, false, call.reply);
+      return { results, groups: summarizeGroups(members, results), ...stopped };
     } finally {
       stop.dispose();
       dispose();
@@ -159,17 +176,31 @@ export class Scorer {
    * The batch as a stream: `send` gets each result as soon as it is decided (a group's results held
    * back until the group is complete when shaping), a group's summary on its last result.
    */
-  async stream(call: ScoreCall, send: (item: StreamItem) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
+  stream(call: WholeCall, send: (item: StreamItem) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>>;
+  stream(call: ScoreCall, send: (item: StreamItem<ReplyResult>) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>>;
+  async stream(
+    call: ScoreCall,
+    sendAs: ((item: StreamItem) => void) | ((item: StreamItem<ReplyResult>) => void),
+  ): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
+    // A WholeCall's results are all whole (the engine encodes only when asked to): either sender takes them.
+    const send = sendAs as (item: StreamItem<ReplyResult>) => void;
     const { signal, dispose } = this.callSignal(call);
     const stop = watchStop(signal);
-    const groups = new GroupStream(call.samples, call.groupOptions);
+    const batch = asBatch(call.samples);
     const limit = call.reply;
-    const onResult = (result: ScoreResult) => {
-      const fitted = limit && resultChars(result, limit) * limit.bytesPerChar > limit.maxBytes ? tooLarge(result, limit) : result;
-      for (const item of groups.push(fitted)) send(item);
-    };
+    const fit = <R extends EngineResult>(result: R): R | ScoreResult =>
+      limit && resultChars(result, limit) * limit.bytesPerChar > limit.maxBytes ? tooLarge(result, limit) : result;
+    const { rejected } = call;
+    const base = { signal, ...(rejected ? { rejected } : {}) };
     try {
-      await this.engine.score(call.samples, { signal, onResult, ...this.engineOptions(call) });
+      if (call.groupOptions !== null) {
+        const groups = new GroupStream<ShapedResult>(batch.routes, call.groupOptions);
+        await this.engine.score(batch, { ...base, onResult: (result) => groups.push(fit(result)).forEach(send) });
+      } else {
+        const groups = new GroupStream<ReplyResult>(batch.routes, null);
+        const encode = call.format ? { encode: call.format } : {};
+        await this.engine.score(batch, { ...base, ...encode, onResult: (result: EngineResult) => groups.push(fit(result)).forEach(send) });
+      }
       return stop.settled();
     } finally {
       stop.dispose();
@@ -183,11 +214,18 @@ export class Scorer {
    * end of that turn. A batch is cut before a result that would take it past the reply limit, so
    * every batch fits in one message, as the whole reply of `score` does.
    */
-  async streamBatches(call: ScoreCall, send: (batch: StreamBatch) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
+  streamBatches(call: WholeCall, send: (batch: StreamBatch) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>>;
+  streamBatches(call: ScoreCall, send: (batch: StreamBatch<ReplyResult>) => void): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>>;
+  async streamBatches(
+    call: ScoreCall,
+    sendAs: ((batch: StreamBatch) => void) | ((batch: StreamBatch<ReplyResult>) => void),
+  ): Promise<Pick<Scored, 'stoppedAt' | 'stoppedEarly'>> {
+    // As in `stream`: a WholeCall's batches hold whole results only.
+    const send = sendAs as (batch: StreamBatch<ReplyResult>) => void;
     const limit = call.reply;
     const room = limit ? Math.floor(limit.maxBytes / limit.bytesPerChar) : Number.POSITIVE_INFINITY;
     const shaping = call.groupOptions !== null ? SHAPING_CHARS : 0;
-    let batch: StreamBatch = { results: [], groups: [] };
+    let batch: StreamBatch<ReplyResult> = { results: [], groups: [] };
     let chars = 0;
     let scheduled: NodeJS.Immediate | undefined;
     const flush = () => {
@@ -197,7 +235,7 @@ export class Scorer {
       batch = { results: [], groups: [] };
       chars = 0;
     };
-    const add = (item: StreamItem) => {
+    const add = (item: StreamItem<ReplyResult>) => {
       const itemChars = limit
         ? FRAMING_CHARS + resultChars(item.result, limit) + shaping + (item.group ? GROUP_CHARS + item.group.groupId.length : 0)
         : 0;
@@ -213,15 +251,6 @@ export class Scorer {
       if (scheduled) clearImmediate(scheduled);
       flush();
     }
-  }
-
-  private engineOptions(call: ScoreCall): Pick<ScoreOptions, 'rejected' | 'encode' | 'encoded'> {
-    return {
-      ...(call.rejected ? { rejected: call.rejected } : {}),
-      ...(call.encoded ? { encoded: call.encoded } : {}),
-      // Shaping rewrites results from their details: those must come back as objects.
-      ...(call.format && call.groupOptions === null ? { encode: call.format } : {}),
-    };
   }
 
   /** The caller's signal, plus a stop shortly before the deadline so the samples not reached come back ABORTED "deadline". */

@@ -5,7 +5,9 @@ import { RequestRefused, type Engine } from '../engine/engine';
 import { FinishCost, Scorer, type ScoreCall, type Scored, type StreamBatch } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { addReflection } from '../reflection';
-import type { DecodedRequest } from '../wire/binary';
+import type { ReplyResult } from '../engine/encoded';
+import { asBatch } from '../engine/batch';
+import type { DecodedRequest, ScannedRequest } from '../wire/binary';
 import { scorerService, type MalformedRequest, type ScoreReplyOut } from './service';
 
 /** Largest request or response message, both directions (a 4,096-sample batch of long responses fits). */
@@ -20,7 +22,7 @@ const REFUSAL_CODES: Record<RequestRefused['kind'], grpc.status> = {
   shutting_down: grpc.status.UNAVAILABLE,
 };
 
-type Request = DecodedRequest | MalformedRequest;
+type Request = DecodedRequest | ScannedRequest | MalformedRequest;
 type Call = grpc.ServerUnaryCall<Request, unknown> | grpc.ServerWritableStream<Request, unknown>;
 
 /** A call's cancellation as an AbortSignal (reason "cancelled"). */
@@ -78,7 +80,8 @@ export async function startGrpcServer(
   /** The ScoreCall of a decoded request, or the INVALID_ARGUMENT status its group options deserve. */
   const toCall = (call: Call, signal: AbortSignal): ScoreCall | { error: Partial<grpc.StatusObject> } => {
     if ('malformed' in call.request) return { error: { code: grpc.status.INVALID_ARGUMENT, details: call.request.malformed } };
-    const { samples, rejected, groupOptions, encoded } = call.request;
+    const { rejected, groupOptions } = call.request;
+    const samples = asBatch(call.request.samples);
     if (groupOptions && !groupOptions.ok) return { error: { code: grpc.status.INVALID_ARGUMENT, details: groupOptions.error } };
     const deadline = deadlineOf(call);
     return {
@@ -87,10 +90,9 @@ export async function startGrpcServer(
       groupOptions: groupOptions?.options ?? null,
       signal,
       ...(deadline !== undefined ? { deadline } : {}),
-      finishReserveMs: finishCost.reserveMs(samples.length),
+      finishReserveMs: finishCost.reserveMs(samples.routes.length),
       reply: replyLimit,
       format: 'protobuf',
-      ...(encoded ? { encoded } : {}),
     };
   };
 
@@ -116,7 +118,7 @@ export async function startGrpcServer(
         timer();
         call.end();
         // A stream that ran to its end has sent its results already: only a cut-short one says what stopping costs.
-        if (stopped.stoppedEarly) finishCost.record(scoreCall.samples.length, performance.now() - stopped.stoppedAt, true);
+        if (stopped.stoppedEarly) finishCost.record(asBatch(scoreCall.samples).routes.length, performance.now() - stopped.stoppedAt, true);
       },
       (error: unknown) => {
         dispose();
@@ -147,11 +149,11 @@ export async function startGrpcServer(
       );
     },
 
-    ScoreStream(call: grpc.ServerWritableStream<Request, StreamItem>) {
+    ScoreStream(call: grpc.ServerWritableStream<Request, StreamItem<ReplyResult>>) {
       streamCall(call, 'grpc.ScoreStream', (scoreCall, write) => scorer.stream(scoreCall, write));
     },
 
-    ScoreStreamBatches(call: grpc.ServerWritableStream<Request, StreamBatch>) {
+    ScoreStreamBatches(call: grpc.ServerWritableStream<Request, StreamBatch<ReplyResult>>) {
       streamCall(call, 'grpc.ScoreStreamBatches', (scoreCall, write) => scorer.streamBatches(scoreCall, write));
     },
 

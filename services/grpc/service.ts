@@ -1,8 +1,9 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type * as grpc from '@grpc/grpc-js';
-import type { GroupSummary, ShapedResult, StreamItem } from '../../core/groups';
+import type { GroupSummary, StreamItem } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { VerifierCard, VerifierInfo } from '../../core/registry';
+import type { ReplyResult } from '../engine/encoded';
 import type { StreamBatch } from '../engine/scorer';
 import type { Sample } from '../../core/sample';
 import {
@@ -15,6 +16,7 @@ import {
   scanScoreRequest,
   type DecodedRequest,
   type DecodedResult,
+  type ScannedRequest,
 } from '../wire/binary';
 import {
   ListVerifiersRequestSchema,
@@ -84,7 +86,7 @@ export interface ScoreRequestOut {
 }
 
 export interface ScoreReplyOut {
-  results: readonly ShapedResult[];
+  results: readonly ReplyResult[];
   groups: readonly GroupSummary[];
   /** performance.now() when work on the batch stopped (Scored.stoppedAt). */
   stoppedAt: number;
@@ -102,7 +104,7 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
   const requestSerialize = (request: ScoreRequestOut) => toBuffer(encodeScoreRequest(request.samples, request.groupOptions));
   // grpc-js would answer a throwing deserializer with INTERNAL naming nothing: bytes that are not a
   // ScoreRequest are the caller's error, answered INVALID_ARGUMENT by the handler.
-  const requestDeserialize = (bytes: Buffer): DecodedRequest | MalformedRequest => {
+  const requestDeserialize = (bytes: Buffer): DecodedRequest | ScannedRequest | MalformedRequest => {
     try {
       // Samples stay in their bytes for the pool threads to decode; a request that shapes groups is
       // read whole (shaping and its finish-reason metrics read results' details and samples' metadata).
@@ -132,7 +134,7 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
       responseStream: true,
       requestSerialize,
       requestDeserialize,
-      responseSerialize: (item: StreamItem) => toBuffer(encodeScoreResult(item.result, item.group)),
+      responseSerialize: (item: StreamItem<ReplyResult>) => toBuffer(encodeScoreResult(item.result, item.group)),
       responseDeserialize: (bytes: Buffer): DecodedResult => decodeScoreResult(bytes),
     },
     ScoreStreamBatches: {
@@ -141,7 +143,7 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
       responseStream: true,
       requestSerialize,
       requestDeserialize,
-      responseSerialize: (batch: StreamBatch) => toBuffer(encodeScoreResponse(batch.results, batch.groups)),
+      responseSerialize: (batch: StreamBatch<ReplyResult>) => toBuffer(encodeScoreResponse(batch.results, batch.groups)),
       responseDeserialize: (bytes: Buffer) => decodeScoreResponse(bytes),
     },
     ListVerifiers: {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { RequestRefused, type Engine } from '../engine/engine';
+import type { ReplyResult } from '../engine/encoded';
 import { Scorer, type ScoreCall, type Scored } from '../engine/scorer';
 import type { Metrics } from '../metrics';
 import { noteResults } from '../request-log';
@@ -128,7 +129,7 @@ export function createGateway(
    * Runs one HTTP request's call on the Scorer: cancelled when the client goes away; a refusal is
    * answered here and gives null, so each route only shapes a successful answer.
    */
-  const scoreCall = async (res: Response, call: Omit<ScoreCall, 'signal' | 'reply'>, api: string): Promise<Scored | null> => {
+  const scoreCall = async <R extends ReplyResult>(res: Response, api: string, run: (signal: AbortSignal) => Promise<Scored<R>>): Promise<Scored<R> | null> => {
     const timer = metrics.requestSeconds.startTimer({ api });
     const controller = new AbortController();
     const onClose = () => {
@@ -136,7 +137,7 @@ export function createGateway(
     };
     res.on('close', onClose);
     try {
-      const scored = await scorer.score({ ...call, signal: controller.signal, reply: REPLY_LIMIT });
+      const scored = await run(controller.signal);
       timer();
       noteResults(res, scored.results, scored.groups);
       return scored;
@@ -154,19 +155,21 @@ export function createGateway(
     }
   };
 
-  const scoreFor: ScoreFor = async (_req, res, samples, api) => (await scoreCall(res, { samples, groupOptions: null }, api))?.results ?? null;
+  // Trainer answers read details: their calls get whole results (no `format`).
+  const scoreFor: ScoreFor = async (_req, res, samples, api) =>
+    (await scoreCall(res, api, (signal) => scorer.score({ samples, groupOptions: null, signal, reply: REPLY_LIMIT })))?.results ?? null;
 
   app.post('/v1/score', scoreBody(MAX_BODY), async (req: Request, res: Response) => {
     const scanned = res.locals['scanned'] as ScannedJsonRequest | undefined;
     let call: Omit<ScoreCall, 'signal' | 'reply'>;
-    if (scanned) call = { samples: scanned.samples, groupOptions: null, encoded: scanned.encoded, format: 'json' };
+    if (scanned) call = { samples: scanned.samples, groupOptions: null, format: 'json' };
     else {
       const parsed = scoreRequestFromJson(req.body);
       if (!parsed.ok) return sendError(res, 400, 'INVALID_ARGUMENT', parsed.error);
       const { samples, rejected, groupOptions } = parsed;
       call = { samples, rejected, groupOptions, format: 'json' };
     }
-    const scored = await scoreCall(res, call, 'http.score');
+    const scored = await scoreCall(res, 'http.score', (signal) => scorer.score({ ...call, signal, reply: REPLY_LIMIT }));
     if (!scored) return;
     res.type('application/json').send(scoreReplyJson(scored.results, scored.groups));
   });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 
 /** JSON text with object keys sorted, so equal values always hash alike. */
 export function canonicalJson(value: unknown): string {
@@ -28,7 +28,9 @@ export class JudgeCache {
 
   /** `path` is a file, or ":memory:" for a cache that lasts as long as the process. */
   constructor(readonly path: string) {
-    this.db = new Database(path);
+    // The native addon is loaded with the first cache opened, not by every run that imports the judge.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.db = new (require('better-sqlite3') as typeof Database)(path);
     this.db.pragma('journal_mode = WAL');
     // A crash may lose the last replies, which are then asked again; it cannot corrupt the file.
     this.db.pragma('synchronous = NORMAL');

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { z } from 'zod';
 import { onAbort, sleep } from '../../core/abort';
@@ -14,6 +14,12 @@ import { Semaphore } from '../resilience/semaphore';
 type RawResult = { ok: true; json: unknown; attempts: number } | { ok: false; failure: AttemptFailure; attempts: number };
 
 type Attempt = { ok: true; json: unknown } | { ok: false; failure: AttemptFailure };
+
+/** The OpenAI client, loaded when a judge is configured: ~150 modules that a run without a judge does not need at start-up. */
+function openaiClass(): typeof OpenAI {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('openai') as typeof import('openai')).default;
+}
 
 /**
  * One OpenAI-compatible judge endpoint. A call is answered from the cache when it can; otherwise
@@ -37,7 +43,7 @@ export class JudgeClient implements JudgePort {
     this.name = settings.name;
     this.model = settings.model;
     this.limit = new Semaphore(settings.maxConcurrency);
-    this.openai = new OpenAI({
+    this.openai = new (openaiClass())({
       baseURL: settings.url,
       apiKey: settings.apiKey,
       // Retries are ours: they also cover malformed replies, and they count against the deadline.

@@ -1,4 +1,3 @@
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { JudgeFailureKind } from '../../core/ports/judge';
 import { parseErrorBody, retryAfterMs, statusKind } from '../resilience/retry';
 
@@ -25,6 +24,9 @@ export interface AttemptFailure {
 export function classifyError(error: unknown, abortedBy: JudgeFailureKind | undefined, nowMs: number): AttemptFailure {
   const message = error instanceof Error ? error.message : String(error);
   if (abortedBy) return { kind: abortedBy, message: `${abortedBy}: ${message}` };
+  // The client's module, loaded by then (client.ts loads it on first use; see openaiClass there).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = require('openai') as typeof import('openai');
   if (error instanceof APIUserAbortError) return { kind: 'cancelled', message };
   if (error instanceof APIConnectionTimeoutError) return { kind: 'timeout', message };
   if (error instanceof APIConnectionError) {

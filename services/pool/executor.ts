@@ -15,7 +15,7 @@ export interface Executor {
    * thread is stopped and the promise rejects with `OverBudget` (the inline executor cannot stop
    * its own thread and ignores it). `encode`: encode each result in that wire format beside scoring
    * it (pool threads; the inline executor leaves encoding to the transport, on the same thread anyway).
-   * `samples` may be a packed chunk of an EncodedBatch, decoded where it is scored.
+   * `samples` may be a scanned batch's packed chunk (ScannedBatch), decoded where it is scored.
    */
   scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
@@ -86,7 +86,7 @@ export class PoolExecutor implements Executor {
   }
 
   async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
-    // A packed chunk's buffer is moved to the thread, not copied (see EncodedBatch.pack).
+    // A packed chunk's buffer is moved to the thread, not copied (see SampleBatch.chunk).
     const transferList = Array.isArray(samples) ? undefined : [samples.bytes.buffer as ArrayBuffer];
     if (budgetMs === undefined) {
       return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;

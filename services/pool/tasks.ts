@@ -56,7 +56,7 @@ export interface EncodeAs {
 export type PoolTask =
   | {
       op: 'score';
-      /** The samples, or the samples packed in their wire format (see EncodedBatch): decoded here, off the calling thread. */
+      /** The samples, or the samples packed in their wire format (see SampleBatch.chunk): decoded here, off the calling thread. */
       samples: Sample[] | PackedSamples;
       /** An Int32Array's buffer whose first cell the thread sets when it starts the chunk (its budget runs from then). */
       started?: SharedArrayBuffer;
@@ -70,7 +70,7 @@ function outcomeOf(registry: Registry, sample: Sample): Outcome {
   return verifier ? aborted('not_a_pure_verifier') : invalid(registry.unknownVerifierReason(sample.verifier));
 }
 
-/** A packed chunk's samples. It was checked when its request was read (EncodedBatch): it decodes without error. */
+/** A packed chunk's samples. It was checked when its request was read (ScannedBatch): it decodes without error. */
 function unpack({ wire, bytes }: PackedSamples): Sample[] {
   return wire === 'protobuf' ? decodeScoreRequest(bytes).samples : decodePackedJsonSamples(bytes);
 }

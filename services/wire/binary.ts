@@ -3,8 +3,9 @@ import { WireType } from '@bufbuild/protobuf/wire';
 import type { GroupOptionsParse, GroupSummary, ShapedResult } from '../../core/groups';
 import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
-import type { Sample, ScoreResult, Status } from '../../core/sample';
-import { encodedBytes, type EncodedBatch } from '../engine/encoded';
+import type { RoutedSample, Sample, ScoreResult, Status } from '../../core/sample';
+import type { ScannedBatch } from '../engine/batch';
+import { encodedBytes, encodedLength, isEncoded, type ReplyResult } from '../engine/encoded';
 import { byNumber, emptySample, GROUP_BEYOND, readField, RESULT_BEYOND, SAMPLE_BEYOND, setZeros, writeFields } from './contract';
 import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
 import {
@@ -51,21 +52,29 @@ export interface DecodedRequest {
   rejected: Map<number, string>;
   /** null when the request asks for no shaping. */
   groupOptions: GroupOptionsParse | null;
-  /** Set when `samples` hold only each sample's routing fields, the rest left in the bytes (scanScoreRequest). */
-  encoded?: EncodedBatch;
 }
 
 /** The fields this file does not name, by number (empty until the proto gains one). */
 const SAMPLE_BEYOND_BY_NUMBER = byNumber(SAMPLE_BEYOND);
 const RESULT_BEYOND_BY_NUMBER = byNumber(RESULT_BEYOND);
 
+/** A ScoreRequest read as far as the engine routes its samples (scanScoreRequest): the rest stays in the bytes. */
+export interface ScannedRequest extends Omit<DecodedRequest, 'samples'> {
+  samples: ScannedBatch;
+}
+
 /**
  * One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an
- * error. `whole` false reads only what routing needs (see EncodedBatch): the response's length, and
- * the label and metadata checked, not built.
+ * error. `whole` false reads only what routing needs (see SampleBatch) into a RoutedSample: the
+ * response's length, and the label and metadata checked, not built.
  */
-function readSample(reader: Reader, end: number, whole = true): { sample: Sample; responseBytes: number; rejected?: string } {
-  const sample = emptySample();
+function readSample(reader: Reader, end: number, whole: true): { sample: Sample; rejected?: string };
+function readSample(reader: Reader, end: number, whole: false): { sample: RoutedSample; responseBytes: number; rejected?: string };
+function readSample(reader: Reader, end: number, whole: boolean): { sample: Sample; responseBytes: number; rejected?: string } {
+  // Not whole, the fields routing skips are never written: the object stays a RoutedSample.
+  const sample = (
+    whole ? emptySample() : { id: '', verifier: '', groupId: '', responseTokens: 0 }
+  ) as Sample;
   let responseBytes = 0;
   let rejected: string | undefined;
   const struct = (field: 'label' | 'metadata'): JsonObject => {
@@ -91,18 +100,22 @@ function readSample(reader: Reader, end: number, whole = true): { sample: Sample
         if (whole) sample.response = reader.string();
         else responseBytes = reader.skipBytes();
         break;
-      case SAMPLE_LABEL:
-        sample.label = struct('label');
+      case SAMPLE_LABEL: {
+        const label = struct('label');
+        if (whole) sample.label = label;
         break;
+      }
       case SAMPLE_GROUP_ID:
         sample.groupId = reader.name();
         break;
       case SAMPLE_RESPONSE_TOKENS:
         sample.responseTokens = reader.uint32();
         break;
-      case SAMPLE_METADATA:
-        sample.metadata = struct('metadata');
+      case SAMPLE_METADATA: {
+        const metadata = struct('metadata');
+        if (whole) sample.metadata = metadata;
         break;
+      }
       default: {
         const beyond = SAMPLE_BEYOND_BY_NUMBER.get(field);
         if (beyond === undefined || !readField(reader, beyond, wireType, sample)) reader.skip(wireType);
@@ -118,9 +131,9 @@ function readSample(reader: Reader, end: number, whole = true): { sample: Sample
  * malformed message throws, a too-deep label rejects its sample), but responses, labels and metadata
  * stay in the bytes until the thread that scores a sample decodes it.
  */
-export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded: EncodedBatch } {
+export function scanScoreRequest(bytes: Uint8Array): ScannedRequest {
   const reader = new Reader(bytes);
-  const samples: Sample[] = [];
+  const routes: RoutedSample[] = [];
   const rejected = new Map<number, string>();
   // Where each sample's field (its tag), its message and its end are in the bytes.
   const fields: number[] = [];
@@ -138,19 +151,21 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
       starts.push(reader.pos);
       ends.push(end);
       const head = readSample(reader, end, false);
-      if (head.rejected !== undefined) rejected.set(samples.length, head.rejected);
-      samples.push(head.sample);
+      if (head.rejected !== undefined) rejected.set(routes.length, head.rejected);
+      routes.push(head.sample);
       responseBytes.push(head.responseBytes);
     } else if (field === Q.groupOptions!.number && wireType === LD) {
       groupOptions = resolveGroupOptions(fromBinary(GroupOptionsSchema, reader.bytes()));
     } else reader.skip(wireType);
   }
-  const encoded: EncodedBatch = {
+  const batch: ScannedBatch = {
+    routes,
     sample(index) {
-      return readSample(new Reader(bytes.subarray(starts[index], ends[index])), ends[index]! - starts[index]!).sample;
+      return readSample(new Reader(bytes.subarray(starts[index], ends[index])), ends[index]! - starts[index]!, true).sample;
     },
-    responseBytes: (index) => responseBytes[index]!,
-    pack(indices) {
+    // A response's UTF-8 bytes bound its characters.
+    responseCharsAtMost: (index) => responseBytes[index]!,
+    chunk(indices) {
       return { wire: 'protobuf', bytes: packed(indices) };
     },
   };
@@ -169,7 +184,7 @@ export function scanScoreRequest(bytes: Uint8Array): DecodedRequest & { encoded:
     // A buffer of its own (a small Buffer lives in a pool shared with others), so it can be transferred.
     return new Uint8Array(writer.finish());
   }
-  return { samples, rejected, groupOptions, encoded };
+  return { samples: batch, rejected, groupOptions };
 }
 
 export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
@@ -180,7 +195,7 @@ export function decodeScoreRequest(bytes: Uint8Array): DecodedRequest {
     if (field === Q.samples!.number && wireType === LD) {
       const end = reader.uint32() + reader.pos;
       if (end > reader.len) throw new RangeError('samples: premature end of message');
-      const { sample, rejected } = readSample(reader, end);
+      const { sample, rejected } = readSample(reader, end, true);
       if (rejected !== undefined) out.rejected.set(out.samples.length, rejected);
       out.samples.push(sample);
     } else if (field === Q.groupOptions!.number && wireType === LD) {
@@ -259,15 +274,18 @@ function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary)
 }
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
-export function encodeScoreResult(result: ShapedResult, group?: GroupSummary): Uint8Array {
+export function encodeScoreResult(result: ReplyResult, group?: GroupSummary): Uint8Array {
+  if (!isEncoded(result)) {
+    const writer = new Writer(512);
+    writeResult(writer, result, group);
+    return writer.finish();
+  }
   const encoded = encodedBytes(result, 'protobuf');
-  if (encoded && !group) return encoded;
-  const writer = new Writer(512);
-  if (encoded) {
-    // A message's fields may come in any order: the summary follows the result's encoded fields.
-    writer.raw(encoded);
-    writeGroupField(writer, group!);
-  } else writeResult(writer, result, group);
+  if (!group) return encoded;
+  // A message's fields may come in any order: the summary follows the result's encoded fields.
+  const writer = new Writer(encoded.length + 128);
+  writer.raw(encoded);
+  writeGroupField(writer, group);
   return writer.finish();
 }
 
@@ -283,16 +301,15 @@ export function encodeScoreResults(results: readonly ScoreResult[]): { bytes: Ui
 }
 
 /** The Score reply; results a pool thread encoded already are copied as they are. */
-export function encodeScoreResponse(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Uint8Array {
+export function encodeScoreResponse(results: readonly ReplyResult[], groups: readonly GroupSummary[]): Uint8Array {
   // Sized up front from the results encoded already (a guess for the others): a 65,536-result reply
   // grown by doubling left as much garbage as the reply itself.
   let size = 64 * groups.length;
-  for (const result of results) size += (encodedBytes(result, 'protobuf')?.length ?? 250) + 6;
+  for (const result of results) size += (isEncoded(result) ? encodedLength(result) : 250) + 6;
   const writer = new Writer(size);
   for (const result of results) {
-    const encoded = encodedBytes(result, 'protobuf');
-    if (encoded) {
-      writer.tag(P.results!.number, LD).bytes(encoded);
+    if (isEncoded(result)) {
+      writer.tag(P.results!.number, LD).bytes(encodedBytes(result, 'protobuf'));
       continue;
     }
     writer.tag(P.results!.number, LD).fork();

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../core/json';
-import type { Sample } from '../../core/sample';
-import type { EncodedBatch } from '../engine/encoded';
-import { emptySample, SAMPLE_BEYOND, setZeros, type NamedSampleField } from './contract';
+import type { RoutedSample, Sample } from '../../core/sample';
+import type { ScannedBatch } from '../engine/batch';
+import { SAMPLE_BEYOND, setZeros, type NamedSampleField } from './contract';
 import { MAX_JSON_DEPTH } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
 
@@ -19,9 +19,8 @@ import { SampleSchema } from './gen/verdict/v1/score_pb';
  * one implementation, and a body scanned here gives the samples the full read gives.
  */
 export interface ScannedJsonRequest {
-  /** Each sample's routing fields; response, label and metadata stay in the bytes. */
-  samples: Sample[];
-  encoded: EncodedBatch;
+  /** Each sample's routing fields up front; response, label and metadata stay in the bytes. */
+  samples: ScannedBatch;
 }
 
 /** Thrown inside the scan for anything it leaves to the full read. */
@@ -236,8 +235,8 @@ class Scan {
   }
 
   /** One sample object: its routing fields, and its response's length in bytes. */
-  sample(): { sample: Sample; responseBytes: number } {
-    const sample = emptySample();
+  sample(): { sample: RoutedSample; responseBytes: number } {
+    const sample: RoutedSample = { id: '', verifier: '', groupId: '', responseTokens: 0 };
     let responseBytes = 0;
     let seen = 0;
     this.expect(OPEN_BRACE);
@@ -295,7 +294,7 @@ function scan(body: Buffer): ScannedJsonRequest {
   const s = new Scan(body);
   // A UTF-8 byte-order mark, which the full read drops too.
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) s.pos = 3;
-  const samples: Sample[] = [];
+  const routes: RoutedSample[] = [];
   const starts: number[] = [];
   const ends: number[] = [];
   const responseBytes: number[] = [];
@@ -325,17 +324,19 @@ function scan(body: Buffer): ScannedJsonRequest {
         starts.push(s.pos);
         const read = s.sample();
         ends.push(s.pos);
-        samples.push(read.sample);
+        routes.push(read.sample);
         responseBytes.push(read.responseBytes);
       } while (!s.next(CLOSE_BRACKET));
     } while (!s.next(CLOSE_BRACE));
   }
   s.ws();
   if (s.pos !== body.length) throw NOT_PLAIN;
-  const encoded: EncodedBatch = {
+  const batch: ScannedBatch = {
+    routes,
     sample: (index) => scannedSample(JSON.parse(body.toString('utf8', starts[index], ends[index])) as ScannedSample),
-    responseBytes: (index) => responseBytes[index]!,
-    pack(indices) {
+    // A response's UTF-8 bytes bound its characters (an escape takes more bytes than its character).
+    responseCharsAtMost: (index) => responseBytes[index]!,
+    chunk(indices) {
       // A JSON array of the samples' objects, copied as they are.
       let size = 1 + Math.max(indices.length, 1);
       for (const i of indices) size += ends[i]! - starts[i]!;
@@ -351,7 +352,7 @@ function scan(body: Buffer): ScannedJsonRequest {
       return { wire: 'json', bytes: bytes.subarray(0, p) };
     },
   };
-  return { samples, encoded };
+  return { samples: batch };
 }
 
 /** A `/v1/score` body read without building its samples, or null when it needs the full read (see ScannedJsonRequest). */
@@ -381,7 +382,7 @@ function scannedSample(o: ScannedSample): Sample {
   } as Sample, SAMPLE_BEYOND);
 }
 
-/** A pool thread's packed chunk of JSON samples (EncodedBatch.pack above), decoded. */
+/** A pool thread's packed chunk of JSON samples (SampleBatch.chunk above), decoded. */
 export function decodePackedJsonSamples(bytes: Uint8Array): Sample[] {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   return (JSON.parse(text) as ScannedSample[]).map(scannedSample);

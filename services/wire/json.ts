@@ -3,7 +3,7 @@ import { fieldPath } from '../../core/label';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
 import { STATUS_NAMES } from '../../core/status';
-import { encodedBytes } from '../engine/encoded';
+import { encodedBytes, isEncoded, type ReplyResult } from '../engine/encoded';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
 import { emptySample, fieldsText, fieldsToJson, RESULT_BEYOND } from './contract';
 import { nestsDeeperThan, tooDeepReason } from './depth';
@@ -178,11 +178,11 @@ const REPLY_HEAD = Buffer.from('{"results":[');
 const COMMA = Buffer.from(',');
 
 /** The Score reply (`{results, groups}`) as JSON (UTF-8), rewards as floats; results a pool thread encoded are copied as they are. */
-export function scoreReplyJson(results: readonly ShapedResult[], groups: readonly GroupSummary[]): Buffer {
+export function scoreReplyJson(results: readonly ReplyResult[], groups: readonly GroupSummary[]): Buffer {
   const parts: Uint8Array[] = [REPLY_HEAD];
   results.forEach((result, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(encodedBytes(result, 'json') ?? Buffer.from(resultText(result)));
+    parts.push(isEncoded(result) ? encodedBytes(result, 'json') : Buffer.from(resultText(result)));
   });
   parts.push(Buffer.from(`],"groups":[${groups.map((g) => objectText(groupToJson(g))).join(',')}]}`));
   return Buffer.concat(parts);

@@ -34,6 +34,9 @@ describe('the dependency rule of npm test', () => {
     write(dir, 'verifiers/a.ts', "import { b } from './b';\nexport const a = (): number => b();\n");
     write(dir, 'verifiers/b.ts', "import { a } from './a';\nexport const b = (): number => a();\n");
     write(dir, 'rubrics/ok.ts', "export const ok = 1;\n");
+    write(dir, 'services/server.ts', 'export const startServer = (): number => 1;\n');
+    write(dir, 'cli/main.ts', "import { startServer } from '../services/server';\nexport const serve = startServer;\n");
+    write(dir, 'cli/lazy.ts', "export const serve = async (): Promise<number> => (await import('../services/server')).startServer();\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,6 +45,13 @@ describe('the dependency rule of npm test', () => {
     expect(code).not.toBe(0);
     expect(output).toMatch(/domain-imports-no-io: core\/port\.ts → services\/client\.ts/);
     expect(output).toMatch(/no-cycles: verifiers\/a\.ts →/);
+  });
+
+  it('lets the CLI load the serving stack by dynamic import only', async () => {
+    const { code, output } = await lintDeps(dir, ['cli', 'services']);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/serving-stack-loads-for-serve: cli\/main\.ts → services\/server\.ts/);
+    expect(output).not.toMatch(/cli\/lazy\.ts/);
   });
 
   it('passes a domain that keeps to itself', async () => {

@@ -71,7 +71,7 @@ describe('the Score API contract, field by field from the generated descriptor',
     const request = toBinary(ScoreRequestSchema, create(ScoreRequestSchema, { samples: [message] }));
     expect(bytesOf(encodeScoreRequest([sample]))).toBe(bytesOf(request));
     expect(decodeScoreRequest(request).samples).toEqual([sample]);
-    expect(scanScoreRequest(request).encoded.sample(0)).toEqual(sample);
+    expect(scanScoreRequest(request).samples.sample(0)).toEqual(sample);
     const parsed = sampleFromJson(toJson(SampleSchema, message), 'sample');
     expect(parsed).toEqual({ ok: true, sample });
   });

@@ -1,7 +1,7 @@
-import { resolveGroupOptions } from '../../core/groups';
-import type { Sample } from '../../core/sample';
+import { resolveGroupOptions, type ShapedResult } from '../../core/groups';
+import type { Sample, ScoreResult } from '../../core/sample';
 import { Engine } from '../../services/engine/engine';
-import { encodedBytes } from '../../services/engine/encoded';
+import { isEncoded, type ReplyResult } from '../../services/engine/encoded';
 import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
 import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
@@ -19,7 +19,7 @@ import { TEST_VERIFIERS } from '../fixtures/test-registry';
  * replies as they are: the replies must read exactly as those the main thread encodes from the
  * result objects, in both wire formats, with group summaries on streamed results, and a result
  * replaced after scoring (a reply too large) must be encoded from its new fields. And a batch the
- * server leaves in its bytes (EncodedBatch) must score exactly as the same batch decoded.
+ * server leaves in its bytes (a scanned SampleBatch) must score exactly as the same batch decoded.
  */
 
 const batch = (): Sample[] => [
@@ -40,14 +40,20 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     await pooled.engine.close();
   });
 
-  const score = (scorer: Scorer, format: 'protobuf' | 'json' | undefined, maxBytes = 1 << 30): Promise<Scored> =>
+  const score = (scorer: Scorer, format: 'protobuf' | 'json' | undefined, maxBytes = 1 << 30): Promise<Scored<ReplyResult>> =>
     scorer.score({ samples: batch(), groupOptions: null, reply: { maxBytes, bytesPerChar: format === 'json' ? 6 : 3 }, ...(format ? { format } : {}) });
 
   it('give the same protobuf reply as results encoded on the main thread', async () => {
     const reference = await score(inline, undefined);
     const scored = await score(pooled, 'protobuf');
     // The pool really encoded them (not those of unknown verifiers, which never reach a thread).
-    expect(scored.results.filter((r) => encodedBytes(r, 'protobuf') !== undefined).map((r) => r.id)).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun', 'é€😀']);
+    expect(scored.results.filter(isEncoded).map((r) => [r.id, r.chunk.wire])).toEqual(['a', 'a', 'b', 'c', 'e', 'long', 'spun', 'é€😀'].map((id) => [id, 'protobuf']));
+    // The main thread knows an encoded result's head, not its details (they are in its bytes).
+    const encoded = scored.results.filter(isEncoded);
+    expect(encoded.every((r) => !('details' in r))).toBe(true);
+    // @ts-expect-error: code written against ScoreResult cannot be handed an encoded result (tsc fails if it could).
+    const whole: ScoreResult = encoded[0]!;
+    expect(whole).toBeDefined();
     expect(decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups))).toEqual(
       decodeScoreResponse(encodeScoreResponse(reference.results, reference.groups)),
     );
@@ -60,8 +66,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
   it('give the same JSON reply as results encoded on the main thread', async () => {
     const reference = await score(inline, undefined);
     const scored = await score(pooled, 'json');
-    expect(scored.results.filter((r) => encodedBytes(r, 'json') !== undefined)).toHaveLength(8);
-    expect(scored.results.filter((r) => encodedBytes(r, 'protobuf') !== undefined)).toHaveLength(0);
+    expect(scored.results.filter(isEncoded).map((r) => r.chunk.wire)).toEqual(new Array(8).fill('json'));
     expect(JSON.parse(scoreReplyJson(scored.results, scored.groups).toString())).toEqual(JSON.parse(scoreReplyJson(reference.results, reference.groups).toString()));
   });
 
@@ -70,7 +75,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const scored = await score(pooled, 'protobuf', 9_000);
     const cut = scored.results.find((r) => r.id === 'long')!;
     expect([cut.status, cut.reason]).toEqual(['ABORTED', 'response_too_large']);
-    expect(encodedBytes(cut, 'protobuf')).toBeUndefined();
+    expect(isEncoded(cut)).toBe(false);
     const reply = decodeScoreResponse(encodeScoreResponse(scored.results, scored.groups));
     expect(reply.results.find((r) => r.id === 'long')).toMatchObject({ status: 'ABORTED', reason: 'response_too_large', details: { limitBytes: 9_000 } });
     // The others fit, and come out as the pool thread encoded them.
@@ -82,8 +87,8 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const options = resolveGroupOptions({ advantage: 'grpo' });
     if (!options.ok) throw new Error(options.error);
     const scored = await pooled.score({ samples: batch(), groupOptions: options.options, format: 'protobuf' });
-    expect(scored.results.every((r) => encodedBytes(r, 'protobuf') === undefined)).toBe(true);
-    expect(scored.results[0]!.details).toMatchObject({ extracted: 'C' });
+    expect(scored.results.some(isEncoded)).toBe(false);
+    expect((scored.results[0] as ShapedResult).details).toMatchObject({ extracted: 'C' });
   });
 
   it('score a batch left in its bytes as the decoded batch: pure samples decoded on threads, async ones here, responses measured in characters', async () => {
@@ -103,7 +108,10 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
         sample({ id: 'long-async', verifier: 'if', response: '€'.repeat(11), label: { rubrics: [words] } }),
       ];
       const scanned = scanScoreRequest(encodeScoreRequest(samples));
-      const fromBytes = await engine.score(scanned.samples, { encoded: scanned.encoded, encode: 'protobuf' });
+      // @ts-expect-error: a scanned request's samples are routes (no response, label, metadata), not Samples.
+      const husk: Sample = scanned.samples.routes[0]!;
+      expect(Object.keys(husk).sort()).toEqual(['groupId', 'id', 'responseTokens', 'verifier']);
+      const fromBytes = await engine.score(scanned.samples, { encode: 'protobuf' });
       const reference = await inlineEngine.score(samples);
       expect(decodeScoreResponse(encodeScoreResponse(fromBytes, [])).results).toEqual(decodeScoreResponse(encodeScoreResponse(reference, [])).results);
       expect(fromBytes.slice(-5).map((r) => [r.id, r.status, r.reason])).toEqual([
@@ -125,7 +133,7 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     try {
       const samples = Array.from({ length: 40 }, (_, i) => sample({ id: `c${i}`, verifier: 'crash', label: { crash: i === 17 } }));
       const scanned = scanScoreRequest(encodeScoreRequest(samples));
-      const results = await engine.score(scanned.samples, { encoded: scanned.encoded, encode: 'protobuf' });
+      const results = await engine.score(scanned.samples, { encode: 'protobuf' });
       expect(results.filter((r) => r.status !== 'OK').map((r) => [r.id, r.status, r.reason])).toEqual([['c17', 'ABORTED', 'worker_failed']]);
       const reply = decodeScoreResponse(encodeScoreResponse(results, [])).results;
       expect(reply.map((r) => r.id)).toEqual(samples.map((s) => s.id));

@@ -91,7 +91,7 @@ describe('engine', () => {
 
   it('summarizes groups over OK samples only', async () => {
     const batch = mixedQaBatch();
-    const groups = summarizeGroups(batch.map((s) => s.groupId), await pool.score(batch));
+    const groups = summarizeGroups(batch, await pool.score(batch));
     expect(groups).toEqual([
       { groupId: 'g1', size: 2, ok: 2, aborted: 0, invalid: 0, meanReward: 0.5, keep: true, keepReason: '' },
       { groupId: 'g2', size: 3, ok: 1, aborted: 0, invalid: 2, meanReward: 1, keep: true, keepReason: '' },

@@ -24,13 +24,13 @@ function expectSameAsFullRead(body: string): void {
   if (typeof full === 'string') throw new Error(`the full read refuses the body: ${full}`);
   const scanned = scanJsonScoreRequest(Buffer.from(body));
   expect(scanned).not.toBeNull();
-  expect(scanned!.samples).toEqual(full.map((s) => ({ ...s, response: '', label: {}, metadata: {} })));
+  expect(scanned!.samples.routes).toEqual(full.map(({ id, verifier, groupId, responseTokens }) => ({ id, verifier, groupId, responseTokens })));
   full.forEach((s, i) => {
-    expect(scanned!.encoded.sample(i)).toEqual(s);
-    expect(scanned!.encoded.responseBytes(i)).toBeGreaterThanOrEqual(s.response.length);
+    expect(scanned!.samples.sample(i)).toEqual(s);
+    expect(scanned!.samples.responseCharsAtMost(i)).toBeGreaterThanOrEqual(s.response.length);
   });
   const indices = full.map((_, i) => i).filter((i) => i % 3 !== 1);
-  const packed = scanned!.encoded.pack(indices);
+  const packed = scanned!.samples.chunk(indices);
   expect(packed.wire).toBe('json');
   expect(decodePackedJsonSamples(packed.bytes)).toEqual(indices.map((i) => full[i]));
 }

@@ -166,16 +166,16 @@ describe('the Score API wire codec, against the generated messages of @bufbuild/
     expect(scanned.rejected).toEqual(full.rejected);
     expect([...scanned.rejected.keys()]).toEqual([samples.length, samples.length + 1]);
     // Routing fields only; the bytes answer the rest.
-    expect(scanned.samples).toEqual(batch.map((s) => ({ ...s, response: '', label: {}, metadata: {} })));
-    batch.forEach((s, i) => expect(scanned.encoded.responseBytes(i)).toBe(Buffer.byteLength(s.response)));
-    samples.forEach((s, i) => expect(scanned.encoded.sample(i)).toEqual(s));
+    expect(scanned.samples.routes).toEqual(batch.map(({ id, verifier, groupId, responseTokens }) => ({ id, verifier, groupId, responseTokens })));
+    batch.forEach((s, i) => expect(scanned.samples.responseCharsAtMost(i)).toBe(Buffer.byteLength(s.response)));
+    samples.forEach((s, i) => expect(scanned.samples.sample(i)).toEqual(s));
     // A packed chunk is a ScoreRequest of just those samples, in that order.
-    expect(decodeScoreRequest(scanned.encoded.pack([7, 0, 3]).bytes).samples).toEqual([samples[7], samples[0], samples[3]]);
+    expect(decodeScoreRequest(scanned.samples.chunk([7, 0, 3]).bytes).samples).toEqual([samples[7], samples[0], samples[3]]);
     // Adjacent samples are copied as one range; a field between them (group options) is left out.
-    expect(decodeScoreRequest(scanned.encoded.pack([2, 3, 4]).bytes).samples).toEqual(samples.slice(2, 5));
-    expect(scanned.encoded.pack([2, 3, 4]).bytes.buffer.byteLength).toBeLessThan(bytes.length / 2);
+    expect(decodeScoreRequest(scanned.samples.chunk([2, 3, 4]).bytes).samples).toEqual(samples.slice(2, 5));
+    expect(scanned.samples.chunk([2, 3, 4]).bytes.buffer.byteLength).toBeLessThan(bytes.length / 2);
     const split = Buffer.concat([encodeScoreRequest(samples.slice(0, 2)), encodeScoreRequest([], { maxLength: 9 }), encodeScoreRequest(samples.slice(2, 4))]);
-    const withOptions = scanScoreRequest(split).encoded.pack([0, 1, 2, 3]).bytes;
+    const withOptions = scanScoreRequest(split).samples.chunk([0, 1, 2, 3]).bytes;
     expect(decodeScoreRequest(withOptions)).toMatchObject({ samples: samples.slice(0, 4), groupOptions: null });
     // Malformed bytes are refused by both with the same error: a cut message, and a string inside a
     // label whose length runs past the end (the scan checks what it does not build).
