@@ -3,7 +3,9 @@
  * it): the domain (core/, verifiers/, rubrics/) never imports the I/O layer (services/), and no
  * module imports itself back through a cycle. Issue 39: a verifier is one folder, reached from
  * outside through the registry only. Type-only imports count too: a port the domain needs
- * belongs in core/.
+ * belongs in core/. A unit test (`*.test.ts`) sits beside its module and is held to that module's
+ * rules (a test beside domain code is pure too; one that needs a service is cross-layer and lives
+ * under test/); nothing but a test imports a test or test/.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -44,6 +46,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^(core|rubrics|services|cli|web|curate|audit)/', pathNot: '^cli/pairs\\.ts$' },
       to: { path: '^verifiers/[^/]+/' },
+    },
+    {
+      name: 'production-imports-no-test',
+      comment:
+        'Tests may import what they test, never the reverse: code that ships (everything but test/, bench/ and *.test.ts) ' +
+        'imports nothing from test/ and no test file, or the image (which drops them) would not run.',
+      severity: 'error',
+      from: { pathNot: ['^test/', '^bench/', '\\.test\\.ts$'] },
+      to: { path: ['^test/', '\\.test\\.ts$'] },
+    },
+    {
+      name: 'test-imports-no-test',
+      comment: 'A test file imported by another runs its describe blocks twice: shared helpers go in a module of their own.',
+      severity: 'error',
+      from: { path: '\\.test\\.ts$' },
+      to: { path: '\\.test\\.ts$' },
     },
     {
       name: 'no-cycles',

@@ -1,7 +1,14 @@
-/** Tests are compiled by `tsc` first and run as plain JavaScript from dist/. */
+/**
+ * Tests are compiled by `tsc` with the code they test and run as plain JavaScript from dist/: a unit
+ * test sits beside its module (verifiers/math/compare.test.ts → dist/verifiers/math/compare.test.js)
+ * and cross-layer suites (spine, conformance, deploy, browser) live under test/. One compiler, no
+ * transform at test time: ts-jest would type-check every test file again in every worker.
+ */
 module.exports = {
-  roots: ['<rootDir>/dist/test'],
+  roots: ['<rootDir>/dist'],
   testMatch: ['**/*.test.js'],
+  // The playground's browser bundle is compiled into dist/web/client by its own tsconfig; no tests there.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/dist/web/client/'],
   testEnvironment: 'node',
   testTimeout: 60000,
   maxWorkers: 2,

@@ -34,6 +34,9 @@ describe('the dependency rule of npm test', () => {
     write(dir, 'verifiers/a.ts', "import { b } from './b';\nexport const a = (): number => b();\n");
     write(dir, 'verifiers/b.ts', "import { a } from './a';\nexport const b = (): number => a();\n");
     write(dir, 'rubrics/ok.ts', "export const ok = 1;\n");
+    write(dir, 'rubrics/ok.test.ts', "import { ok } from './ok';\nexport const seen = ok;\n");
+    write(dir, 'curate/pure.test.ts', "import { client } from '../services/client';\nexport const seen = client;\n");
+    write(dir, 'cli/ships.ts', "import { seen } from '../rubrics/ok.test';\nexport const shipped = seen;\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -44,7 +47,14 @@ describe('the dependency rule of npm test', () => {
     expect(output).toMatch(/no-cycles: verifiers\/a\.ts →/);
   });
 
-  it('passes a domain that keeps to itself', async () => {
+  it('holds a test beside domain code to the domain rule, and fails code that ships importing a test', async () => {
+    const { code, output } = await lintDeps(dir, ['curate', 'cli', 'rubrics', 'services']);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/domain-imports-no-io: curate\/pure\.test\.ts → services\/client\.ts/);
+    expect(output).toMatch(/production-imports-no-test: cli\/ships\.ts → rubrics\/ok\.test\.ts/);
+  });
+
+  it('passes a domain that keeps to itself, with a test beside its module', async () => {
     const { code, output } = await lintDeps(dir, ['rubrics', 'services']);
     expect(output).toMatch(/no dependency violations/);
     expect(code).toBe(0);
