@@ -4,6 +4,8 @@
  * and cross-layer suites (spine, conformance, deploy, browser) live under test/. One compiler, no
  * transform at test time: ts-jest would type-check every test file again in every worker.
  */
+require('./scripts/prune-stale-tests').pruneStaleTests();
+
 module.exports = {
   roots: ['<rootDir>/dist'],
   testMatch: ['**/*.test.js'],
