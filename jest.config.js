@@ -1,8 +1,8 @@
 /**
  * Tests are compiled by `tsc` with the code they test and run as plain JavaScript from dist/: a unit
  * test sits beside its module (verifiers/math/compare.test.ts → dist/verifiers/math/compare.test.js)
- * and cross-layer suites (spine, conformance, deploy, browser) live under test/. One compiler, no
- * transform at test time: ts-jest would type-check every test file again in every worker.
+ * and cross-layer suites (spine, conformance, deploy, browser) live under test/. One compiler and no
+ * transform at test time: where a test lives adds no step to CI.
  */
 require('./scripts/prune-stale-tests').pruneStaleTests();
 
