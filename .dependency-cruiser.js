@@ -3,18 +3,19 @@
  * it): the domain (core/, verifiers/, rubrics/) never imports the I/O layer (services/), and no
  * module imports itself back through a cycle. Issue 39: a verifier is one folder, reached from
  * outside through the registry only. Type-only imports count too: a port the domain needs
- * belongs in core/. A unit test (`*.test.ts`) sits beside its module and is held to that module's
- * rules (a test beside domain code is pure too; one that needs a service is cross-layer and lives
- * under test/); nothing but a test imports a test or test/.
+ * belongs in core/. Issue 39 item 5: a unit test (`*.test.ts`) sits beside its module and is held
+ * to that module's rules: beside domain code it is pure too, reaching into test/ only for the pure
+ * helpers of test/pure/ (a test that needs a service is cross-layer and lives under test/); nothing
+ * that ships imports a test or test/.
  */
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
     {
       name: 'domain-imports-no-io',
-      comment: 'core/, verifiers/, rubrics/, curate/ and audit/ are pure: they see services only through the ports in core/.',
+      comment: 'core/, verifiers/, rubrics/, curate/ and audit/ (and test/pure/, the helpers their tests share) are pure: they see services only through the ports in core/.',
       severity: 'error',
-      from: { path: '^(core|verifiers|rubrics|curate|audit)/' },
+      from: { path: '^(core|verifiers|rubrics|curate|audit|test/pure)/' },
       to: { path: '^(services|cli)/' },
     },
     {
@@ -23,7 +24,7 @@ module.exports = {
         'Pool threads load the domain: it must not pull in a network, process, database, metrics or isolate package ' +
         '(test/architecture/pool-thread.test.ts checks what a thread really loads).',
       severity: 'error',
-      from: { path: '^(core|verifiers|rubrics|curate|audit)/' },
+      from: { path: '^(core|verifiers|rubrics|curate|audit|test/pure)/' },
       to: {
         path: '^(node:)?(child_process|net|http|https|http2|dgram|cluster|worker_threads)$|node_modules/(better-sqlite3|openai|prom-client|isolated-vm|@grpc|express|piscina|yaml|commander|cli-progress|@huggingface)/',
       },
@@ -55,6 +56,15 @@ module.exports = {
       severity: 'error',
       from: { pathNot: ['^test/', '^bench/', '\\.test\\.ts$'] },
       to: { path: ['^test/', '\\.test\\.ts$'] },
+    },
+    {
+      name: 'domain-tests-import-pure-helpers',
+      comment:
+        'A unit test beside domain code is pure like it: of test/ it may import test/pure/ only, which keeps to the domain rule ' +
+        '(a test that needs a service, a fake server or a file of ../shared/ is cross-layer and lives under test/).',
+      severity: 'error',
+      from: { path: '^(core|verifiers|rubrics|curate|audit)/.*\\.test\\.ts$' },
+      to: { path: '^test/', pathNot: '^test/pure/' },
     },
     {
       name: 'test-imports-no-test',

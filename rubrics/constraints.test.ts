@@ -4,7 +4,7 @@ import { CONSTRAINTS, constraintById } from './registry';
 import { PERSON_NAMES } from './ifbench/count';
 import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip, removePunctuation } from './text/py';
 import { wordTokenize } from './text/words';
-import { generated } from '../test/fixtures/generated';
+import { generated } from '../test/pure/generated';
 
 const cases = CONSTRAINTS.flatMap((c: Constraint) => c.examples.map((example, i) => ({ id: c.id, i, example, constraint: c })));
 
