@@ -25,7 +25,9 @@ ARG NPM_CAFILE=/etc/ssl/certs/ca-certificates.crt
 COPY package.json package-lock.json ./
 RUN npm_config_cafile="$NPM_CAFILE" npm ci --ignore-scripts && npm rebuild isolated-vm better-sqlite3
 COPY . .
-RUN npm run build && npm prune --omit=dev --ignore-scripts && rm -rf test dist/test dist/bench bench
+# Unit tests sit beside their modules (and compile beside them in dist/): they go with test/ and bench/.
+RUN npm run build && npm prune --omit=dev --ignore-scripts && rm -rf test dist/test dist/bench bench \
+ && find core verifiers rubrics curate audit services cli web dist -name '*.test.*' -type f -delete
 
 FROM ${BASE}
 ARG DEBIAN_FRONTEND=noninteractive

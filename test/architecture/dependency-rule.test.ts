@@ -37,6 +37,12 @@ describe('the dependency rule of npm test', () => {
     write(dir, 'services/server.ts', 'export const startServer = (): number => 1;\n');
     write(dir, 'cli/main.ts', "import { startServer } from '../services/server';\nexport const serve = startServer;\n");
     write(dir, 'cli/lazy.ts', "export const serve = async (): Promise<number> => (await import('../services/server')).startServer();\n");
+    write(dir, 'rubrics/ok.test.ts', "import { ok } from './ok';\nimport { inputs } from '../test/pure/inputs';\nexport const seen = ok + inputs;\n");
+    write(dir, 'test/pure/inputs.ts', "export const inputs = 1;\n");
+    write(dir, 'test/fakes/server.ts', "export const server = 1;\n");
+    write(dir, 'curate/faked.test.ts', "import { server } from '../test/fakes/server';\nexport const seen = server;\n");
+    write(dir, 'curate/pure.test.ts', "import { client } from '../services/client';\nexport const seen = client;\n");
+    write(dir, 'cli/ships.ts', "import { seen } from '../rubrics/ok.test';\nexport const shipped = seen;\n");
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -54,8 +60,16 @@ describe('the dependency rule of npm test', () => {
     expect(output).not.toMatch(/cli\/lazy\.ts/);
   });
 
-  it('passes a domain that keeps to itself', async () => {
-    const { code, output } = await lintDeps(dir, ['rubrics', 'services']);
+  it('holds a test beside domain code to the domain rule, and fails code that ships importing a test', async () => {
+    const { code, output } = await lintDeps(dir, ['curate', 'cli', 'rubrics', 'services', 'test']);
+    expect(code).not.toBe(0);
+    expect(output).toMatch(/domain-imports-no-io: curate\/pure\.test\.ts → services\/client\.ts/);
+    expect(output).toMatch(/domain-tests-import-pure-helpers: curate\/faked\.test\.ts → test\/fakes\/server\.ts/);
+    expect(output).toMatch(/production-imports-no-test: cli\/ships\.ts → rubrics\/ok\.test\.ts/);
+  });
+
+  it('passes a domain that keeps to itself, with a test beside its module that uses a pure helper', async () => {
+    const { code, output } = await lintDeps(dir, ['rubrics', 'services', 'test']);
     expect(output).toMatch(/no dependency violations/);
     expect(code).toBe(0);
   });

@@ -32,13 +32,3 @@ export async function scoreIf(response: string, label: JsonObject, options: { me
     },
   );
 }
-
-/** Deterministic strings over `alphabet` (a linear congruential generator, never Math.random). */
-export function generated(alphabet: readonly string[], count: number, maxLength: number): string[] {
-  let seed = 12345;
-  const next = (n: number): number => {
-    seed = (seed * 1103515245 + 12345) % 2147483648;
-    return Math.floor((seed / 2147483648) * n);
-  };
-  return Array.from({ length: count }, () => Array.from({ length: next(maxLength + 1) }, () => alphabet[next(alphabet.length)]).join(''));
-}

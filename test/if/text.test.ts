@@ -13,7 +13,8 @@ import { looseVariants } from '../../rubrics/evaluate';
 import { countSyllables, countSyllablesOf } from '../../rubrics/text/syllables';
 import { sharedCounts, Trigrams } from '../../rubrics/text/trigrams';
 import { memo, withMemo } from '../../rubrics/text/memo';
-import { generated, sharedDir } from './helpers';
+import { generated } from '../pure/generated';
+import { sharedDir } from './helpers';
 
 describe('Punkt sentence tokenizer (NLTK English model)', () => {
   it.each([

@@ -1,7 +1,7 @@
 import { scorePure } from '../../core/score';
 import type { Sample } from '../../core/sample';
 import type { JsonObject } from '../../core/json';
-import { qa } from '../../verifiers/qa';
+import { qa } from '.';
 import type { PureVerifier } from '../../core/verifier';
 
 function sample(response: string, label: JsonObject): Sample {

@@ -1,7 +1,7 @@
-import type { JsonObject } from '../../core/json';
-import { itemText, rowText, words } from '../../curate/text';
-import { phraseSpans } from '../../curate/phrases';
-import { dedupKey } from '../../curate/dedup';
+import type { JsonObject } from '../core/json';
+import { itemText, rowText, words } from './text';
+import { phraseSpans } from './phrases';
+import { dedupKey } from './dedup';
 
 describe('curate text: what a word is', () => {
   it.each([

@@ -7,8 +7,8 @@ import {
   type GroupOptions,
   type GroupOptionsInput,
   type ShapedResult,
-} from '../../core/groups';
-import type { ScoreResult, Status } from '../../core/sample';
+} from './groups';
+import type { ScoreResult, Status } from './sample';
 
 /** One rollout as the engine would have decided it: group, length, status and raw reward. */
 interface Rollout {

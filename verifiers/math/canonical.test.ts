@@ -1,7 +1,7 @@
-import { Budget, DEFAULT_LIMITS, TooComplex } from '../../verifiers/math/budget';
-import { canonicalize, show, type Value } from '../../verifiers/math/canonical';
-import { parseAnswer } from '../../verifiers/math/parse';
-import { exactRoot, q, qAdd, qFromDecimal, qMul, qToString } from '../../verifiers/math/rational';
+import { Budget, DEFAULT_LIMITS, TooComplex } from './budget';
+import { canonicalize, show, type Value } from './canonical';
+import { parseAnswer } from './parse';
+import { exactRoot, q, qAdd, qFromDecimal, qMul, qToString } from './rational';
 
 function canon(text: string, strict = true): Value {
   const r = parseAnswer(text, { plain: false }, DEFAULT_LIMITS);

@@ -1,8 +1,8 @@
-import { code } from '../../verifiers/code';
-import { lastPythonBlock } from '../../verifiers/code/extract';
-import { MAX_TESTS, selectTests, testsSeed } from '../../verifiers/code/subsample';
+import { code } from '.';
+import { lastPythonBlock } from './extract';
+import { MAX_TESTS, selectTests, testsSeed } from './subsample';
 import type { SandboxPort } from '../../core/ports/sandbox';
-import { scoreAsync } from '../sandbox/helpers';
+import { scoreAsync } from '../../test/pure/score';
 
 describe('code: extraction of the last python block', () => {
   it.each([

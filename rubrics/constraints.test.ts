@@ -1,10 +1,10 @@
-import type { Constraint } from '../../rubrics/constraint';
-import { evaluate, looseVariants } from '../../rubrics/evaluate';
-import { CONSTRAINTS, constraintById } from '../../rubrics/registry';
-import { PERSON_NAMES } from '../../rubrics/ifbench/count';
-import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip, removePunctuation } from '../../rubrics/text/py';
-import { wordTokenize } from '../../rubrics/text/words';
-import { generated } from './helpers';
+import type { Constraint } from './constraint';
+import { evaluate, looseVariants } from './evaluate';
+import { CONSTRAINTS, constraintById } from './registry';
+import { PERSON_NAMES } from './ifbench/count';
+import { PUNCT_AND_SPACE, PY_B, pyIsAlpha, pyIsLower, pyIsUpper, pySplit, pyStrip, removePunctuation } from './text/py';
+import { wordTokenize } from './text/words';
+import { generated } from '../test/pure/generated';
 
 const cases = CONSTRAINTS.flatMap((c: Constraint) => c.examples.map((example, i) => ({ id: c.id, i, example, constraint: c })));
 

@@ -1,4 +1,4 @@
-import { consumedColumns, mappingFrom, parseRoute, rowToSamples, type Mapping } from '../../cli/dataset/mapping';
+import { consumedColumns, mappingFrom, parseRoute, rowToSamples, type Mapping } from './mapping';
 
 function mapping(flags: Parameters<typeof mappingFrom>[0]): Mapping {
   const chosen = mappingFrom(flags);

@@ -1,8 +1,8 @@
-import { backoffDelay, errorMessage, parseErrorBody, retryAfterMs, retryWait } from '../../services/resilience/retry';
-import { Semaphore } from '../../services/resilience/semaphore';
-import { replyText } from '../../services/judge/reply';
-import { resolveEndpoints, judgeConfigSection } from '../../services/judge/config';
-import { parseConfig } from '../../services/config';
+import { backoffDelay, errorMessage, parseErrorBody, retryAfterMs, retryWait } from './retry';
+import { Semaphore } from './semaphore';
+import { replyText } from '../judge/reply';
+import { resolveEndpoints, judgeConfigSection } from '../judge/config';
+import { parseConfig } from '../config';
 
 describe('retry policy', () => {
   const policy = { initialMs: 100, maxMs: 800, jitter: 0.25 };

@@ -1,7 +1,7 @@
-import { Budget, DEFAULT_LIMITS } from '../../verifiers/math/budget';
-import { canonicalize } from '../../verifiers/math/canonical';
-import { Comparer } from '../../verifiers/math/compare';
-import { parseAnswer } from '../../verifiers/math/parse';
+import { Budget, DEFAULT_LIMITS } from './budget';
+import { canonicalize } from './canonical';
+import { Comparer } from './compare';
+import { parseAnswer } from './parse';
 
 function rule(gold: string, pred: string, precision = 6, strict = true): string | null {
   const value = (text: string) => {

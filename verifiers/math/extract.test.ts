@@ -1,4 +1,4 @@
-import { extractAnswer, extractGold, findMathSpans, findBoxes } from '../../verifiers/math/extract';
+import { extractAnswer, extractGold, findMathSpans, findBoxes } from './extract';
 
 const last = (text: string) => extractAnswer(text, 'boxed_then_last');
 

@@ -1,6 +1,6 @@
-import { PhraseIndex } from '../../curate/phrase-index';
-import { phraseSpans } from '../../curate/phrases';
-import { CodeIndex } from '../../curate/code-index';
+import { PhraseIndex } from './phrase-index';
+import { phraseSpans } from './phrases';
+import { CodeIndex } from './code-index';
 
 const SAMPLING = { n: 8, count: 20, exhaustive: false };
 

@@ -1,7 +1,7 @@
-import { DEFAULT_LIMITS, TooComplex } from '../../verifiers/math/budget';
-import type { Node } from '../../verifiers/math/parse/ast';
-import { parseAnswer } from '../../verifiers/math/parse';
-import { tokenize } from '../../verifiers/math/parse/lexer';
+import { DEFAULT_LIMITS, TooComplex } from '../budget';
+import type { Node } from './ast';
+import { parseAnswer } from '.';
+import { tokenize } from './lexer';
 
 function parse(text: string, plain = false): Node {
   const r = parseAnswer(text, { plain }, DEFAULT_LIMITS);

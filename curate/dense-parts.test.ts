@@ -1,6 +1,6 @@
-import { DecisionBook, parseDecision } from '../../curate/decisions';
-import { ItemNeighbours, NeighbourIndex, nearestSamples } from '../../curate/neighbours';
-import { sharedSpans } from '../../curate/overlap';
+import { DecisionBook, parseDecision } from './decisions';
+import { ItemNeighbours, NeighbourIndex, nearestSamples } from './neighbours';
+import { sharedSpans } from './overlap';
 
 describe('sharedSpans', () => {
   it('marks runs of at least n words both texts hold, as spans of each original text', () => {

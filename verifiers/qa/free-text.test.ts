@@ -2,8 +2,8 @@ import { scorePure } from '../../core/score';
 import type { Sample } from '../../core/sample';
 import type { JsonObject } from '../../core/json';
 import type { PureVerifier } from '../../core/verifier';
-import { qa } from '../../verifiers/qa';
-import { tokenize, tokensText } from '../../verifiers/qa/tokens';
+import { qa } from '.';
+import { tokenize, tokensText } from './tokens';
 
 function score(answer: string, gold: string, threshold?: number) {
   const label: JsonObject = threshold === undefined ? { answers: [gold] } : { answers: [gold], threshold };

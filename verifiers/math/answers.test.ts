@@ -2,7 +2,7 @@ import type { JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
 import type { PureVerifier } from '../../core/verifier';
-import { math } from '../../verifiers/math';
+import { math } from '.';
 
 /*
  * Realistic answers beyond Math-Verify's cases, end to end through the verifier: the ways models and

@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import { LabelledHistogram, PairCounter } from '../../services/sample-tally';
+import { LabelledHistogram, PairCounter } from './sample-tally';
 
 /** The hot-path tallies expose exactly what prom-client's own Counter and Histogram expose for the same observations. */
 describe('sample tallies', () => {

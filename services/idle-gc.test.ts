@@ -1,4 +1,4 @@
-import { collectWhenIdle, garbageCollector } from '../../services/idle-gc';
+import { collectWhenIdle, garbageCollector } from './idle-gc';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,4 +1,4 @@
-import { Summary } from '../../cli/summary';
+import { Summary } from './summary';
 
 describe('score summary', () => {
   it('counts per verifier × status × reason with mean reward and latency percentiles within 12%', () => {

@@ -1,4 +1,4 @@
-import { penalizedReward, penaltyFraction, responseLength } from '../../verifiers/rlhf/penalty';
+import { penalizedReward, penaltyFraction, responseLength } from './penalty';
 
 const P = { l0: 1000, lmax: 3000, p_max: 0.4 };
 
