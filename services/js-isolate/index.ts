@@ -19,13 +19,19 @@ const TIMED_OUT = 'Script execution timed out.';
  * Rubrics must be deterministic: the one source of randomness an isolate offers is removed.
  * WebAssembly is removed too: a `WebAssembly.Memory` lives outside the isolate's heap limit (4 GB
  * of host memory from one rubric), and filling it is one native call that no timeout interrupts.
+ * `Atomics.wait` goes as well: it is the one way a rubric could take wall time without CPU time,
+ * so with it gone only the host's load can hold a call past the wall-clock backstop.
  */
 const PRELUDE = [
   'Math.random = () => { throw new Error("Math.random is not available to rubrics"); };',
   'delete globalThis.WebAssembly;',
+  'delete Atomics.wait;',
 ].join('\n');
 
-/** The wall-clock timeout is only a backstop (a call blocked without using CPU); CPU time decides. */
+/**
+ * The wall-clock timeout is only a backstop; CPU time decides. A call stopped by it while under its
+ * CPU limit was held by the host's load, not by the rubric: ABORTED, never the rubric's failure.
+ */
 const WALL_PER_CPU = 10;
 
 /** Errors cross from the isolate (and, under test runners, from other realms): read them by shape. */
@@ -87,8 +93,14 @@ export class JsIsolates implements JsIsolatePort {
         isolate.dispose();
       }
     }, Math.max(5, Math.min(50, cpuMs / 10)));
-    const failure = (error: unknown, kind: 'raised' | 'compile_error'): JsCallResult =>
-      stoppedForCpu || over() ? { kind: 'limit', limit: 'time' } : this.failure(isolate, error, kind);
+    const failure = (error: unknown, kind: 'raised' | 'compile_error'): JsCallResult => {
+      if (stoppedForCpu || over()) return { kind: 'limit', limit: 'time' };
+      if (!isolate.isDisposed && errorParts(error)?.message === TIMED_OUT) {
+        const used = Number(isolate.cpuTime / 1_000_000n);
+        throw new JsIsolateError(`stopped by the wall-clock backstop (${timeout} ms) after ${used} ms of its ${cpuMs} ms of CPU: the host is overloaded`);
+      }
+      return this.failure(isolate, error, kind);
+    };
     try {
       let fn: ivm.Reference;
       try {
@@ -117,7 +129,6 @@ export class JsIsolates implements JsIsolatePort {
 
   private failure(isolate: ivm.Isolate, error: unknown, kind: 'raised' | 'compile_error'): JsCallResult {
     if (isolate.isDisposed) return { kind: 'limit', limit: 'memory' };
-    if (errorParts(error)?.message === TIMED_OUT) return { kind: 'limit', limit: 'time' };
     return { kind, error: message(error) };
   }
 }

@@ -136,6 +136,13 @@ describe('if verifier: js rubrics (isolated-vm)', () => {
     expect(await scoreIf('x', js('(r) => typeof WebAssembly === "undefined" && typeof globalThis.WebAssembly === "undefined"'), { services })).toMatchObject({ reward: 1 });
   });
 
+  it('cannot block without CPU: Atomics.wait is gone (only the host\'s load can reach the wall-clock backstop)', async () => {
+    const wait = '(r) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 60000); return true; }';
+    const outcome = await scoreIf('x', js(wait), { services });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0 });
+    expect((outcome.details.rubrics as Array<{ reason?: string }>)[0]?.reason).toMatch(/Atomics.wait is not a function/);
+  });
+
   it('has no I/O and no randomness', async () => {
     expect(await scoreIf('x', js('(r) => typeof require === "undefined" && typeof process === "undefined" && typeof fetch === "undefined"'), { services })).toMatchObject({ reward: 1 });
     expect(await scoreIf('x', js('(r) => Math.random() < 2'), { services })).toMatchObject({ reward: 0 });
