@@ -93,7 +93,19 @@ export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Packed
     columns.reason[k] = outcome.reason;
     if (outcome.status === 'ABORTED') columns.abortedDetails.push([k, outcome.details]);
   });
-  return { columns, encoded: CHUNK_ENCODERS[encode.format](results) };
+  return { columns, encoded: exactBytes(CHUNK_ENCODERS[encode.format](results)) };
+}
+
+/**
+ * The chunk with its bytes alone in a buffer of their size. A message to another thread copies a
+ * typed array's whole ArrayBuffer, not just its view: the writer's spare room (it grows by doubling:
+ * up to as much again as the results) would cross too, and stay beside the reply on the thread that
+ * sends it until the reply is out (a 65,536-result reply: ~17 MiB of it).
+ */
+function exactBytes(chunk: EncodedChunk): EncodedChunk {
+  const { bytes } = chunk;
+  if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return chunk;
+  return { ...chunk, bytes: new Uint8Array(bytes) };
 }
 
 export function runTask(registry: Registry, verifierName: string, task: string, payload: Json): Json {

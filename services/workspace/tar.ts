@@ -162,75 +162,43 @@ function resolveLink(at: string, target: string, entries: Map<string, WorkspaceE
   return walk(at.split('/').slice(0, -1), target);
 }
 
-/**
- * `skipRoots`: the top folders of a change set that are not unpacked (SYSTEM_ROOTS, what the bwrap
- * backend takes from the host; a container backend keeps the episode's /usr and /etc).
- */
-export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: ArchiveRoot = 'workdir', skipRoots: ReadonlySet<string> = SYSTEM_ROOTS): ArchiveRead {
-  let bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      // Headers and padding on top of the data: a generous bound that a bomb still cannot pass.
-      bytes = gunzipSync(bytes, { maxOutputLength: limits.maxBytes + (limits.maxMembers + 2) * 2 * BLOCK });
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) return { ok: false, tooLarge: `expands past ${limits.maxBytes} bytes` };
-      throw new WorkspaceError('archive_unreadable', `gzip: ${(error as Error).message}`);
-    }
+type TooLarge = Extract<ArchiveRead, { ok: false }>;
+
+/** The archive's tar bytes: gunzipped when it is gzip, the expansion bounded by the limits. */
+function tarBytes(archive: Uint8Array, limits: ArchiveLimits): Buffer | TooLarge {
+  const bytes = Buffer.from(archive.buffer, archive.byteOffset, archive.byteLength);
+  if (bytes[0] !== 0x1f || bytes[1] !== 0x8b) return bytes;
+  try {
+    // Headers and padding on top of the data: a generous bound that a bomb still cannot pass.
+    return gunzipSync(bytes, { maxOutputLength: limits.maxBytes + (limits.maxMembers + 2) * 2 * BLOCK });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) return { ok: false, tooLarge: `expands past ${limits.maxBytes} bytes` };
+    throw new WorkspaceError('archive_unreadable', `gzip: ${(error as Error).message}`);
   }
-  const skipped: string[] = [];
-  // Path → entry, in the order the runner creates them: a member that replaces an earlier one of
-  // the same path moves to the end, after the folders it needs.
-  const entries = new Map<string, WorkspaceEntry>();
-  let members = 0;
-  let total = 0;
+}
+
+/** One member as its header (with the pax or GNU long-name records before it) declares it. */
+interface Member {
+  type: string;
+  name: string;
+  linkName: string;
+  size: number;
+  mtime: number;
+  mode: number;
+  /** Where its data starts in the tar bytes (not yet checked against their end). */
+  dataStart: number;
+}
+
+/** The members of the tar bytes in order, up to the end-of-archive block; the extended headers applied. */
+function* members(bytes: Buffer): Generator<Member> {
   let offset = 0;
   let pax = new Map<string, string>();
   let longName: string | null = null;
   let longLink: string | null = null;
-  /** Members of a change set under the system's folders, per folder: skipped, counted once. */
-  const system = new Map<string, number>();
-  const systemFiles: string[] = [];
-  const deletions: string[] = [];
-  /**
-   * The folders above a member: each one a folder of the archive (listed, or implied here and
-   * counted as a member). Every folder in `entries` has only folders above it, so the parent
-   * answers for all of them, and a missing one is walked up to the nearest that is there.
-   * 'link' / 'file' when a symlink or a file stands on the way.
-   */
-  const parents = (rel: string, mtime: number): 'ok' | 'link' | 'file' | 'too_many' => {
-    const missing: string[] = [];
-    for (let dir = rel.slice(0, Math.max(0, rel.lastIndexOf('/'))); dir !== ''; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) {
-      const there = entries.get(dir);
-      if (there?.kind === 'symlink') return 'link';
-      if (there?.kind === 'file') return 'file';
-      if (there?.kind === 'dir') break;
-      missing.push(dir);
-    }
-    members += missing.length;
-    if (members > limits.maxMembers) return 'too_many';
-    for (const dir of missing.reverse()) entries.set(dir, { kind: 'dir', path: dir, mode: 0o755, mtime });
-    return 'ok';
-  };
-  const place = (entry: WorkspaceEntry): ArchiveRead | null => {
-    const there = entries.get(entry.path);
-    if (there?.kind === 'dir' && entry.kind !== 'dir') {
-      skipped.push(`${entry.path}: would replace a folder`);
-      return null;
-    }
-    const above = parents(entry.path, entry.mtime);
-    if (above === 'too_many') return { ok: false, tooLarge: `more than ${limits.maxMembers} members` };
-    if (above !== 'ok') {
-      skipped.push(`${entry.path}: under a ${above === 'link' ? 'symlink' : 'file'}`);
-      return null;
-    }
-    entries.delete(entry.path);
-    entries.set(entry.path, entry);
-    return null;
-  };
   while (offset + BLOCK <= bytes.length) {
     const header = bytes.subarray(offset, offset + BLOCK);
-    if (header.every((b) => b === 0)) break;
+    if (header.every((b) => b === 0)) return;
     if (!checksumOk(header)) throw new WorkspaceError('archive_unreadable', `tar header at byte ${offset}: bad checksum`);
     const type = String.fromCharCode(header[156]!);
     const size = octal(header, 124, 12);
@@ -246,7 +214,7 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
     }
     const magic = header.toString('utf8', 257, 262);
     const prefix = magic === 'ustar' ? cstring(header, 345, 155) : '';
-    const rawName = pax.get('path') ?? longName ?? (prefix ? `${prefix}/${cstring(header, 0, 100)}` : cstring(header, 0, 100));
+    const name = pax.get('path') ?? longName ?? (prefix ? `${prefix}/${cstring(header, 0, 100)}` : cstring(header, 0, 100));
     const linkName = pax.get('linkpath') ?? longLink ?? cstring(header, 157, 100);
     const declared = pax.has('size') ? Number(pax.get('size')) : size;
     const mtime = clampTime(pax.has('mtime') ? Number(pax.get('mtime')) : octal(header, 136, 12));
@@ -254,98 +222,198 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
     longName = null;
     longLink = null;
     if (declared < 0 || !Number.isFinite(declared)) throw new WorkspaceError('archive_unreadable', `tar: a member of size ${declared}`);
-    const mode = octal(header, 100, 8) & 0o777;
-    // The archive's own root ("./") is the workspace itself (a change set's `/` is the backend's).
-    if (rawName.split('/').every((p) => p === '' || p === '.') && type === '5') {
-      if (root === 'workdir') entries.set('.', { kind: 'dir', path: '.', mode: mode | 0o700, mtime });
-      continue;
-    }
-    // A change set's members may be written `/tmp/x` or `tmp/x` (docker export has no slash).
-    const rel = clean(root === 'filesystem' ? rawName.replace(/^\/+/, '') : rawName);
-    if (rel === null) {
-      skipped.push(`${rawName}: outside the workspace`);
-      continue;
-    }
-    const top = rel.split('/', 1)[0]!;
-    // An OCI layer's whiteout (`.wh.NAME`, `.wh..wh..opq`) records a deletion: nothing to unpack.
-    if (root === 'filesystem' && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.wh.')) {
-      const name = rel.slice(rel.lastIndexOf('/') + 1 + '.wh.'.length);
-      const deleted = `/${rel.slice(0, rel.lastIndexOf('/') + 1)}${name}`;
-      // An opaque folder (`.wh..wh..opq`: its image content replaced) is not applied.
-      if (name.startsWith('.wh.') || name === '' || name === '.' || name === '..' || VERDICT_ROOTS.has(top) || deletions.length >= MAX_SYSTEM_FILES) skipped.push(`${rel}: a whiteout (a deletion in a layer diff) not applied`);
-      else deletions.push(deleted);
-      continue;
-    }
-    if (root === 'filesystem' && skipRoots.has(top)) {
-      system.set(top, (system.get(top) ?? 0) + 1);
-      if (type !== '5' && !VERDICT_ROOTS.has(top) && systemFiles.length < MAX_SYSTEM_FILES) systemFiles.push(`/${rel}`);
-      continue;
-    }
-    members++;
-    if (members > limits.maxMembers) return { ok: false, tooLarge: `more than ${limits.maxMembers} members` };
-    // Counted on the path itself: one pass over its bytes.
-    let depth = 1;
-    for (let k = rel.indexOf('/'); k >= 0; k = rel.indexOf('/', k + 1)) depth++;
-    if (depth > MAX_DEPTH + (type === '5' ? 0 : 1)) return { ok: false, tooLarge: `folders nested deeper than ${MAX_DEPTH}` };
-    // Names the kernel refuses would fail the runner, not the workspace.
-    if (Buffer.byteLength(rel) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)) {
-      skipped.push(`${rel.slice(0, 100)}…: name too long`);
-      continue;
-    }
-    if (type === '0' || type === '\0' || type === '7') {
-      total += declared;
-      if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
-      if (dataStart + declared > bytes.length) throw new WorkspaceError('archive_unreadable', `tar: ${rel} is truncated`);
-      const refused = place({ kind: 'file', path: rel, mode, mtime, data: bytes.subarray(dataStart, dataStart + declared) });
-      if (refused) return refused;
-    } else if (type === '5') {
-      const there = entries.get(rel);
-      if (there !== undefined && there.kind !== 'dir') skipped.push(`${rel}: a folder in place of a file`);
-      else if (there !== undefined) entries.set(rel, { ...there, mode: mode | 0o700, mtime });
-      else {
-        const refused = place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
-        if (refused) return refused;
-      }
-    } else if (type === '2') {
-      if (linkName === '' || Buffer.byteLength(linkName) > MAX_PATH_BYTES) {
-        skipped.push(`${rel}: symlink with ${linkName === '' ? 'no' : 'too long a'} target`);
-        continue;
-      }
-      if (root === 'workdir' && linkName.startsWith('/')) {
-        skipped.push(`${rel}: symlink out of the workspace (${linkName})`);
-        continue;
-      }
-      // Where a relative one leads is checked once every member is in (a later link can change it).
-      const refused = place({ kind: 'symlink', path: rel, target: linkName, mtime });
-      if (refused) return refused;
-    } else if (type === '1') {
-      const source = entries.get(clean(linkName) ?? '');
-      if (source?.kind !== 'file') {
-        skipped.push(`${rel}: hardlink to ${linkName}, not a file of the workspace`);
-        continue;
-      }
-      total += source.data.length;
-      if (total > limits.maxBytes) return { ok: false, tooLarge: `more than ${limits.maxBytes} bytes` };
-      const refused = place({ ...source, path: rel });
-      if (refused) return refused;
-    } else if (type === 'S') {
-      skipped.push(`${rel}: sparse member (not expanded)`);
-    } else {
-      skipped.push(`${rel}: ${type === '3' ? 'character device' : type === '4' ? 'block device' : type === '6' ? 'fifo' : `member type ${JSON.stringify(type)}`} not unpacked`);
-    }
+    yield { type, name, linkName, size: declared, mtime, mode: octal(header, 100, 8) & 0o777, dataStart };
   }
-  // Symlinks that lead out of the root once followed physically. One pass: a link removed here is
-  // no link at run time either, so a later one that went through it now dangles there.
-  // Steps of resolution, counted: the links of a valid archive take a few each.
+}
+
+/**
+ * The workspace as the members build it: path → entry, in the order the runner creates them (a
+ * member that replaces an earlier one of the same path moves to the end, after the folders it
+ * needs), with the members and bytes counted against the limits and what was skipped, and why.
+ */
+class Tree {
+  readonly entries = new Map<string, WorkspaceEntry>();
+  readonly skipped: string[] = [];
+  /** Members of a change set under the system's folders, per folder: skipped, counted once. */
+  readonly system = new Map<string, number>();
+  /** ArchiveRead's `systemFiles` and `deletions`. */
+  readonly systemFiles: string[] = [];
+  readonly deletions: string[] = [];
+  private members = 0;
+  private total = 0;
+
+  constructor(private readonly limits: ArchiveLimits) {}
+
+  /** One more member; a refusal once there are too many. */
+  count(more = 1): TooLarge | null {
+    this.members += more;
+    return this.members > this.limits.maxMembers ? { ok: false, tooLarge: `more than ${this.limits.maxMembers} members` } : null;
+  }
+
+  /** `bytes` more of file data; a refusal once there are too many. */
+  spend(bytes: number): TooLarge | null {
+    this.total += bytes;
+    return this.total > this.limits.maxBytes ? { ok: false, tooLarge: `more than ${this.limits.maxBytes} bytes` } : null;
+  }
+
+  /** Puts an entry at its path, unless a folder is there already or a symlink or file is on the way. */
+  place(entry: WorkspaceEntry): TooLarge | null {
+    const there = this.entries.get(entry.path);
+    if (there?.kind === 'dir' && entry.kind !== 'dir') {
+      this.skipped.push(`${entry.path}: would replace a folder`);
+      return null;
+    }
+    const above = this.parents(entry.path, entry.mtime);
+    if (typeof above === 'object') return above;
+    if (above !== 'ok') {
+      this.skipped.push(`${entry.path}: under a ${above === 'link' ? 'symlink' : 'file'}`);
+      return null;
+    }
+    this.entries.delete(entry.path);
+    this.entries.set(entry.path, entry);
+    return null;
+  }
+
+  /**
+   * The folders above a member: each one a folder of the archive (listed, or implied here and
+   * counted as a member). Every folder in `entries` has only folders above it, so the parent
+   * answers for all of them, and a missing one is walked up to the nearest that is there.
+   * 'link' / 'file' when a symlink or a file stands on the way.
+   */
+  private parents(rel: string, mtime: number): 'ok' | 'link' | 'file' | TooLarge {
+    const missing: string[] = [];
+    for (let dir = rel.slice(0, Math.max(0, rel.lastIndexOf('/'))); dir !== ''; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/')))) {
+      const there = this.entries.get(dir);
+      if (there?.kind === 'symlink') return 'link';
+      if (there?.kind === 'file') return 'file';
+      if (there?.kind === 'dir') break;
+      missing.push(dir);
+    }
+    const refused = this.count(missing.length);
+    if (refused) return refused;
+    for (const dir of missing.reverse()) this.entries.set(dir, { kind: 'dir', path: dir, mode: 0o755, mtime });
+    return 'ok';
+  }
+}
+
+/**
+ * Where a member lands, relative to the root: null when it is not unpacked (the skip recorded in
+ * `tree`), a refusal when it passes a limit. The archive's own root is handled here too.
+ */
+function locate(member: Member, tree: Tree, root: ArchiveRoot, skipRoots: ReadonlySet<string>): string | null | TooLarge {
+  const { name, type } = member;
+  // The archive's own root ("./") is the workspace itself (a change set's `/` is the backend's).
+  if (name.split('/').every((p) => p === '' || p === '.') && type === '5') {
+    if (root === 'workdir') tree.entries.set('.', { kind: 'dir', path: '.', mode: member.mode | 0o700, mtime: member.mtime });
+    return null;
+  }
+  // A change set's members may be written `/tmp/x` or `tmp/x` (docker export has no slash).
+  const rel = clean(root === 'filesystem' ? name.replace(/^\/+/, '') : name);
+  if (rel === null) {
+    tree.skipped.push(`${name}: outside the workspace`);
+    return null;
+  }
+  const top = rel.split('/', 1)[0]!;
+  // An OCI layer's whiteout (`.wh.NAME`, `.wh..wh..opq`) records a deletion: nothing to unpack.
+  if (root === 'filesystem' && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.wh.')) {
+    const deleted = rel.slice(rel.lastIndexOf('/') + 1 + '.wh.'.length);
+    // An opaque folder (`.wh..wh..opq`: its image content replaced) is not applied.
+    if (deleted.startsWith('.wh.') || deleted === '' || deleted === '.' || deleted === '..' || VERDICT_ROOTS.has(top) || tree.deletions.length >= MAX_SYSTEM_FILES) {
+      tree.skipped.push(`${rel}: a whiteout (a deletion in a layer diff) not applied`);
+    } else tree.deletions.push(`/${rel.slice(0, rel.lastIndexOf('/') + 1)}${deleted}`);
+    return null;
+  }
+  if (root === 'filesystem' && skipRoots.has(top)) {
+    tree.system.set(top, (tree.system.get(top) ?? 0) + 1);
+    if (type !== '5' && !VERDICT_ROOTS.has(top) && tree.systemFiles.length < MAX_SYSTEM_FILES) tree.systemFiles.push(`/${rel}`);
+    return null;
+  }
+  const refused = tree.count();
+  if (refused) return refused;
+  // Counted on the path itself: one pass over its bytes.
+  let depth = 1;
+  for (let k = rel.indexOf('/'); k >= 0; k = rel.indexOf('/', k + 1)) depth++;
+  if (depth > MAX_DEPTH + (type === '5' ? 0 : 1)) return { ok: false, tooLarge: `folders nested deeper than ${MAX_DEPTH}` };
+  // Names the kernel refuses would fail the runner, not the workspace.
+  if (Buffer.byteLength(rel) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES)) {
+    tree.skipped.push(`${rel.slice(0, 100)}…: name too long`);
+    return null;
+  }
+  return rel;
+}
+
+/** Adds the member at `rel` by its type: a file, folder, symlink or hardlink; anything else is skipped. */
+function unpack(member: Member, rel: string, bytes: Buffer, tree: Tree, root: ArchiveRoot): TooLarge | null {
+  const { type, linkName, mode, mtime } = member;
+  if (type === '0' || type === '\0' || type === '7') {
+    const refused = tree.spend(member.size);
+    if (refused) return refused;
+    const end = member.dataStart + member.size;
+    if (end > bytes.length) throw new WorkspaceError('archive_unreadable', `tar: ${rel} is truncated`);
+    return tree.place({ kind: 'file', path: rel, mode, mtime, data: bytes.subarray(member.dataStart, end) });
+  }
+  if (type === '5') {
+    const there = tree.entries.get(rel);
+    if (there === undefined) return tree.place({ kind: 'dir', path: rel, mode: mode | 0o700, mtime });
+    if (there.kind !== 'dir') tree.skipped.push(`${rel}: a folder in place of a file`);
+    else tree.entries.set(rel, { ...there, mode: mode | 0o700, mtime });
+    return null;
+  }
+  if (type === '2') {
+    if (linkName === '' || Buffer.byteLength(linkName) > MAX_PATH_BYTES) tree.skipped.push(`${rel}: symlink with ${linkName === '' ? 'no' : 'too long a'} target`);
+    else if (root === 'workdir' && linkName.startsWith('/')) tree.skipped.push(`${rel}: symlink out of the workspace (${linkName})`);
+    // Where a relative one leads is checked once every member is in (a later link can change it).
+    else return tree.place({ kind: 'symlink', path: rel, target: linkName, mtime });
+    return null;
+  }
+  if (type === '1') {
+    const source = tree.entries.get(clean(linkName) ?? '');
+    if (source?.kind !== 'file') {
+      tree.skipped.push(`${rel}: hardlink to ${linkName}, not a file of the workspace`);
+      return null;
+    }
+    return tree.spend(source.data.length) ?? tree.place({ ...source, path: rel });
+  }
+  if (type === 'S') tree.skipped.push(`${rel}: sparse member (not expanded)`);
+  else tree.skipped.push(`${rel}: ${type === '3' ? 'character device' : type === '4' ? 'block device' : type === '6' ? 'fifo' : `member type ${JSON.stringify(type)}`} not unpacked`);
+  return null;
+}
+
+/**
+ * Drops the symlinks that lead out of the root once followed physically. One pass: a link removed
+ * here is no link at run time either, so a later one that went through it now dangles there.
+ * Steps of resolution, counted: the links of a valid archive take a few each.
+ */
+function dropEscapingLinks(tree: Tree, root: ArchiveRoot, limits: ArchiveLimits): TooLarge | null {
   const budget = { steps: 64 * limits.maxMembers };
-  for (const entry of entries.values()) {
+  for (const entry of tree.entries.values()) {
     if (entry.kind !== 'symlink') continue;
-    const to = resolveLink(entry.path, entry.target, entries, root, budget);
+    const to = resolveLink(entry.path, entry.target, tree.entries, root, budget);
     if (budget.steps < 0) return { ok: false, tooLarge: `symlinks that take more than ${64 * limits.maxMembers} steps to resolve` };
     if (to !== null && !(root === 'filesystem' && FORBIDDEN_TARGETS.has(to[0] ?? '') && !HARMLESS_DEVICES.has(to.join('/')))) continue;
-    skipped.push(`${entry.path}: symlink out of the workspace (${entry.target})`);
-    entries.delete(entry.path);
+    tree.skipped.push(`${entry.path}: symlink out of the workspace (${entry.target})`);
+    tree.entries.delete(entry.path);
   }
-  for (const [top, count] of system) skipped.push(`${top}/…: ${count} member${count === 1 ? '' : 's'} under a system folder, which the backend takes from its own environment`);
-  return { ok: true, entries: [...entries.values()], skipped, systemFiles, deletions };
+  return null;
+}
+
+/**
+ * `skipRoots`: the top folders of a change set that are not unpacked (SYSTEM_ROOTS, what the bwrap
+ * backend takes from the host; a container backend keeps the episode's /usr and /etc).
+ */
+export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: ArchiveRoot = 'workdir', skipRoots: ReadonlySet<string> = SYSTEM_ROOTS): ArchiveRead {
+  const bytes = tarBytes(archive, limits);
+  if (!Buffer.isBuffer(bytes)) return bytes;
+  const tree = new Tree(limits);
+  for (const member of members(bytes)) {
+    const rel = locate(member, tree, root, skipRoots);
+    if (rel === null) continue;
+    if (typeof rel !== 'string') return rel;
+    const refused = unpack(member, rel, bytes, tree, root);
+    if (refused) return refused;
+  }
+  const refused = dropEscapingLinks(tree, root, limits);
+  if (refused) return refused;
+  for (const [top, count] of tree.system) tree.skipped.push(`${top}/…: ${count} member${count === 1 ? '' : 's'} under a system folder, which the backend takes from its own environment`);
+  return { ok: true, entries: [...tree.entries.values()], skipped: tree.skipped, systemFiles: tree.systemFiles, deletions: tree.deletions };
 }

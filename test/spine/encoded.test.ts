@@ -6,6 +6,7 @@ import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
 import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
 import { scoreReplyJson } from '../../services/wire/json';
+import { MessageChannel } from 'node:worker_threads';
 import { z } from 'zod';
 import { Registry } from '../../core/registry';
 import { definePure } from '../../core/verifier';
@@ -161,5 +162,24 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const details = new Map(reply.columns.abortedDetails);
     expect(outcomeAt(reply.columns, 0, details)).toMatchObject({ status: 'ABORTED', reason: 'verifier_error', details: { error: expect.stringContaining('boom') } });
     expect(outcomeAt(reply.columns, 1, details)).toEqual({ status: 'OK', reward: 1, reason: expect.any(String), details: {} });
+  });
+
+  it('send back a chunk\'s encoded results in a buffer of their size: a message to the caller\'s thread copies the whole buffer, spare room included', async () => {
+    const chunk = batch().filter((s) => s.verifier === 'qa');
+    for (const format of ['protobuf', 'json'] as const) {
+      const reply = scoreChunk(new Registry(VERIFIERS), chunk, { format, indices: Int32Array.from(chunk.map((_, i) => i)) });
+      if (!('encoded' in reply)) throw new Error('expected encoded results');
+      const { bytes, ends } = reply.encoded;
+      expect(bytes.byteLength).toBe(ends[ends.length - 1]);
+      expect(bytes.buffer.byteLength).toBe(bytes.byteLength);
+      // As a pool thread's reply crosses: what arrives holds the results' bytes and nothing more.
+      const { port1, port2 } = new MessageChannel();
+      const arrived = new Promise<Uint8Array>((resolve) => port2.once('message', resolve));
+      port1.postMessage(bytes);
+      const copy = await arrived;
+      port1.close();
+      expect(copy.buffer.byteLength).toBe(bytes.byteLength);
+      expect(Buffer.from(copy).equals(Buffer.from(bytes))).toBe(true);
+    }
   });
 });

@@ -227,210 +227,272 @@ namespace Verdict {
     );
   }
 
-  export function startPlayground(root: HTMLElement): void {
+  /** The branch of a union label (oneOf/anyOf) that fits `values`: its const fields match and it has all their keys. */
+  function branchFor(branches: Schema[], values: Row): number {
+    const fits = (b: Schema) =>
+      Object.keys(values).every((k) => k in (b.properties ?? {})) && Object.entries(b.properties ?? {}).every(([k, f]) => f.const === undefined || values[k] === undefined || values[k] === f.const);
+    return Math.max(0, branches.findIndex(fits));
+  }
+
+  /** How a branch is named in the variant picker: its const fields, else its required fields. */
+  function branchName(b: Schema): string {
+    const consts = Object.entries(b.properties ?? {}).filter(([, f]) => f.const !== undefined);
+    return consts.length ? consts.map(([k, f]) => `${k} ${JSON.stringify(f.const)}`).join(', ') : `with ${(b.required ?? Object.keys(b.properties ?? {})).join(', ')}`;
+  }
+
+  /** The page's controls, and what it knows: the server's verifiers and the label fields on show. */
+  interface Page {
+    token: HTMLInputElement;
+    connection: HTMLElement;
+    verifier: HTMLSelectElement;
+    description: HTMLElement;
+    fields: HTMLFieldSetElement;
+    useExample: HTMLButtonElement;
+    response: HTMLTextAreaElement;
+    metadata: HTMLTextAreaElement;
+    metadataError: HTMLElement;
+    group: HTMLTextAreaElement;
+    advantage: HTMLSelectElement;
+    score: HTMLButtonElement;
+    output: HTMLElement;
+    file: HTMLInputElement;
+    reportRoot: HTMLElement;
+    infos: Info[];
+    current: Field[];
+  }
+
+  function controls(): Page {
     const token = h('input', { id: 'token', type: 'password', autocomplete: 'off' });
     token.value = sessionStorage.getItem(TOKEN_KEY) ?? '';
+    return {
+      token,
+      connection: h('p', { id: 'connection', role: 'status' }),
+      verifier: h('select', { id: 'verifier', disabled: true }),
+      description: h('p', { id: 'verifier-description', class: 'help' }),
+      fields: h('fieldset', { id: 'label-fields' }, h('legend', {}, 'Label')),
+      useExample: h('button', { type: 'button', id: 'use-example' }, 'Fill the example label'),
+      response: h('textarea', { id: 'response', rows: 6, class: 'code', spellcheck: 'false' }),
+      metadata: h('textarea', { id: 'metadata', rows: 3, class: 'code', spellcheck: 'false', 'aria-describedby': 'metadata-help metadata-error' }),
+      metadataError: h('p', { id: 'metadata-error', class: 'field-error', role: 'alert' }),
+      group: h('textarea', { id: 'group', rows: 4, class: 'code', spellcheck: 'false', 'aria-describedby': 'group-help' }),
+      advantage: h('select', { id: 'advantage' }, h('option', { value: 'grpo' }, 'grpo'), h('option', { value: 'mean' }, 'mean'), h('option', { value: '' }, 'none')),
+      score: h('button', { type: 'submit', id: 'score', disabled: true }, 'Score'),
+      output: h('section', { id: 'output', 'aria-live': 'polite', 'aria-label': 'verdict' }),
+      file: h('input', { id: 'results-file', type: 'file', accept: '.jsonl,.json,.gz' }),
+      reportRoot: h('div', { id: 'report' }),
+      infos: [],
+      current: [],
+    };
+  }
+
+  function authHeaders(page: Page): Record<string, string> {
+    const token = page.token.value.trim();
+    return token === '' ? {} : { authorization: `Bearer ${token}` };
+  }
+
+  /** The label's fields for the chosen verifier, filled from `fill` (else its example); a union label shows one branch. */
+  function buildForm(page: Page, fill: Row | null, branch?: number): void {
+    const info = page.infos.find((i) => i.name === page.verifier.value);
+    page.fields.replaceChildren(h('legend', {}, 'Label'));
+    page.current = [];
+    if (!info) return;
+    page.description.textContent = `${info.name} ${info.version}: ${info.description}`;
+    const root = info.labelSchema;
+    // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
+    const branches = root.oneOf ?? root.anyOf;
+    let values = fill ?? info.example.label;
+    let schema = root;
+    if (branches) {
+      const chosen = branch ?? branchFor(branches, values);
+      schema = branches[chosen]!;
+      if (branch !== undefined) values = skeleton(schema);
+      const picker = h('select', { id: 'label-variant' }, ...branches.map((b, i) => h('option', { value: String(i) }, branchName(b))));
+      picker.value = String(chosen);
+      picker.addEventListener('change', () => buildForm(page, null, Number(picker.value)));
+      page.fields.appendChild(h('div', { class: 'field' }, h('label', { for: 'label-variant' }, 'Label form'), picker, h('p', { class: 'help' }, 'This label comes in several forms: pick one, its fields follow.')));
+    }
+    for (const [name, fieldSchema] of Object.entries(schema.properties ?? {})) {
+      const { row, field } = fieldFor(name, fieldSchema, (schema.required ?? []).includes(name), values[name]);
+      page.fields.appendChild(row);
+      page.current.push(field);
+    }
+  }
+
+  /** The chosen verifier's example, all of it: label, response and metadata. */
+  function fillExample(page: Page): void {
+    const example = page.infos.find((i) => i.name === page.verifier.value)?.example;
+    buildForm(page, null);
+    page.response.value = example?.response ?? '';
+    page.metadata.value = example?.metadata ? JSON.stringify(example.metadata, null, 2) : '';
+    page.group.value = '';
+    page.output.replaceChildren();
+  }
+
+  /** Connects: lists the server's verifiers (with the token, if one is typed) and keeps the choice. */
+  async function load(page: Page): Promise<void> {
+    const { token, connection, verifier, score } = page;
+    sessionStorage.setItem(TOKEN_KEY, token.value.trim());
+    connection.textContent = 'Connecting…';
+    let res: Response;
+    try {
+      res = await fetch('/v1/verifiers', { headers: authHeaders(page) });
+    } catch (error) {
+      connection.textContent = `Cannot reach the server: ${(error as Error).message}`;
+      return;
+    }
+    if (res.status === 401) {
+      connection.textContent = 'This server wants a bearer token: type it above and connect.';
+      verifier.disabled = score.disabled = true;
+      return;
+    }
+    if (!res.ok) {
+      connection.textContent = `GET /v1/verifiers answered ${res.status}`;
+      return;
+    }
+    page.infos = ((await res.json()) as { verifiers: Info[] }).verifiers;
+    connection.textContent = `Connected: ${page.infos.length} verifiers.`;
+    const keep = verifier.value;
+    verifier.replaceChildren(...page.infos.map((i) => h('option', { value: i.name }, `${i.name} ${i.version}`)));
+    if (page.infos.some((i) => i.name === keep)) verifier.value = keep;
+    verifier.disabled = score.disabled = false;
+    fillExample(page);
+  }
+
+  /** The label from its fields, each checked as the schema allows; null when one is marked wrong. */
+  function readLabel(fields: Field[]): Row | null {
+    const label: Row = {};
+    let bad = false;
+    for (const f of fields) {
+      const read = f.read();
+      const problem = read.ok ? check(f, read.value) : read.error;
+      if (problem !== null) {
+        f.error.textContent = problem;
+        f.input.setAttribute('aria-invalid', 'true');
+        bad = true;
+      } else {
+        f.input.removeAttribute('aria-invalid');
+        if (read.ok && read.value !== undefined) label[f.name] = read.value;
+      }
+    }
+    return bad ? null : label;
+  }
+
+  /** The metadata box as a JSON object ({} when empty); null when it is not one (the error shown). */
+  function readMetadata(page: Page): Row | null {
+    if (page.metadata.value.trim() === '') return {};
+    try {
+      const meta = JSON.parse(page.metadata.value) as Row;
+      if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('expected a JSON object');
+      return meta;
+    } catch (error) {
+      page.metadataError.textContent = `metadata: ${(error as Error).message}`;
+      return null;
+    }
+  }
+
+  /** Shows the server's answer: a card per result (an INVALID label's reason also at its field), then each group's summary. */
+  function showReply(page: Page, results: Row[], groups: Row[], responses: string[], label: Row): void {
+    page.output.replaceChildren();
+    for (const result of results) {
+      // An INVALID label names its field ("label.answers[0]: …"): the message goes to that field too.
+      const field = /^label\.([A-Za-z0-9_]+)/.exec(String(result['reason'] ?? ''))?.[1];
+      const target = page.current.find((f) => f.name === field);
+      if (statusOf(result) === 'INVALID' && target) {
+        target.error.textContent = String(result['reason']);
+        target.input.setAttribute('aria-invalid', 'true');
+      }
+      page.output.appendChild(resultCard(result, responses[Number(result['index'] ?? 0)] ?? '', label));
+    }
+    for (const g of groups) {
+      page.output.appendChild(
+        table('Group summary', ['group', 'size', 'OK', 'INVALID', 'ABORTED', 'mean reward', 'keep', 'why not'], [
+          [String(g['groupId']), String(g['size']), String(g['ok']), String(g['invalid']), String(g['aborted']), fmt((g['meanReward'] as number | undefined) ?? null, 4), String(g['keep']), String(g['keepReason'] || '–')],
+        ]),
+      );
+    }
+  }
+
+  /** Scores the response (with the group's other responses, if any) and shows the verdict. */
+  async function submit(page: Page): Promise<void> {
+    const { output, group, verifier } = page;
+    for (const f of page.current) f.error.textContent = '';
+    page.metadataError.textContent = '';
+    // Both read (each marks its own errors) before either stops the request.
+    const label = readLabel(page.current);
+    const meta = readMetadata(page);
+    if (label === null || meta === null) return void output.replaceChildren(h('p', { class: 'error' }, 'Fix the fields marked above.'));
+    const others = group.value.trim() === '' ? [] : group.value.split(/^---$/m).map((s) => s.replace(/^\n|\n$/g, ''));
+    const responses = [page.response.value, ...others];
+    const grouped = others.length > 0;
+    const samples = responses.map((text, i) => ({ id: grouped ? `rollout-${i}` : 'playground', verifier: verifier.value, response: text, label, metadata: meta, ...(grouped ? { groupId: 'playground' } : {}) }));
+    const body = { samples, ...(grouped ? { groupOptions: { advantage: page.advantage.value } } : {}) };
+    output.replaceChildren(h('p', {}, 'Scoring…'));
+    const res = await fetch('/v1/score', { method: 'POST', headers: { ...authHeaders(page), 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const reply = (await res.json()) as { results?: Row[]; groups?: Row[]; error?: { code: string; message: string } };
+    if (!res.ok || !reply.results) return void output.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${res.status} ${reply.error?.code ?? ''}: ${reply.error?.message ?? ''}`));
+    showReply(page, reply.results, reply.groups ?? [], responses, label);
+  }
+
+  /** Opens a results file in the browser: JSONL, JSON or gzip of them, shown as the report page. */
+  async function openResults(page: Page): Promise<void> {
+    const chosen = page.file.files?.[0];
+    if (!chosen) return;
+    const reportRoot = page.reportRoot;
+    reportRoot.replaceChildren(h('p', {}, `Reading ${chosen.name}…`));
+    let text: string;
+    if (chosen.name.endsWith('.gz')) text = await new Response(chosen.stream().pipeThrough(new DecompressionStream('gzip'))).text();
+    else if (/\.(zst|parquet)$/.test(chosen.name)) {
+      return void reportRoot.replaceChildren(h('p', { role: 'alert', class: 'error' }, `${chosen.name}: the browser reads JSONL, JSON and .gz; for .zst and Parquet run verdict report ${chosen.name}`));
+    } else text = await chosen.text();
+    renderParsed(parseReportText(text), reportRoot, chosen.name);
+  }
+
+  /** The page's layout: the connect form, the score form beside the verdict, the results file below. */
+  function layout(page: Page, root: HTMLElement): { connectForm: HTMLFormElement; scoreForm: HTMLFormElement } {
     const connect = h('button', { type: 'submit' }, 'Connect');
-    const connection = h('p', { id: 'connection', role: 'status' });
-    const verifier = h('select', { id: 'verifier', disabled: true });
-    const description = h('p', { id: 'verifier-description', class: 'help' });
-    const fields = h('fieldset', { id: 'label-fields' }, h('legend', {}, 'Label'));
-    const useExample = h('button', { type: 'button', id: 'use-example' }, 'Fill the example label');
-    const response = h('textarea', { id: 'response', rows: 6, class: 'code', spellcheck: 'false' });
-    const metadata = h('textarea', { id: 'metadata', rows: 3, class: 'code', spellcheck: 'false', 'aria-describedby': 'metadata-help metadata-error' });
-    const metadataError = h('p', { id: 'metadata-error', class: 'field-error', role: 'alert' });
-    const group = h('textarea', { id: 'group', rows: 4, class: 'code', spellcheck: 'false', 'aria-describedby': 'group-help' });
-    const advantage = h('select', { id: 'advantage' }, h('option', { value: 'grpo' }, 'grpo'), h('option', { value: 'mean' }, 'mean'), h('option', { value: '' }, 'none'));
-    const score = h('button', { type: 'submit', id: 'score', disabled: true }, 'Score');
-    const output = h('section', { id: 'output', 'aria-live': 'polite', 'aria-label': 'verdict' });
-    const file = h('input', { id: 'results-file', type: 'file', accept: '.jsonl,.json,.gz' });
-    const reportRoot = h('div', { id: 'report' });
-
-    let infos: Info[] = [];
-    let current: Field[] = [];
-    const headers = (): Record<string, string> => (token.value.trim() === '' ? {} : { authorization: `Bearer ${token.value.trim()}` });
-
-    /** The branch of a union label (oneOf/anyOf) that fits `values`: its const fields match and it has all their keys. */
-    const branchFor = (branches: Schema[], values: Row): number => {
-      const fits = (b: Schema) =>
-        Object.keys(values).every((k) => k in (b.properties ?? {})) && Object.entries(b.properties ?? {}).every(([k, f]) => f.const === undefined || values[k] === undefined || values[k] === f.const);
-      return Math.max(0, branches.findIndex(fits));
-    };
-    /** How a branch is named in the variant picker: its const fields, else its required fields. */
-    const branchName = (b: Schema): string => {
-      const consts = Object.entries(b.properties ?? {}).filter(([, f]) => f.const !== undefined);
-      return consts.length ? consts.map(([k, f]) => `${k} ${JSON.stringify(f.const)}`).join(', ') : `with ${(b.required ?? Object.keys(b.properties ?? {})).join(', ')}`;
-    };
-
-    const buildForm = (fill: Row | null, branch?: number) => {
-      const info = infos.find((i) => i.name === verifier.value);
-      fields.replaceChildren(h('legend', {}, 'Label'));
-      current = [];
-      if (!info) return;
-      description.textContent = `${info.name} ${info.version}: ${info.description}`;
-      const root = info.labelSchema;
-      // A union label (code's assert or stdio, a task inline or by id): one branch's fields at a time.
-      const branches = root.oneOf ?? root.anyOf;
-      let values = fill ?? info.example.label;
-      let schema = root;
-      if (branches) {
-        const chosen = branch ?? branchFor(branches, values);
-        schema = branches[chosen]!;
-        if (branch !== undefined) values = skeleton(schema);
-        const picker = h('select', { id: 'label-variant' }, ...branches.map((b, i) => h('option', { value: String(i) }, branchName(b))));
-        picker.value = String(chosen);
-        picker.addEventListener('change', () => buildForm(null, Number(picker.value)));
-        fields.appendChild(h('div', { class: 'field' }, h('label', { for: 'label-variant' }, 'Label form'), picker, h('p', { class: 'help' }, 'This label comes in several forms: pick one, its fields follow.')));
-      }
-      for (const [name, fieldSchema] of Object.entries(schema.properties ?? {})) {
-        const { row, field } = fieldFor(name, fieldSchema, (schema.required ?? []).includes(name), values[name]);
-        fields.appendChild(row);
-        current.push(field);
-      }
-    };
-    const fillExample = () => {
-      const example = infos.find((i) => i.name === verifier.value)?.example;
-      buildForm(null);
-      response.value = example?.response ?? '';
-      metadata.value = example?.metadata ? JSON.stringify(example.metadata, null, 2) : '';
-      group.value = '';
-      output.replaceChildren();
-    };
-
-    const load = async () => {
-      sessionStorage.setItem(TOKEN_KEY, token.value.trim());
-      connection.textContent = 'Connecting…';
-      let res: Response;
-      try {
-        res = await fetch('/v1/verifiers', { headers: headers() });
-      } catch (error) {
-        connection.textContent = `Cannot reach the server: ${(error as Error).message}`;
-        return;
-      }
-      if (res.status === 401) {
-        connection.textContent = 'This server wants a bearer token: type it above and connect.';
-        verifier.disabled = score.disabled = true;
-        return;
-      }
-      if (!res.ok) {
-        connection.textContent = `GET /v1/verifiers answered ${res.status}`;
-        return;
-      }
-      infos = ((await res.json()) as { verifiers: Info[] }).verifiers;
-      connection.textContent = `Connected: ${infos.length} verifiers.`;
-      const keep = verifier.value;
-      verifier.replaceChildren(...infos.map((i) => h('option', { value: i.name }, `${i.name} ${i.version}`)));
-      if (infos.some((i) => i.name === keep)) verifier.value = keep;
-      verifier.disabled = score.disabled = false;
-      fillExample();
-    };
-
-    const submit = async () => {
-      for (const f of current) f.error.textContent = '';
-      metadataError.textContent = '';
-      const label: Row = {};
-      let bad = false;
-      for (const f of current) {
-        const read = f.read();
-        const problem = read.ok ? check(f, read.value) : read.error;
-        if (problem !== null) {
-          f.error.textContent = problem;
-          f.input.setAttribute('aria-invalid', 'true');
-          bad = true;
-        } else {
-          f.input.removeAttribute('aria-invalid');
-          if (read.ok && read.value !== undefined) label[f.name] = read.value;
-        }
-      }
-      let meta: Row = {};
-      if (metadata.value.trim() !== '') {
-        try {
-          meta = JSON.parse(metadata.value) as Row;
-          if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) throw new Error('expected a JSON object');
-        } catch (error) {
-          metadataError.textContent = `metadata: ${(error as Error).message}`;
-          bad = true;
-        }
-      }
-      if (bad) return void output.replaceChildren(h('p', { class: 'error' }, 'Fix the fields marked above.'));
-      const others = group.value.trim() === '' ? [] : group.value.split(/^---$/m).map((s) => s.replace(/^\n|\n$/g, ''));
-      const responses = [response.value, ...others];
-      const grouped = others.length > 0;
-      const samples = responses.map((text, i) => ({ id: grouped ? `rollout-${i}` : 'playground', verifier: verifier.value, response: text, label, metadata: meta, ...(grouped ? { groupId: 'playground' } : {}) }));
-      const body = { samples, ...(grouped ? { groupOptions: { advantage: advantage.value } } : {}) };
-      output.replaceChildren(h('p', {}, 'Scoring…'));
-      const res = await fetch('/v1/score', { method: 'POST', headers: { ...headers(), 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      const reply = (await res.json()) as { results?: Row[]; groups?: Row[]; error?: { code: string; message: string } };
-      if (!res.ok || !reply.results) return void output.replaceChildren(h('p', { class: 'error', role: 'alert' }, `${res.status} ${reply.error?.code ?? ''}: ${reply.error?.message ?? ''}`));
-      output.replaceChildren();
-      for (const result of reply.results) {
-        // An INVALID label names its field ("label.answers[0]: …"): the message goes to that field too.
-        const field = /^label\.([A-Za-z0-9_]+)/.exec(String(result['reason'] ?? ''))?.[1];
-        const target = current.find((f) => f.name === field);
-        if (statusOf(result) === 'INVALID' && target) {
-          target.error.textContent = String(result['reason']);
-          target.input.setAttribute('aria-invalid', 'true');
-        }
-        output.appendChild(resultCard(result, responses[Number(result['index'] ?? 0)] ?? '', label));
-      }
-      for (const g of reply.groups ?? []) {
-        output.appendChild(
-          table('Group summary', ['group', 'size', 'OK', 'INVALID', 'ABORTED', 'mean reward', 'keep', 'why not'], [
-            [String(g['groupId']), String(g['size']), String(g['ok']), String(g['invalid']), String(g['aborted']), fmt((g['meanReward'] as number | undefined) ?? null, 4), String(g['keep']), String(g['keepReason'] || '–')],
-          ]),
-        );
-      }
-    };
-
-    const open = async () => {
-      const chosen = file.files?.[0];
-      if (!chosen) return;
-      reportRoot.replaceChildren(h('p', {}, `Reading ${chosen.name}…`));
-      let text: string;
-      if (chosen.name.endsWith('.gz')) text = await new Response(chosen.stream().pipeThrough(new DecompressionStream('gzip'))).text();
-      else if (/\.(zst|parquet)$/.test(chosen.name)) {
-        return void reportRoot.replaceChildren(h('p', { role: 'alert', class: 'error' }, `${chosen.name}: the browser reads JSONL, JSON and .gz; for .zst and Parquet run verdict report ${chosen.name}`));
-      } else text = await chosen.text();
-      renderParsed(parseReportText(text), reportRoot, chosen.name);
-    };
-
-    verifier.addEventListener('change', fillExample);
-    useExample.addEventListener('click', () => buildForm(null));
-    file.addEventListener('change', () => void open());
-    const connectForm = h('form', { id: 'connect', 'aria-label': 'server' }, h('label', { for: 'token' }, 'Bearer token (only if the server was started with one) '), token, connect, connection);
-    connectForm.addEventListener('submit', (e) => {
-      e.preventDefault();
-      void load();
-    });
+    const connectForm = h('form', { id: 'connect', 'aria-label': 'server' }, h('label', { for: 'token' }, 'Bearer token (only if the server was started with one) '), page.token, connect, page.connection);
     const scoreForm = h(
       'form',
       { id: 'score-form', 'aria-label': 'score a response' },
-      h('div', { class: 'field' }, h('label', { for: 'verifier' }, 'Verifier'), verifier, description),
-      fields,
-      useExample,
-      h('div', { class: 'field' }, h('label', { for: 'response' }, 'Response'), response),
-      h('div', { class: 'field' }, h('label', { for: 'metadata' }, 'Metadata'), metadata, h('p', { id: 'metadata-help', class: 'help' }, 'JSON object: the prompt as metadata.messages, tool-call counts, … (optional)'), metadataError),
+      h('div', { class: 'field' }, h('label', { for: 'verifier' }, 'Verifier'), page.verifier, page.description),
+      page.fields,
+      page.useExample,
+      h('div', { class: 'field' }, h('label', { for: 'response' }, 'Response'), page.response),
+      h('div', { class: 'field' }, h('label', { for: 'metadata' }, 'Metadata'), page.metadata, h('p', { id: 'metadata-help', class: 'help' }, 'JSON object: the prompt as metadata.messages, tool-call counts, … (optional)'), page.metadataError),
       h(
         'div',
         { class: 'field' },
         h('label', { for: 'group' }, 'More responses to the same prompt (a group)'),
-        group,
+        page.group,
         h('p', { id: 'group-help', class: 'help' }, 'Optional: other rollouts, separated by lines of ---. The group is scored together: its summary and advantages are shown.'),
         h('label', { for: 'advantage' }, 'Advantage estimator '),
-        advantage,
+        page.advantage,
       ),
-      score,
+      page.score,
     );
-    scoreForm.addEventListener('submit', (e) => {
-      e.preventDefault();
-      void submit();
-    });
     root.replaceChildren(
       h('h1', {}, 'Verdict playground'),
       connectForm,
-      h('div', { class: 'columns' }, h('section', { 'aria-label': 'input' }, h('h2', {}, 'Score a response'), scoreForm), h('section', { 'aria-label': 'output' }, h('h2', {}, 'Verdict'), output)),
-      h('section', { 'aria-label': 'open a results file' }, h('h2', {}, 'Open a results file'), h('label', { for: 'results-file' }, 'Results (JSONL, .gz) or a report (JSON) '), file, reportRoot),
+      h('div', { class: 'columns' }, h('section', { 'aria-label': 'input' }, h('h2', {}, 'Score a response'), scoreForm), h('section', { 'aria-label': 'output' }, h('h2', {}, 'Verdict'), page.output)),
+      h('section', { 'aria-label': 'open a results file' }, h('h2', {}, 'Open a results file'), h('label', { for: 'results-file' }, 'Results (JSONL, .gz) or a report (JSON) '), page.file, page.reportRoot),
     );
-    void load();
+    return { connectForm, scoreForm };
+  }
+
+  export function startPlayground(root: HTMLElement): void {
+    const page = controls();
+    const { connectForm, scoreForm } = layout(page, root);
+    page.verifier.addEventListener('change', () => fillExample(page));
+    page.useExample.addEventListener('click', () => buildForm(page, null));
+    page.file.addEventListener('change', () => void openResults(page));
+    connectForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void load(page);
+    });
+    scoreForm.addEventListener('submit', (e) => {
+      e.preventDefault();
+      void submit(page);
+    });
+    void load(page);
   }
 }
