@@ -104,9 +104,18 @@ exit 0`;
 
 /** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
 export const RESET = '@@VERDICT@@ reset\n';
-/** The fused script's line before test.sh starts, and the one naming what test.sh needs and the environment lacks. */
-export const READY = '@@VERDICT@@ ready\n';
+/**
+ * The line a script prints before test.sh starts (`@@VERDICT@@ ready <pid>`: the pid, in the
+ * container, of test.sh or of the fused script whose child it is), and the one naming what test.sh
+ * needs and the environment lacks.
+ */
+export const READY = '@@VERDICT@@ ready ';
 export const LACKS = '@@VERDICT@@ lacks';
+/**
+ * The fused script's line when it cannot run test.sh as VERDICT_USER itself (no `setpriv`, or a
+ * user /etc/passwd lacks): it exits 6 having changed nothing, and the three-exec path runs.
+ */
+export const FALLBACK = '@@VERDICT@@ fallback';
 
 /**
  * What test.sh needs (task.needs: its commands, the interpreter first, as arguments; the Python
@@ -120,29 +129,52 @@ fi
 if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
 unset VERDICT_MODULES`;
 
-/**
- * test.sh run directly as Harbor runs it (its shebang counts; through bash when it has none), its
- * stdin empty.
- */
-const TEST = `read -r first < /tests/test.sh
-case "$first" in '#!'*) /tests/test.sh < /dev/null ;; *) bash /tests/test.sh < /dev/null ;; esac`;
-
 /** The test exec of the three-exec path: as the test user, the needs, then test.sh in its place. */
 export const RUN_TESTS = `${NEEDS}
-printf '@@VERDICT@@ ready\\n'
+printf '${READY}%s\\n' $$
 read -r first < /tests/test.sh
 case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; esac`;
 
 /**
- * The fused verification, one exec as root for a task whose test user is root (Harbor's default):
- * unless FRESH=1, the episode's processes listed and (STOP=1) stopped, /tests and /logs/verifier
- * reset, RESET printed, and `go` awaited on stdin while Verdict puts the tests in (`stop`: the
- * tamper policy ends it here); then the needs, test.sh, what it left listed (`@@VERDICT@@left`)
- * and killed, the reward files moved to STASH and /tests, /logs/verifier and the bytecode cache
- * cleared; exit with test.sh's code. A test process that kills this script ends the exec by a
- * signal: runner_killed.
+ * VERDICT_USER (`name`, `uid`, `name:group`) resolved as the engine resolves an exec's user, from
+ * the container's /etc/passwd and /etc/group (read with builtins): `$drop` is the `setpriv` that
+ * runs test.sh as that user with its groups, and HOME is the user's unless the task's env sets it
+ * (VERDICT_HOME=1). No setpriv, or a user or group the files lack: FALLBACK, exit 6, before
+ * anything is changed.
+ */
+const USER = `drop=
+if [ -n "$VERDICT_USER" ]; then
+  command -v setpriv >/dev/null 2>&1 || { echo '${FALLBACK}'; exit 6; }
+  u=\${VERDICT_USER%%:*}; g=; case "$VERDICT_USER" in *:*) g=\${VERDICT_USER#*:} ;; esac
+  uid=; gid=; home=
+  while IFS=: read -r n x i j y h z; do
+    if [ "$n" = "$u" ] || [ "$i" = "$u" ]; then uid=$i; gid=$j; home=$h; break; fi
+  done < /etc/passwd
+  if [ -n "$g" ] && [ -n "$uid" ]; then
+    gid=
+    while IFS=: read -r n x i z; do
+      if [ "$n" = "$g" ] || [ "$i" = "$g" ]; then gid=$i; break; fi
+    done < /etc/group
+  fi
+  { [ -n "$uid" ] && [ -n "$gid" ]; } || { echo '${FALLBACK}'; exit 6; }
+  drop="setpriv --reuid=$uid --regid=$gid --init-groups --"
+  [ "$VERDICT_HOME" = 1 ] || HOME=$home
+fi
+unset VERDICT_USER VERDICT_HOME`;
+
+/**
+ * The fused verification, one exec as root, test.sh run as the task's user (root itself, or
+ * dropped to VERDICT_USER by `setpriv`, which the tamper check watches): unless FRESH=1, the
+ * episode's processes listed and (STOP=1) stopped, then the tamper verdict read from stdin (`go`;
+ * `stop`: the policy ends the run here) before anything in the container is changed — the diff is
+ * taken while this exec starts — then /tests and /logs/verifier reset, RESET printed, and `go`
+ * awaited while Verdict puts the tests in; then the needs, test.sh, what it left listed
+ * (`@@VERDICT@@left`) and killed, the reward files moved to STASH and /tests, /logs/verifier and
+ * the bytecode cache cleared; exit with test.sh's code. A test process that kills this script ends
+ * the exec by a signal: runner_killed.
  */
 export const FUSED = `${LIST}
+${USER}
 pids=
 if [ "$FRESH" != 1 ]; then
   list episode
@@ -156,6 +188,8 @@ if [ "$FRESH" != 1 ]; then
     [ -n "$found" ] && exit 4
   fi
   [ "$STOP" = 1 ] || KEEP=$pids
+  read -r verdict || exit 5
+  [ "$verdict" = go ] || exit 0
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
   mkdir -p /logs/verifier && chmod 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
@@ -166,8 +200,9 @@ if [ "$FRESH" != 1 ]; then
   [ "$go" = go ] || exit 0
 fi
 ${NEEDS}
-printf '@@VERDICT@@ ready\\n'
-${TEST}
+printf '${READY}%s\\n' $$
+read -r first < /tests/test.sh
+case "$first" in '#!'*) $drop /tests/test.sh < /dev/null ;; *) $drop bash /tests/test.sh < /dev/null ;; esac
 code=$?
 list @@VERDICT@@left
 ${KILL_FOUND}
@@ -184,6 +219,22 @@ done
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p /logs/verifier && chmod 777 /logs/verifier
 exit $code`;
+
+/** test.sh's own output: what follows a script's READY line (all of it when there is none). */
+export function afterReady(output: string): string {
+  const at = output.indexOf(READY);
+  if (at < 0) return output;
+  const end = output.indexOf('\n', at);
+  return end < 0 ? '' : output.slice(end + 1);
+}
+
+/** The pid a script's READY line names. */
+export function readyPid(head: string): string | null {
+  const at = head.indexOf(READY);
+  if (at < 0) return null;
+  const match = /^(\d+)\n/.exec(head.slice(at + READY.length));
+  return match ? match[1]! : null;
+}
 
 /** The reward files a script found to be something other than test.sh's own regular file. */
 export function notFileLines(output: string): Array<'reward.txt' | 'reward.json'> {
