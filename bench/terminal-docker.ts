@@ -67,6 +67,7 @@ export async function runDocker(): Promise<void> {
   const engine = await startEngine(socket);
   const docker = engine.docker;
   const containers: Docker.Container[] = [];
+  let port: DockerWorkspace | null = null;
   try {
     // Each loop its own containers: what the bare loop leaves in /tests and /logs/verifier is, to the
     // verifier, an episode's change to them (the tamper check's 0).
@@ -76,10 +77,10 @@ export async function runDocker(): Promise<void> {
       await c.start();
       await exec(docker, c, ['sh', '-c', 'mkdir -p /app /logs/verifier && echo 42 > /app/answer.txt']);
     }
-    const port = new DockerWorkspace(
+    port = new DockerWorkspace(
       terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket, maxConcurrency: LANES } }, defaultImage: BASE_IMAGE } }),
     );
-    const services = { workspace: port };
+    const services = { workspace: port as DockerWorkspace };
     const tar = (await (async () => {
       const pack = tarStream.pack();
       const chunks: Buffer[] = [];
@@ -151,6 +152,8 @@ export async function runDocker(): Promise<void> {
     process.stdout.write(`  shared mode ÷ bare Harbor loop (tasks/s, this run, ${ROUNDS} alternating rounds of ${RUNS}): ${(totals.bareShared / totals.shared).toFixed(2)}× (goal ≥ 1.0×, pause and tamper check kept)\n`);
     process.stdout.write(`  fresh mode ÷ bare run --rm loop (tasks/s, this run): ${(totals.bareFresh / totals.fresh).toFixed(2)}× (goal ≥ 0.9×)\n`);
   } finally {
+    // The verifier's unpauses and removals left off the result path.
+    await port?.close();
     for (const c of containers) await c.remove({ force: true }).catch(() => {});
     await engine.stop();
   }

@@ -12,7 +12,7 @@ import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
 import { engineClients, engineError } from './engine';
 import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
-import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, readyPid, RESET, RUN_TESTS, STASH } from './processes';
+import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
 import { tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
@@ -584,7 +584,8 @@ export class DockerWorkspace implements WorkspacePort {
       limits.end();
     }
     head = run.head;
-    if (head.startsWith(FALLBACK) && (await call(run.exitCode())) === 6) return 'fallback';
+    // Printed before test.sh could run (no READY line yet); the engine may add its own line about the stdin written to an ended exec.
+    if (head.includes(FALLBACK) && !head.includes(READY) && (await call(run.exitCode())) === 6) return 'fallback';
     const tampered = (await diff) ?? [];
     const episode = mode.prepared ? [] : episodeOf(head);
     const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };

@@ -165,15 +165,20 @@ unset VERDICT_USER VERDICT_HOME`;
 /**
  * The fused verification, one exec as root, test.sh run as the task's user (root itself, or
  * dropped to VERDICT_USER by `setpriv`, which the tamper check watches): unless FRESH=1, the
- * episode's processes listed and (STOP=1) stopped, then the tamper verdict read from stdin (`go`;
- * `stop`: the policy ends the run here) before anything in the container is changed — the diff is
- * taken while this exec starts — then /tests and /logs/verifier reset, RESET printed, and `go`
+ * tamper verdict read from stdin first (`go`; `stop`: the policy ends the run here) — the diff is
+ * taken while this exec starts, and the script changes nothing before it has read the verdict, so
+ * that nothing is left unread on its stdin when it exits — then the episode's processes listed and
+ * (STOP=1) stopped, /tests and /logs/verifier reset, RESET printed, and `go`
  * awaited while Verdict puts the tests in; then the needs, test.sh, what it left listed
  * (`@@VERDICT@@left`) and killed, the reward files moved to STASH and /tests, /logs/verifier and
  * the bytecode cache cleared; exit with test.sh's code. A test process that kills this script ends
  * the exec by a signal: runner_killed.
  */
 export const FUSED = `${LIST}
+if [ "$FRESH" != 1 ]; then
+  read -r verdict || exit 5
+  [ "$verdict" = go ] || exit 0
+fi
 ${USER}
 pids=
 if [ "$FRESH" != 1 ]; then
@@ -188,8 +193,6 @@ if [ "$FRESH" != 1 ]; then
     [ -n "$found" ] && exit 4
   fi
   [ "$STOP" = 1 ] || KEEP=$pids
-  read -r verdict || exit 5
-  [ "$verdict" = go ] || exit 0
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
   mkdir -p /logs/verifier && chmod 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
