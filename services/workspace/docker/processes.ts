@@ -1,7 +1,8 @@
 /**
  * The shell scripts the docker backend runs as root in the container around the tests. They use
  * only `sh` builtins to look at and signal processes (a process listing that forks would list
- * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them), and `stat` for a reward file's link count.
+ * itself), and the image's `rm`, `mkdir`, `mv`, `sleep`, `stat` (a reward file's link count) and
+ * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
@@ -61,7 +62,7 @@ if [ "$STOP" = 1 ] && [ -n "$found" ]; then
   [ -n "$found" ] && exit 4
 fi
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
 for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
 [ -d /logs/verifier ] || exit 3
@@ -99,7 +100,7 @@ done
 list left
 ${KILL_FOUND}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 exit 0`;
 
 /** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
@@ -194,7 +195,7 @@ if [ "$FRESH" != 1 ]; then
   fi
   [ "$STOP" = 1 ] || KEEP=$pids
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
-  mkdir -p /logs/verifier && chmod 777 /logs/verifier
+  mkdir -p -m 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
   for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
   [ -d /logs/verifier ] || exit 3
@@ -220,7 +221,7 @@ for f in reward.txt reward.json; do
   mv "/logs/verifier/$f" ${STASH}/
 done
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 exit $code`;
 
 /** test.sh's own output: what follows a script's READY line (all of it when there is none). */
