@@ -61,6 +61,8 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     expect(again).toMatchObject({ status: 'OK', reward: 1 });
     const unsolved = await make('mkdir -p /app && echo 41 > /app/answer.txt');
     expect(await scoreTerminal(label, unsolved, { workspace: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    // The unpause is off the result path; close() (service shutdown) waits for it.
+    await port.close();
     const info = await engine.docker.getContainer(unsolved.environment.container).inspect();
     expect(info.State).toMatchObject({ Running: true, Paused: false });
   });

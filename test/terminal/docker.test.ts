@@ -15,7 +15,13 @@ let engine: Engine;
 beforeAll(async () => {
   engine = await startEngine(socket);
 }, 600_000);
-afterAll(() => engine?.stop());
+/** Every port of this file: closed before the engine stops, so no removal left off the result path is cut short. */
+const ports: DockerWorkspace[] = [];
+const tracked = (port: DockerWorkspace): DockerWorkspace => (ports.push(port), port);
+afterAll(async () => {
+  for (const port of ports) await port.close();
+  await engine?.stop();
+});
 
 /** The docker backend in fresh mode on the real engine: tasks without an image of their own run in the base image. */
 export function dockerConfig(extra: Record<string, unknown> = {}) {
@@ -26,7 +32,7 @@ export function dockerConfig(extra: Record<string, unknown> = {}) {
   });
 }
 
-describeWorkspaceBackend('docker (fresh containers, podman)', () => new DockerWorkspace(dockerConfig()), { diskFull: false, rootTests: true });
+describeWorkspaceBackend('docker (fresh containers, podman)', () => tracked(new DockerWorkspace(dockerConfig())), { diskFull: false, rootTests: true });
 
 /** The README's test.sh (the workspace's program first, under timeout; reward.txt last): the holes found in the bwrap backend, on the docker one. */
 const RUNS = {
@@ -35,7 +41,7 @@ const RUNS = {
 };
 
 describe('terminal docker backend: the README\'s test.sh cannot be beaten', () => {
-  const services = { workspace: new DockerWorkspace(dockerConfig()) };
+  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
   const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
 
   it('by a forged reward.json, a folder at reward.txt or a stopped test.sh: each 0', async () => {
@@ -49,7 +55,7 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
 });
 
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {
-  const services = { workspace: new DockerWorkspace(dockerConfig()) };
+  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
   // A wall time of 600 s and a cancel after 120: a stop seen only at the wall time throws "cancelled".
   const run = (test: string) => {
     const task = { id: 'stopped', tests: { 'test.sh': test }, toml: { verifier: { timeout_sec: 600 } } };
