@@ -25,8 +25,8 @@ export interface HostileSample {
  * shift against the sample's own response, not hits.
  */
 export interface Battery {
+  /** What verifiers name in their `audit` list to be audited with it. */
   id: string;
-  verifiers: readonly string[];
   /** Whose weakness a hit shows: the verifier's (a bug) or the label's (it does not constrain). */
   blames: 'verifier' | 'label';
   judged: 'pass-fail' | 'shift';

@@ -6,12 +6,14 @@ import type { Sample, Status } from '../core/sample';
 import { STATUS_NAMES } from '../core/status';
 import type { VerdictConfig } from '../services/config';
 import type { ClientAuth } from '../services/auth';
+import { fieldsToJson, RESULT_BEYOND } from '../services/wire/contract';
 import { groupToJson } from '../services/wire/json';
 import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
 import { openRows, type InputRow, type RowSource } from './dataset/read';
+import { RESULT_ROW_COLUMNS } from './dataset/result-columns';
 import type { ResultRow } from './dataset/results';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
@@ -64,7 +66,7 @@ export interface ScoreRun {
 }
 
 /** Result fields; an input column of the same name cannot pass through (reported once). */
-const RESULT_FIELDS = new Set(['id', 'line', 'rollout', 'groupId', 'status', 'reward', 'reason', 'verifier', 'verifierVersion', 'details', 'advantage', 'receipt']);
+const RESULT_FIELDS = new Set(RESULT_ROW_COLUMNS);
 
 /** One input row on its way through a batch. */
 type Item =
@@ -263,6 +265,7 @@ function scoredRow(result: ShapedResult, sample: Sample, rollout: number | null,
   json.verifierVersion = result.verifierVersion;
   json.details = result.details;
   if (result.advantage !== undefined) json.advantage = result.advantage;
+  fieldsToJson(json, RESULT_BEYOND, result);
   json.receipt = context.receipts.of(sample, result.verifierVersion);
   if (context.options.keepResponse === true) json.response = sample.response;
   return assign(json, pass);

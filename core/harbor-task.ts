@@ -104,6 +104,23 @@ export function dockerfileWorkdir(text: string): string | null {
   return workdir;
 }
 
+/**
+ * `[verdict] episode_services`: process names (the kernel's name of a process, `comm`, which keeps
+ * its first 15 bytes: a longer name is matched by those). Harbor has no key for this — its
+ * docker-compose `services` are other containers, which the episode's container never holds — so
+ * the key is Verdict's own table, which Harbor's task loader ignores.
+ */
+function episodeServices(toml: Record<string, unknown>): string[] {
+  const table = toml.verdict;
+  if (table === undefined) return [];
+  if (!isTable(table)) throw new TomlError('[verdict]: expected a table');
+  const names = table.episode_services;
+  if (names === undefined) return [];
+  if (!Array.isArray(names) || !names.every((n) => typeof n === 'string' && /^[A-Za-z0-9_.:+@-]{1,64}$/.test(n)))
+    throw new TomlError(`[verdict] episode_services: expected a list of process names (letters, digits, _ . : + @ -), received ${JSON.stringify(names)}`);
+  return [...new Set((names as string[]).map((n) => n.slice(0, 15)))];
+}
+
 export function harborTask(parts: HarborTaskParts, defaults: WorkspacePort['defaults']): Built {
   if (typeof parts.tests['test.sh'] === 'undefined') return { ok: false, error: 'no tests/test.sh' };
   if (!isTable(parts.toml)) return { ok: false, error: 'task.toml: expected a table' };
@@ -146,7 +163,8 @@ export function harborTask(parts: HarborTaskParts, defaults: WorkspacePort['defa
       cpus: positive(environment, 'environment', 'cpus') ?? defaults.cpus,
       memoryMb: positive(environment, 'environment', 'memory_mb') ?? memory ?? defaults.memoryMb,
       storageMb: positive(environment, 'environment', 'storage_mb') ?? storage ?? defaults.storageMb,
-      needs: { ...scriptNeeds(text(parts.tests['test.sh']), (rel) => (parts.tests[rel] === undefined ? null : text(parts.tests[rel]))), pythonModules: pythonImports(parts.tests) },
+      needs: { ...scriptNeeds(text(parts.tests['test.sh']), (rel) => (parts.tests[rel] === undefined ? null : text(parts.tests[rel]))), pythonModules: [...new Set([...pythonImports(parts.tests), ...scriptModules(text(parts.tests['test.sh']))])] },
+      services: episodeServices(toml),
     };
     return { ok: true, task };
   } catch (error) {
@@ -176,6 +194,43 @@ export function pythonImports(tests: Record<string, string | Uint8Array>): strin
         if (THIRD_PARTY.has(top)) found.add(top);
       }
     }
+  }
+  return [...found].sort();
+}
+
+/**
+ * pytest options that only a plugin defines, and the module that plugin installs: a test.sh that
+ * passes one to an environment without the plugin gets pytest's usage error (exit 4) and writes
+ * its 0 — a quiet 0 for a solved episode (Harbor's tasks pass `--ctrf`, pytest-json-ctrf's).
+ */
+const PYTEST_PLUGIN_OPTIONS: Array<[RegExp, string]> = [
+  [/^--ctrf(=|$)/, 'ctrf'],
+  [/^--json-report(-file)?(=|$)/, 'pytest_jsonreport'],
+  [/^--cov(=|$)/, 'pytest_cov'],
+  [/^--timeout(=|$)/, 'pytest_timeout'],
+  [/^(-n|--numprocesses)(=|$)/, 'xdist'],
+  [/^--html(=|$)/, 'pytest_html'],
+];
+
+/**
+ * The Python modules test.sh itself needs before its first download — after one, that step may
+ * install them (`uvx -w pytest-json-ctrf … pytest --ctrf`): a well-known package it runs as
+ * `python -m NAME` (`python3 -m pytest` in an image without pytest is a quiet 0 otherwise), and the
+ * plugins whose options it passes to `pytest` or `python -m pytest`.
+ */
+export function scriptModules(script: string): string[] {
+  const found = new Set<string>();
+  for (const { words: raw } of shellCommands(script)) {
+    const words = raw.map((w) => w.replace(/^\0/, ''));
+    const at = words.findIndex((w, i) => downloads(words.slice(i)) !== null);
+    if (at >= 0) break;
+    words.forEach((w, i) => {
+      const module = /^(.*\/)?python[0-9.]*$/.test(w) && words[i + 1] === '-m' ? words[i + 2]?.split('.')[0] : undefined;
+      if (module !== undefined && THIRD_PARTY.has(module)) found.add(module);
+    });
+    const runner = words.findIndex((w, i) => /^(.*\/)?(pytest|py\.test)$/.test(w) || (/^(.*\/)?python[0-9.]*$/.test(w) && words[i + 1] === '-m' && words[i + 2] === 'pytest'));
+    if (runner < 0) continue;
+    for (const word of words.slice(runner + 1)) for (const [option, module] of PYTEST_PLUGIN_OPTIONS) if (option.test(word)) found.add(module);
   }
   return [...found].sort();
 }
@@ -295,7 +350,15 @@ export function scriptNeeds(
       while (k < words.length && (words[k]!.startsWith('-') || (word === 'env' && words[k]!.includes('=')) || (word === 'timeout' && /^\d/.test(words[k]!)))) k++;
     }
   }
-  return { commands, network, searchPath };
+  // A command by path that the script also tests for (`[ -x /usr/local/bin/tool ] && …`) is one it
+  // copes without: the policy may have been asked to make it, and its absence is the policy's 0.
+  return { commands: commands.filter((c) => !(c.startsWith('/') && fileTested(script, c))), network, searchPath };
+}
+
+/** Does the script test whether this path exists (`-e`, `-f`, `-x`, `-s` of `[`, `[[` or `test`)? */
+function fileTested(script: string, file: string): boolean {
+  const escaped = file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(^|[\\s!])-[efxs][ \\t]+["']?${escaped}["']?([\\s;\\]]|$)`, 'm').test(script);
 }
 
 interface ShellCommand {

@@ -85,6 +85,11 @@ interface VerifierBase<S extends z.ZodType> {
   /** Pure, synchronous helpers that async verifiers run on the worker pool through `env.compute`. */
   tasks?: Record<string, (payload: Json) => Json>;
   example: VerifierExample;
+  /**
+   * The `verdict audit` batteries (audit/batteries, by id) whose hacks apply to this verifier's
+   * labels. A verifier without one is reported as no battery covering it (`verdict audit`).
+   */
+  audit?: readonly string[];
 }
 
 /** A pure, synchronous verifier: scored on the worker pool, deterministic by construction. */

@@ -45,7 +45,6 @@ function reshapable(sample: Sample): { sql: string; table: string } | null {
 export const agentAnswers: Battery = {
   id: 'agent-answers',
   blames: 'label',
-  verifiers: ['agent_state'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: sample.response, expectZero: false }),
   hacks: [
@@ -69,7 +68,6 @@ export const agentAnswers: Battery = {
 export const agentStates: Battery = {
   id: 'agent-states',
   blames: 'verifier',
-  verifiers: ['agent_state'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: sample.response, expectZero: false }),
   hacks: [
@@ -122,7 +120,6 @@ const workspace = (entries: TarEntry[]) => ({ response: 'done', metadata: { work
 export const workspaces: Battery = {
   id: 'workspaces',
   blames: 'verifier',
-  verifiers: ['terminal'],
   judged: 'pass-fail',
   baseline: () => ({ ...workspace([]), expectZero: true }),
   hacks: [

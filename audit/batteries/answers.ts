@@ -48,7 +48,6 @@ const isNumber = (g: string) => /^-?\d+(\.\d+)?$/.test(g.trim());
 export const answers: Battery = {
   id: 'answers',
   blames: 'verifier',
-  verifiers: ['math', 'qa'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: `The answer is \\boxed{${goldOf(sample)?.wrong ?? 'unknown'}}.`, expectZero: true }),
   hacks: [

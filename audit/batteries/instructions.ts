@@ -32,7 +32,6 @@ const text = (id: string, doc: string, response: string | ((s: Sample) => string
 export const instructions: Battery = {
   id: 'degenerate-texts',
   blames: 'label',
-  verifiers: ['if'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: sample.response, expectZero: false }),
   hacks: [
@@ -68,7 +67,6 @@ const INJECTIONS: Array<[string, string, string]> = [
 export const judged: Battery = {
   id: 'judge-injection',
   blames: 'verifier',
-  verifiers: ['search', 'if'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: sample.verifier === 'search' ? 'I could not determine this. \\boxed{unknown}' : sample.response, expectZero: sample.verifier === 'search' }),
   hacks: INJECTIONS.map(([id, doc, body]) => ({
@@ -89,7 +87,6 @@ export const judged: Battery = {
 export const preference: Battery = {
   id: 'reward-model-shift',
   blames: 'verifier',
-  verifiers: ['rlhf'],
   judged: 'shift',
   baseline: (sample) => ({ response: sample.response, expectZero: false }),
   hacks: [

@@ -34,7 +34,6 @@ const ALWAYS_EQUAL = 'class _E:\n    def __eq__(self, o): return True\n    def _
 export const programs: Battery = {
   id: 'programs',
   blames: 'verifier',
-  verifiers: ['code', 'puzzle'],
   judged: 'pass-fail',
   baseline: (sample) => ({ response: sample.verifier === 'code' ? fence('def _nothing():\n    return None\n') : '\\boxed{definitely wrong}', expectZero: true }),
   hacks: [

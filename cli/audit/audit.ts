@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import type { Outcome, Sample, ScoreResult } from '../../core/sample';
 import type { Battery, Hack } from '../../audit/battery';
-import { batteriesFor } from '../../audit/batteries';
+import { auditCoverage, batteriesFor, type AuditCoverage } from '../../audit/batteries';
 import { judgeBaseline, judgeHack, type BaselineVerdict } from '../../audit/verdicts';
 import type { VerdictConfig } from '../../services/config';
 import { formatOf } from '../dataset/format';
@@ -11,6 +11,7 @@ import { rowToSamples, type Mapping } from '../dataset/mapping';
 import { openRows } from '../dataset/read';
 import { canonicalJson } from '../receipt';
 import { localScorer } from '../scorer';
+import { createRegistry } from '../../verifiers';
 
 export interface AuditOptions {
   inputs: string[];
@@ -51,8 +52,13 @@ export interface AuditReport extends JsonObject {
   version: 1;
   inputs: string[];
   labels: number;
-  /** Labels of verifiers no battery covers (terminal's hostile workspaces are its own tests). */
+  /** Labels of verifiers no battery covers. */
   uncovered: number;
+  /**
+   * The registered verifiers no battery covers (their definitions name none in `audit`), and battery
+   * ids a definition names that no battery has: from the definitions, whatever the dataset holds.
+   */
+  coverage: AuditCoverage;
   audited: number;
   gameable: number;
   /** Gameable labels ÷ audited labels, over everything audited. */
@@ -98,8 +104,13 @@ async function labelSamples(options: AuditOptions): Promise<LabelSample[]> {
   return out.filter((l) => chosen.has(l));
 }
 
+/** A battery of user hacks, for the verifier its lines name. */
+export interface UserBattery extends Battery {
+  verifier: string;
+}
+
 /** User hacks: one per line, the response a template over the label (`{{label.gold}}`). */
-export function loadBatteryFile(path: string): Battery[] {
+export function loadBatteryFile(path: string): UserBattery[] {
   const byVerifier = new Map<string, Hack[]>();
   readFileSync(path, 'utf8')
     .split('\n')
@@ -134,13 +145,17 @@ export function loadBatteryFile(path: string): Battery[] {
     });
   return [...byVerifier.entries()].map(([verifier, hacks]) => ({
     id: `user:${verifier}`,
-    verifiers: [verifier],
+    verifier,
     blames: 'verifier',
     judged: 'pass-fail',
     baseline: () => ({ response: 'I do not know.', expectZero: true }),
     hacks,
   }));
 }
+
+/** The registry `verdict audit` scores with: its verifiers' definitions say which batteries cover them. */
+const registry = createRegistry();
+const covering = (verifier: string): Battery[] => batteriesFor(registry.get(verifier));
 
 function outcomeOf(result: ScoreResult): Outcome {
   if (result.status === 'OK') return { status: 'OK', reward: result.reward ?? 0, reason: result.reason, details: result.details };
@@ -160,7 +175,7 @@ export async function audit(options: AuditOptions): Promise<AuditReport> {
   const extra = options.batteryFile ? loadBatteryFile(options.batteryFile) : [];
   const jobs: Job[] = [];
   for (const label of labels) {
-    const batteries = [...batteriesFor(label.sample.verifier), ...extra.filter((b) => b.verifiers.includes(label.sample.verifier))];
+    const batteries = [...covering(label.sample.verifier), ...extra.filter((b) => b.verifier === label.sample.verifier)];
     for (const battery of batteries) {
       const make = (hostile: { response: string; metadata?: JsonObject }, hack: Hack | null): Sample => ({
         ...label.sample,
@@ -254,7 +269,7 @@ function buildReport(options: AuditOptions, labels: LabelSample[], jobs: Job[], 
     }
   });
   for (const label of labels) {
-    if (batteriesFor(label.sample.verifier).length === 0 && !options.batteryFile) continue;
+    if (covering(label.sample.verifier).length === 0 && !options.batteryFile) continue;
     const v = per(label.sample.verifier);
     if (auditedLabels.has(label)) v.audited++;
     else v.unauditable++;
@@ -273,7 +288,8 @@ function buildReport(options: AuditOptions, labels: LabelSample[], jobs: Job[], 
     version: 1,
     inputs: options.inputs,
     labels: labels.length,
-    uncovered: labels.filter((l) => batteriesFor(l.sample.verifier).length === 0).length,
+    uncovered: labels.filter((l) => covering(l.sample.verifier).length === 0).length,
+    coverage: auditCoverage(registry.names().map((name) => registry.get(name)!)),
     audited: auditedLabels.size,
     gameable: gameableLabels.size,
     gameability: auditedLabels.size > 0 ? gameableLabels.size / auditedLabels.size : 0,
@@ -291,6 +307,8 @@ export function renderAudit(report: AuditReport): string {
     for (const [hack, h] of hit) lines.push(`      ${hack}: ${h.hits} of ${h.tried} labels (hit rate ${h.hitRate.toFixed(2)})`);
     for (const [hack, s] of Object.entries(v.shifts)) lines.push(`      ${hack}: mean score shift ${s.meanShift >= 0 ? '+' : ''}${s.meanShift.toFixed(3)} over ${s.tried}`);
   }
+  if (report.coverage.uncovered.length > 0) lines.push(`  no battery covers: ${report.coverage.uncovered.join(', ')} (a verifier names its batteries in its definition's \`audit\`)`);
+  for (const u of report.coverage.unknown) lines.push(`  ${u.verifier} names battery "${u.battery}", which does not exist`);
   for (const f of report.findings.slice(0, 10)) lines.push(`  ${f.input}:${f.line} ${f.verifier} ${f.hack} → ${f.how} (${f.status} ${f.reason}): ${JSON.stringify(f.response.slice(0, 120))}`);
   if (report.findings.length > 10) lines.push(`  … ${report.findings.length - 10} more findings in the JSON report`);
   if (report.unauditable.length > 0) lines.push(`  ${report.unauditable.length} labels could not be audited (first: ${report.unauditable[0]!.id}: ${report.unauditable[0]!.why})`);

@@ -7,7 +7,7 @@ import { addMappingOptions, addServerOptions, mappingOrThrow, serverTarget, type
 import { FORMATS } from '../dataset/format';
 import type { MappingFlags } from '../dataset/mapping';
 import { collect, config, fraction, integer, workersOption } from '../options';
-import { decontam, parseBenchmark, renderDecontam } from './decontam';
+import { decontam, parseBenchmark, renderDecontam, type ScreenInput } from './decontam';
 import { dedup, renderDedup } from './dedup';
 import { dense, renderDense } from './dense';
 import { resolveEmbeddingsEndpoint } from '../../services/embeddings';
@@ -184,7 +184,8 @@ function addDedup(curate: Command): void {
     });
 }
 
-interface DecontamFlags {
+/** The flags both benchmark screens take (`screenOptions`). */
+interface ScreenFlags {
   format?: string;
   outputFormat?: string;
   summaryJson?: string;
@@ -194,6 +195,39 @@ interface DecontamFlags {
   benchmarkField?: string[];
   benchmarkIdField: string;
   idField: string;
+  output?: string;
+  removed?: string;
+}
+
+/** The input, benchmark and field flags of decontam and dense; `screened` says what of a row each reads. */
+function screenOptions(command: Command, screened: { text: string; benchmark: string; id: string }): Command {
+  return inputOptions(command)
+    .option('--benchmark <[name=]path>', 'a benchmark file or folder of files (repeatable, read in order: decontam chains its passes so)', collect)
+    .option('--text-field <path>', screened.text, collect)
+    .option('--benchmark-field <path>', screened.benchmark, collect)
+    .option('--benchmark-id-field <path>', 'the benchmark item id (default: file:line when absent)', 'id')
+    .option('--id-field <path>', screened.id, 'id');
+}
+
+/** The shared fields of a screen's options, checked: at least one benchmark. */
+function screenInput(input: string, opts: ScreenFlags): ScreenInput {
+  if (!opts.benchmark || opts.benchmark.length === 0) throw new Error('give at least one --benchmark FILE or FOLDER');
+  return {
+    input,
+    ...(opts.format ? { format: opts.format } : {}),
+    benchmarks: opts.benchmark.map(parseBenchmark),
+    textFields: opts.textField ?? null,
+    benchmarkFields: opts.benchmarkField ?? null,
+    benchmarkIdField: opts.benchmarkIdField,
+    idField: opts.idField,
+    ...(opts.output ? { output: opts.output } : {}),
+    ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
+    ...(opts.removed ? { removed: opts.removed } : {}),
+    progress: opts.progress,
+  };
+}
+
+interface DecontamFlags extends ScreenFlags {
   form: 'words' | 'code';
   n: number;
   phrases: number;
@@ -203,22 +237,20 @@ interface DecontamFlags {
   charN: number;
   minShared: number;
   workers: number;
-  output?: string;
-  removed?: string;
 }
 
 function addDecontam(curate: Command): void {
-  inputOptions(
+  screenOptions(
     curate
       .command('decontam')
       .description('remove training samples that contain benchmark text: word 8-gram phrases (chained passes, one read of the data), or the code form (400-character prefix hash, character 60-grams)')
       .argument('<in>', 'training data'),
+    {
+      text: 'what of a training row is screened (repeatable; default: every string of the row — all turns)',
+      benchmark: 'what of a benchmark row is its item text (repeatable; default: its question, problem, prompt, instruction, text, content, messages or conversations field, else every string but the id)',
+      id: 'the training row id shown in the removed records',
+    },
   )
-    .option('--benchmark <[name=]path>', 'a benchmark file or folder of files (repeatable; the passes run in this order)', collect)
-    .option('--text-field <path>', 'what of a training row is screened (repeatable; default: every string of the row — all turns)', collect)
-    .option('--benchmark-field <path>', 'what of a benchmark row is its item text (repeatable; default: its question, problem, prompt, instruction, text, content, messages or conversations field, else every string but the id)', collect)
-    .option('--benchmark-id-field <path>', 'the benchmark item id (default: file:line when absent)', 'id')
-    .option('--id-field <path>', 'the training row id shown in the removed records', 'id')
     .addOption(new Option('--form <form>', 'words: n-gram phrases; code: prefix hash and character n-grams (Coding RL against LiveCodeBench)').choices(['words', 'code']).default('words'))
     .addOption(new Option('--n <words>', 'words per phrase').argParser(integer('--n', 1)).default(8))
     .addOption(new Option('--phrases <k>', 'evenly spaced phrases sampled per item').argParser(integer('--phrases', 1)).default(20))
@@ -231,43 +263,24 @@ function addDecontam(curate: Command): void {
     .option('-o, --output <file>', 'kept samples, untouched')
     .option('--removed <file>', 'removed samples with the benchmark, the item id and the phrases that matched (for review)')
     .action(async (input: string, opts: DecontamFlags) => {
-      if (!opts.benchmark || opts.benchmark.length === 0) throw new Error('give at least one --benchmark FILE or FOLDER');
+      const screen = screenInput(input, opts);
       if (opts.threshold === 0) throw new Error('--threshold must be above 0 (0 would remove every sample)');
       if (opts.form === 'code' && opts.exhaustive !== undefined) throw new Error('--exhaustive: only with --form words (the code form already takes every n-gram)');
       const report = await decontam({
-        input,
-        ...(opts.format ? { format: opts.format } : {}),
-        benchmarks: opts.benchmark.map(parseBenchmark),
-        textFields: opts.textField ?? null,
-        benchmarkFields: opts.benchmarkField ?? null,
-        benchmarkIdField: opts.benchmarkIdField,
-        idField: opts.idField,
+        ...screen,
         form: opts.form,
         sampling: { n: opts.n, count: opts.phrases },
         exhaustive: opts.exhaustive === undefined ? null : opts.exhaustive === true ? [] : opts.exhaustive.split(',').map((s) => s.trim()).filter((s) => s !== ''),
         threshold: opts.threshold,
         code: { prefixChars: opts.prefixChars, n: opts.charN, minShared: opts.minShared },
         workers: opts.workers,
-        ...(opts.output ? { output: opts.output } : {}),
-        ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
-        ...(opts.removed ? { removed: opts.removed } : {}),
-        progress: opts.progress,
       });
       process.stdout.write(renderDecontam(report) + '\n');
       writeSummary(opts.summaryJson, report);
     });
 }
 
-interface DenseFlags {
-  format?: string;
-  outputFormat?: string;
-  summaryJson?: string;
-  progress: boolean;
-  benchmark?: string[];
-  textField?: string[];
-  benchmarkField?: string[];
-  benchmarkIdField: string;
-  idField: string;
+interface DenseFlags extends ScreenFlags {
   config?: string;
   endpoint: string;
   k: number;
@@ -281,22 +294,20 @@ interface DenseFlags {
   chunk: number;
   candidates?: string;
   decisions?: string;
-  output?: string;
-  removed?: string;
 }
 
 function addDense(curate: Command): void {
-  inputOptions(
+  screenOptions(
     curate
       .command('dense')
       .description('dense-retrieval contamination candidates: embed training samples and benchmark items (OpenAI-compatible /v1/embeddings, cached), find each sample\'s nearest items, list pairs for review; --decisions applies a review')
       .argument('<in>', 'training data'),
+    {
+      text: 'what of a training row is embedded (repeatable; default: every string of the row — all turns, as the 8-gram screen reads it)',
+      benchmark: 'what of a benchmark row is its item text (repeatable; default as decontam)',
+      id: 'the training row id shown in the pairs',
+    },
   )
-    .option('--benchmark <[name=]path>', 'a benchmark file or folder of files (repeatable)', collect)
-    .option('--text-field <path>', 'what of a training row is embedded (repeatable; default: every string of the row — all turns, as the 8-gram screen reads it)', collect)
-    .option('--benchmark-field <path>', 'what of a benchmark row is its item text (repeatable; default as decontam)', collect)
-    .option('--benchmark-id-field <path>', 'the benchmark item id (default: file:line when absent)', 'id')
-    .option('--id-field <path>', 'the training row id shown in the pairs', 'id')
     .option('--config <file>', 'config file whose embeddings: section names the endpoint and the cache (else $VERDICT_EMBEDDINGS_<NAME>_URL and _MODEL)')
     .option('--endpoint <name>', 'the embeddings endpoint to use', 'default')
     .addOption(new Option('--k <n>', 'nearest benchmark items per sample, and nearest samples shown per item').argParser(integer('--k', 1)).default(10))
@@ -313,19 +324,13 @@ function addDense(curate: Command): void {
     .option('-o, --output <file>', 'with --decisions: kept samples, untouched')
     .option('--removed <file>', 'with --decisions: dropped samples with the decisions that dropped them (who, when)')
     .action(async (input: string, opts: DenseFlags) => {
-      if (!opts.benchmark || opts.benchmark.length === 0) throw new Error('give at least one --benchmark FILE or FOLDER');
+      const screen = screenInput(input, opts);
       if (!opts.decisions && (opts.output || opts.removed)) throw new Error('-o and --removed: only with --decisions (dense retrieval itself drops nothing: a person decides)');
       const section = config(opts.config).embeddings;
       const resolved = resolveEmbeddingsEndpoint(section, opts.endpoint, process.env, `${opts.config ?? 'config'}.embeddings`);
       if (!resolved.ok) throw new Error(resolved.errors.join('\n'));
       const report = await dense({
-        input,
-        ...(opts.format ? { format: opts.format } : {}),
-        benchmarks: opts.benchmark.map(parseBenchmark),
-        textFields: opts.textField ?? null,
-        benchmarkFields: opts.benchmarkField ?? null,
-        benchmarkIdField: opts.benchmarkIdField,
-        idField: opts.idField,
+        ...screen,
         endpoint: resolved.endpoint,
         cachePath: section?.cachePath ?? 'verdict-embeddings-cache.sqlite',
         k: opts.k,
@@ -337,10 +342,6 @@ function addDense(curate: Command): void {
         chunk: opts.chunk,
         ...(opts.candidates ? { candidates: opts.candidates } : {}),
         ...(opts.decisions ? { decisions: opts.decisions } : {}),
-        ...(opts.output ? { output: opts.output } : {}),
-        ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
-        ...(opts.removed ? { removed: opts.removed } : {}),
-        progress: opts.progress,
       });
       process.stdout.write(renderDense(report) + '\n');
       writeSummary(opts.summaryJson, report);

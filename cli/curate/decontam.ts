@@ -17,7 +17,8 @@ export interface BenchmarkSource {
   path: string;
 }
 
-export interface DecontamOptions {
+/** What both benchmark screens (decontam and dense) read and write: the data, the benchmarks and the row fields. */
+export interface ScreenInput {
   input: string;
   format?: string;
   benchmarks: BenchmarkSource[];
@@ -27,6 +28,13 @@ export interface DecontamOptions {
   benchmarkFields: string[] | null;
   benchmarkIdField: string;
   idField: string;
+  output?: string;
+  removed?: string;
+  outputFormat?: string;
+  progress: boolean;
+}
+
+export interface DecontamOptions extends ScreenInput {
   form: 'words' | 'code';
   sampling: Omit<PhraseSampling, 'exhaustive'>;
   /** Benchmarks screened with every phrase; null = none, [] = all. */
@@ -34,10 +42,6 @@ export interface DecontamOptions {
   threshold: number;
   code: CodeForm;
   workers: number;
-  output?: string;
-  removed?: string;
-  outputFormat?: string;
-  progress: boolean;
 }
 
 export interface PassReport {

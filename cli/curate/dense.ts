@@ -6,7 +6,7 @@ import { PhraseIndex } from '../../curate/phrase-index';
 import { rowText } from '../../curate/text';
 import { EmbeddingCache, EmbeddingsClient, textKey, type EmbeddingsEndpoint } from '../../services/embeddings';
 import { openLines, parseJsonLine } from '../dataset/read';
-import { loadBenchmarks, sampleId, type BenchmarkSource } from './decontam';
+import { loadBenchmarks, sampleId, type ScreenInput } from './decontam';
 import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 /**
@@ -20,14 +20,8 @@ import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from '
  * samples confirmed contaminated are dropped, with the decision beside them.
  */
 
-export interface DenseOptions {
-  input: string;
-  format?: string;
-  benchmarks: BenchmarkSource[];
-  textFields: string[] | null;
-  benchmarkFields: string[] | null;
-  benchmarkIdField: string;
-  idField: string;
+/** The shared screen fields (`-o` and `--removed` act only with `decisions`). */
+export interface DenseOptions extends ScreenInput {
   endpoint: EmbeddingsEndpoint;
   cachePath: string;
   k: number;
@@ -42,10 +36,6 @@ export interface DenseOptions {
   chunk: number;
   candidates?: string;
   decisions?: string;
-  output?: string;
-  outputFormat?: string;
-  removed?: string;
-  progress: boolean;
 }
 
 /** A pair shown for review. */

@@ -3,7 +3,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { parquetMetadataAsync, parquetReadObjects, toJson, type AsyncBuffer, type FileMetaData, type SchemaElement } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
+import { ScalarType, type DescField } from '@bufbuild/protobuf';
 import type { JsonObject } from '../../core/json';
+import { RESULT_ROW_COLUMNS, ROW_RESULT_FIELDS } from './result-columns';
 import { partialPath, type InputRow, type OutputRow, type ResultSink, type RowSource } from './rows';
 
 /**
@@ -110,20 +112,43 @@ const json = (name: string): SchemaElement => ({ name, type: 'BYTE_ARRAY', conve
 const double = (name: string): SchemaElement => ({ name, type: 'DOUBLE', repetition_type: 'OPTIONAL' });
 const int64 = (name: string, optional = false): SchemaElement => ({ name, type: 'INT64', repetition_type: optional ? 'OPTIONAL' : 'REQUIRED' });
 
-/** The result fields as Parquet columns; anything not listed (details, receipt) is a JSON column. */
-const RESULT_COLUMNS: Record<string, SchemaElement> = {
-  id: string('id'),
+/** FeatureSet.FieldPresence.IMPLICIT: a proto3 field without `optional`, never absent (a zero instead). */
+const IMPLICIT = 2;
+
+/** A ScoreResult field's column, by its type in the generated descriptor (its enum, the status, by name). */
+function resultColumn(field: DescField): SchemaElement {
+  if (field.fieldKind === 'enum') return string(field.jsonName);
+  if (field.fieldKind === 'scalar') {
+    switch (field.scalar) {
+      case ScalarType.STRING:
+        return string(field.jsonName, field.presence !== IMPLICIT);
+      case ScalarType.DOUBLE:
+        return double(field.jsonName);
+      case ScalarType.UINT32:
+        return int64(field.jsonName, true);
+      case ScalarType.BOOL:
+        return { name: field.jsonName, type: 'BOOLEAN', repetition_type: 'OPTIONAL' };
+    }
+  }
+  return json(field.jsonName);
+}
+
+/** The CLI's own columns of a result row, beside the ScoreResult fields. */
+const ROW_COLUMNS: Record<string, SchemaElement> = {
   line: int64('line'),
   rollout: int64('rollout', true),
   groupId: string('groupId', true),
-  status: string('status'),
-  reward: double('reward'),
-  reason: string('reason'),
-  verifier: string('verifier'),
-  verifierVersion: string('verifierVersion'),
-  details: json('details'),
-  advantage: double('advantage'),
   receipt: json('receipt'),
+};
+
+/** The result row's columns, typed, in the order written; anything not listed (pass-through) is a JSON column. */
+const RESULT_COLUMNS: Record<string, SchemaElement> = {
+  ...Object.fromEntries(
+    RESULT_ROW_COLUMNS.map((name) => {
+      const field = ROW_RESULT_FIELDS.find((f) => f.jsonName === name);
+      return [name, field ? resultColumn(field) : ROW_COLUMNS[name]!];
+    }),
+  ),
   response: string('response', true),
 };
 

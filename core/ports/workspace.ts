@@ -59,6 +59,12 @@ export interface HarborTask {
    * reports what is missing, so a missing tool, package or network is ABORTED, not a quiet 0.
    */
   needs: { commands: string[]; network: string[]; pythonModules: string[]; searchPath: string[] };
+  /**
+   * `[verdict] episode_services`: the names of the processes the tests need from the episode (a
+   * server it was asked to start). In a shared environment these, and what they fork, are kept;
+   * every other process the episode left is stopped before the tests. Empty: all are stopped.
+   */
+  services: string[];
 }
 
 /**
@@ -84,6 +90,8 @@ export interface EnvironmentReport {
   /** Processes the episode left running when the tests started (`<pid> <name>`), and whether they were stopped. */
   processes: string[];
   processesStopped: boolean;
+  /** The episode's processes kept as services the task declared (`<pid> <name>`), when any. */
+  services?: string[];
 }
 
 /** What the runner saw once test.sh ended. Only `WorkspaceError` (thrown) is infrastructure. */

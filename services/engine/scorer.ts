@@ -1,6 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { GroupStream, shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult, type StreamItem } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
+import { RESULT_BEYOND, RESULT_STRUCT_FIELDS, RESULT_TEXT_FIELDS } from '../wire/contract';
 import { charsBound } from './details';
 import { encodedBytesBound, type EncodedBatch, type WireFormat } from './encoded';
 import type { Engine, ScoreOptions } from './engine';
@@ -64,11 +65,18 @@ export function stopMargin(budgetMs: number, finishReserveMs: number): number {
   return Math.min(1000, Math.max(50, budgetMs * 0.1)) + finishReserveMs;
 }
 
-/** An upper bound on one result's encoded size in characters (its strings and details), as `limit` counts them. */
+/** Characters for a result's tags and numbers: 64 for the fields the codecs name, a number's worst case with its JSON name for each other. */
+const FIXED_CHARS = 64 + RESULT_BEYOND.reduce((sum, field) => sum + 28 + field.json.length, 0);
+
+/** An upper bound on one result's encoded size in characters, as `limit` counts them: its text and Struct fields (by the descriptor) and FIXED_CHARS. */
 function resultChars(result: ScoreResult, limit: ReplyLimit): number {
   const encoded = encodedBytesBound(result);
   if (encoded !== undefined) return Math.ceil(encoded / limit.bytesPerChar);
-  return 64 + result.id.length + result.reason.length + result.verifier.length + result.verifierVersion.length + charsBound(result.details);
+  const fields = result as unknown as Record<string, unknown>;
+  let chars = FIXED_CHARS;
+  for (const name of RESULT_TEXT_FIELDS) chars += (fields[name] as string | undefined)?.length ?? 0;
+  for (const name of RESULT_STRUCT_FIELDS) chars += charsBound((fields[name] as ScoreResult['details'] | undefined) ?? {});
+  return chars;
 }
 
 function tooLarge(result: ScoreResult, limit: ReplyLimit): ScoreResult {

@@ -1,12 +1,11 @@
 import * as grpc from '@grpc/grpc-js';
 import type { GroupSummary } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
-import type { VerifierInfo } from '../../core/registry';
 import type { DecodedResult } from '../wire/binary';
 import { resultToJson } from '../wire/json';
 import { MAX_MESSAGE_BYTES } from './server';
 import { grpcClientAuth, type ClientAuth } from '../auth';
-import { scorerService, type ScoreRequestOut } from './service';
+import { scorerService, type ListedVerifier, type ScoreRequestOut } from './service';
 
 /** A result as ScoreStream's raw stream yields it: its proto3 JSON form, with the group summary on a group's last. */
 export type StreamMessage = ReturnType<typeof resultToJson> & { group?: GroupSummary };
@@ -19,7 +18,7 @@ interface RawClient extends grpc.Client {
   ): void;
   ScoreStream(request: ScoreRequestOut, options: grpc.CallOptions): grpc.ClientReadableStream<DecodedResult>;
   ScoreStreamBatches(request: ScoreRequestOut, options: grpc.CallOptions): grpc.ClientReadableStream<DecodedBatch>;
-  ListVerifiers(request: unknown, callback: (error: grpc.ServiceError | null, response: VerifierInfo[]) => void): void;
+  ListVerifiers(request: unknown, callback: (error: grpc.ServiceError | null, response: ListedVerifier[]) => void): void;
 }
 
 type DecodedBatch = { results: DecodedResult[]; groups: GroupSummary[] };
@@ -119,7 +118,7 @@ export class ScorerClient {
     });
   }
 
-  listVerifiers(): Promise<VerifierInfo[]> {
+  listVerifiers(): Promise<ListedVerifier[]> {
     return new Promise((resolve, reject) => this.raw.ListVerifiers({}, (error, response) => (error ? reject(error) : resolve(response))));
   }
 

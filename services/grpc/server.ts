@@ -156,7 +156,8 @@ export async function startGrpcServer(
     },
 
     ListVerifiers(_call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) {
-      callback(null, engine.registry.list());
+      // The cards GET /v1/verifiers answers: the same facts on both transports.
+      callback(null, engine.registry.cards());
     },
   });
 

@@ -1,7 +1,8 @@
 import { create, fromBinary, toBinary } from '@bufbuild/protobuf';
 import type * as grpc from '@grpc/grpc-js';
 import type { GroupSummary, ShapedResult, StreamItem } from '../../core/groups';
-import type { VerifierInfo } from '../../core/registry';
+import type { JsonObject } from '../../core/json';
+import type { VerifierCard, VerifierInfo } from '../../core/registry';
 import type { StreamBatch } from '../engine/scorer';
 import type { Sample } from '../../core/sample';
 import {
@@ -20,6 +21,7 @@ import {
   ListVerifiersResponseSchema,
   Scorer,
   type GroupOptions as GroupOptionsMessage,
+  type VerifierInfo as VerifierInfoMessage,
 } from '../wire/gen/verdict/v1/score_pb';
 
 /**
@@ -28,6 +30,49 @@ import {
  * types differ by side: a client sends samples and gets decoded results; a server gets a decoded
  * request and sends scored results.
  */
+
+/**
+ * A verifier as ListVerifiers carries it: what GET /v1/verifiers and `verdict verifiers --json` give
+ * (its config sections, its example), the label schema as JSON Schema text. `example` is null from a
+ * server older than the field.
+ */
+export interface ListedVerifier extends VerifierInfo {
+  sections: string[];
+  example: { label: JsonObject; response: string; metadata?: JsonObject; reward?: number; needs?: string[] } | null;
+}
+
+function verifierMessage(card: VerifierCard) {
+  const { label, response, metadata, reward, needs } = card.example;
+  return {
+    name: card.name,
+    version: card.version,
+    description: card.description,
+    // The text the registry parsed the card's schema from (JSON.stringify of the same value).
+    labelSchema: JSON.stringify(card.labelSchema),
+    sections: card.sections,
+    example: { label, response, ...(metadata ? { metadata } : {}), ...(reward !== undefined ? { reward } : {}), needs: [...(needs ?? [])] },
+  };
+}
+
+function listedVerifier(message: VerifierInfoMessage): ListedVerifier {
+  const { name, version, description, labelSchema, sections, example } = message;
+  return {
+    name,
+    version,
+    description,
+    labelSchema,
+    sections,
+    example: example
+      ? {
+          label: example.label ?? {},
+          response: example.response,
+          ...(example.metadata ? { metadata: example.metadata } : {}),
+          ...(example.reward !== undefined ? { reward: example.reward } : {}),
+          ...(example.needs.length > 0 ? { needs: example.needs } : {}),
+        }
+      : null,
+  };
+}
 
 export interface MalformedRequest {
   malformed: string;
@@ -105,15 +150,9 @@ export function scorerService(onEncoded?: OnEncoded): grpc.ServiceDefinition {
       responseStream: false,
       requestSerialize: () => toBuffer(toBinary(ListVerifiersRequestSchema, create(ListVerifiersRequestSchema))),
       requestDeserialize: (bytes: Buffer) => fromBinary(ListVerifiersRequestSchema, bytes),
-      responseSerialize: (verifiers: VerifierInfo[]) =>
-        toBuffer(toBinary(ListVerifiersResponseSchema, create(ListVerifiersResponseSchema, { verifiers }))),
-      responseDeserialize: (bytes: Buffer): VerifierInfo[] =>
-        fromBinary(ListVerifiersResponseSchema, bytes).verifiers.map(({ name, version, description, labelSchema }) => ({
-          name,
-          version,
-          description,
-          labelSchema,
-        })),
+      responseSerialize: (cards: VerifierCard[]) =>
+        toBuffer(toBinary(ListVerifiersResponseSchema, create(ListVerifiersResponseSchema, { verifiers: cards.map(verifierMessage) }))),
+      responseDeserialize: (bytes: Buffer): ListedVerifier[] => fromBinary(ListVerifiersResponseSchema, bytes).verifiers.map(listedVerifier),
     },
   };
 }

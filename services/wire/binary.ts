@@ -5,6 +5,7 @@ import { resolveGroupOptions } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { Sample, ScoreResult, Status } from '../../core/sample';
 import { encodedBytes, type EncodedBatch } from '../engine/encoded';
+import { byNumber, emptySample, GROUP_BEYOND, readField, RESULT_BEYOND, SAMPLE_BEYOND, setZeros, writeFields } from './contract';
 import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
 import {
   GroupOptionsSchema,
@@ -25,7 +26,9 @@ import { Writer } from './writer';
  * are the generated messages themselves. Samples, results and summaries are read and written field by
  * field so that labels, metadata and details go straight between their wire bytes and plain JSON (no
  * Struct message per node), and so that one sample's too-deep label is that sample's INVALID result,
- * not a failed request. test/spine/wire.test.ts checks the bytes both ways against protobuf-es.
+ * not a failed request. A field the proto gained since this code was written is read and written by
+ * the generic code of contract.ts, from the descriptor. test/spine/wire.test.ts and
+ * test/spine/contract.test.ts check the bytes both ways against protobuf-es.
  */
 
 const S = SampleSchema.field;
@@ -52,9 +55,9 @@ export interface DecodedRequest {
   encoded?: EncodedBatch;
 }
 
-function emptySample(): Sample {
-  return { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
-}
+/** The fields this file does not name, by number (empty until the proto gains one). */
+const SAMPLE_BEYOND_BY_NUMBER = byNumber(SAMPLE_BEYOND);
+const RESULT_BEYOND_BY_NUMBER = byNumber(RESULT_BEYOND);
 
 /**
  * One Sample, up to `end`; a label or metadata nested too deep gives a rejection naming it, not an
@@ -100,8 +103,10 @@ function readSample(reader: Reader, end: number, whole = true): { sample: Sample
       case SAMPLE_METADATA:
         sample.metadata = struct('metadata');
         break;
-      default:
-        reader.skip(wireType);
+      default: {
+        const beyond = SAMPLE_BEYOND_BY_NUMBER.get(field);
+        if (beyond === undefined || !readField(reader, beyond, wireType, sample)) reader.skip(wireType);
+      }
     }
   }
   if (reader.pos !== end) throw new RangeError('sample: field runs past its message');
@@ -201,6 +206,7 @@ export function encodeScoreRequest(samples: readonly Sample[], groupOptions?: Me
     if (s.groupId) writer.tag(S.groupId!.number, LD).string(s.groupId);
     if (s.responseTokens) writer.tag(S.responseTokens!.number, WireType.Varint).uint32(s.responseTokens);
     writeStructField(writer, S.metadata!.number, s.metadata);
+    writeFields(writer, SAMPLE_BEYOND, s);
     writer.join();
   }
   if (groupOptions) writer.tag(Q.groupOptions!.number, LD).bytes(toBinary(GroupOptionsSchema, create(GroupOptionsSchema, groupOptions)));
@@ -229,6 +235,7 @@ function writeGroup(writer: Writer, group: GroupSummary): void {
   if (group.keepReason) writer.tag(G.keepReason!.number, LD).string(group.keepReason);
   if (group.meanRawReward !== undefined) writer.tag(G.meanRawReward!.number, WireType.Bit64).double(group.meanRawReward);
   if (group.shortestCorrect !== undefined) writer.tag(G.shortestCorrect!.number, varint).uint32(group.shortestCorrect);
+  writeFields(writer, GROUP_BEYOND, group);
 }
 
 function writeGroupField(writer: Writer, group: GroupSummary): void {
@@ -248,6 +255,7 @@ function writeResult(writer: Writer, result: ShapedResult, group?: GroupSummary)
   if (result.index) writer.tag(R.index!.number, WireType.Varint).uint32(result.index);
   if (group) writeGroupField(writer, group);
   if (result.advantage !== undefined) writer.tag(R.advantage!.number, WireType.Bit64).double(result.advantage);
+  writeFields(writer, RESULT_BEYOND, result);
 }
 
 /** One ScoreResult message (ScoreStream), the group's summary on its last result. */
@@ -320,7 +328,7 @@ export function decodeScoreResult(bytes: Uint8Array): DecodedResult {
 
 /** A ScoreResult up to `end`, read in place (a reply's results need no reader or view of their own). */
 function readResult(reader: Reader, end: number): DecodedResult {
-  const result: DecodedResult = { id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} };
+  const result = setZeros<DecodedResult>({ id: '', index: 0, status: 'INVALID', reason: '', verifier: '', verifierVersion: '', details: {} }, RESULT_BEYOND);
   let status = -1;
   while (reader.pos < end) {
     const [field, wireType] = reader.tag();
@@ -355,8 +363,10 @@ function readResult(reader: Reader, end: number): DecodedResult {
       case R.advantage!.number:
         result.advantage = reader.double();
         break;
-      default:
-        reader.skip(wireType);
+      default: {
+        const beyond = RESULT_BEYOND_BY_NUMBER.get(field);
+        if (beyond === undefined || !readField(reader, beyond, wireType, result)) reader.skip(wireType);
+      }
     }
   }
   if (reader.pos !== end) throw new RangeError('result: field runs past its message');

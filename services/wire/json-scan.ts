@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
 import type { EncodedBatch } from '../engine/encoded';
+import { emptySample, SAMPLE_BEYOND, setZeros, type NamedSampleField } from './contract';
 import { MAX_JSON_DEPTH } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
 
@@ -53,13 +54,17 @@ function names(entries: Array<[string, number]>): Names {
   return entries.map(([name, bit]) => ({ bytes: Buffer.from(name, 'latin1'), bit }));
 }
 
-/** A bit per Sample field the scan reads (a field the proto adds later is declined until it is here). */
-const BIT: Readonly<Record<keyof Sample, number>> = { id: 1, verifier: 2, response: 4, label: 8, groupId: 16, responseTokens: 32, metadata: 64 };
+/**
+ * A bit per Sample field the scan reads: those binary.ts names too (contract.ts). A field the proto
+ * adds later is not among them, so a body that sets it is declined and takes the full read, which
+ * goes by the descriptor.
+ */
+const BIT: Readonly<Record<NamedSampleField, number>> = { id: 1, verifier: 2, response: 4, label: 8, groupId: 16, responseTokens: 32, metadata: 64 };
 
 /** Sample fields by both their names in proto3 JSON, from the generated descriptor as the full read takes them. */
 const SAMPLE_FIELDS = names(
   SampleSchema.fields.flatMap((field): Array<[string, number]> => {
-    const bit = BIT[field.localName as keyof Sample];
+    const bit = BIT[field.localName as NamedSampleField];
     return bit === undefined ? [] : [[field.jsonName, bit], [field.name, bit]];
   }),
 );
@@ -232,7 +237,7 @@ class Scan {
 
   /** One sample object: its routing fields, and its response's length in bytes. */
   sample(): { sample: Sample; responseBytes: number } {
-    const sample: Sample = { id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} };
+    const sample = emptySample();
     let responseBytes = 0;
     let seen = 0;
     this.expect(OPEN_BRACE);
@@ -364,7 +369,8 @@ export function scanJsonScoreRequest(body: Buffer): ScannedJsonRequest | null {
  * once, of their types), so it is taken as it is: checking it again cost as much as parsing it.
  */
 function scannedSample(o: ScannedSample): Sample {
-  return {
+  // The scan declines the fields it does not name: those beyond are unset here.
+  return setZeros({
     id: o.id ?? '',
     verifier: o.verifier ?? '',
     response: o.response ?? '',
@@ -372,7 +378,7 @@ function scannedSample(o: ScannedSample): Sample {
     groupId: o.groupId ?? o.group_id ?? '',
     responseTokens: o.responseTokens ?? o.response_tokens ?? 0,
     metadata: o.metadata ?? {},
-  };
+  } as Sample, SAMPLE_BEYOND);
 }
 
 /** A pool thread's packed chunk of JSON samples (EncodedBatch.pack above), decoded. */

@@ -5,6 +5,7 @@ import type { Sample } from '../../core/sample';
 import { STATUS_NAMES } from '../../core/status';
 import { encodedBytes } from '../engine/encoded';
 import type { GroupSummary, ShapedResult } from '../../core/groups';
+import { emptySample, fieldsText, fieldsToJson, RESULT_BEYOND } from './contract';
 import { nestsDeeperThan, tooDeepReason } from './depth';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
 
@@ -106,19 +107,8 @@ export function sampleFromJson(value: unknown, root: string | (() => string), de
   if (deep) return { ok: false, error: tooDeepReason(fieldPath(rootPath(), [deep])) };
   const read = readMessageJson(SampleSchema, value, rootPath);
   if (!read.ok) return read;
-  const s = read.fields as Partial<Sample>;
-  return {
-    ok: true,
-    sample: {
-      id: s.id ?? '',
-      verifier: s.verifier ?? '',
-      response: s.response ?? '',
-      label: s.label ?? {},
-      groupId: s.groupId ?? '',
-      responseTokens: s.responseTokens ?? 0,
-      metadata: s.metadata ?? {},
-    },
-  };
+  // The fields the JSON sets over a sample with every field unset: the descriptor's fields, all of them.
+  return { ok: true, sample: Object.assign(emptySample(), read.fields) };
 }
 
 
@@ -131,7 +121,7 @@ export function resultToJson(result: ShapedResult): JsonObject {
   out.verifierVersion = result.verifierVersion;
   out.details = result.details;
   if (result.advantage !== undefined) out.advantage = result.advantage;
-  return out;
+  return fieldsToJson(out, RESULT_BEYOND, result);
 }
 
 export function groupToJson(group: GroupSummary): JsonObject {
@@ -179,7 +169,8 @@ export function resultText(result: ShapedResult): string {
   return (
     `{"id":${JSON.stringify(result.id)},"index":${result.index},"status":"${STATUS_NAMES[result.status]}"${reward}` +
     `,"reason":${JSON.stringify(result.reason)},"verifier":${JSON.stringify(result.verifier)}` +
-    `,"verifierVersion":${JSON.stringify(result.verifierVersion)},"details":${JSON.stringify(result.details)}${advantage}}`
+    `,"verifierVersion":${JSON.stringify(result.verifierVersion)},"details":${JSON.stringify(result.details)}${advantage}` +
+    `${fieldsText(RESULT_BEYOND, result, floatText)}}`
   );
 }
 

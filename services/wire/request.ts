@@ -4,6 +4,7 @@ import { groupOptionsFromJson } from './group-options';
 import type { GroupOptions } from '../../core/groups';
 import type { Sample } from '../../core/sample';
 import { tooDeepReason } from './depth';
+import { emptySample } from './contract';
 import { sampleFromJson, tooDeepField } from './json';
 
 /** `groupOptions` is null when the request does not ask for group shaping. */
@@ -34,8 +35,7 @@ export function scoreRequestFromJson(body: unknown): RequestParse {
     const deep = tooDeepField(item);
     if (deep && isJsonObject(item)) {
       rejected.set(i, tooDeepReason(deep));
-      const placeholder = { id: text(item.id), verifier: text(item.verifier), response: '', label: {}, groupId: text(item.groupId ?? item.group_id), responseTokens: 0, metadata: {} };
-      samples.push(placeholder);
+      samples.push(Object.assign(emptySample(), { id: text(item.id), verifier: text(item.verifier), groupId: text(item.groupId ?? item.group_id) }));
       continue;
     }
     const parsed = sampleFromJson(item, () => `samples[${i}]`, true);

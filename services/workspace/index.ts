@@ -28,6 +28,27 @@ const RUNNER = path.join(__dirname, 'runner');
 /** What the runner sends back of the reward files (their head) and of test.sh's output (its tail). */
 const MAX_REWARD_BYTES = 64 << 10;
 const OUTPUT_TAIL_BYTES = 4000;
+/**
+ * The paths of `files` (an episode's changes under the system folders, which bwrap takes from the
+ * host) that the task's tests name — `/etc/nginx/sites-enabled/app`, `/usr/local/bin/backup.sh` —
+ * test.sh's shebang line aside. Those tests would read the host's file, or none, in place of the
+ * episode's: a solved episode would get a quiet 0, so the run is ABORTED instead.
+ */
+function readByTests(task: HarborTask, files: string[]): string[] {
+  if (files.length === 0) return [];
+  const decoder = new TextDecoder();
+  const text = Object.entries(task.tests)
+    .map(([name, content]) => {
+      const body = typeof content === 'string' ? content : decoder.decode(content);
+      return name === 'test.sh' && body.startsWith('#!') ? body.slice(body.indexOf('\n') + 1) : body;
+    })
+    .join('\n');
+  return files.filter((file) => {
+    for (let at = text.indexOf(file); at >= 0; at = text.indexOf(file, at + 1)) if (!/[\w.\/-]/.test(text[at + file.length] ?? '')) return true;
+    return false;
+  });
+}
+
 /** The test run's PATH, the host's system folders only: no folder of the workspace is on it. */
 const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 /** Top folders of a change set the backend mounts a tmpfs at, /tmp aside. */
@@ -101,6 +122,12 @@ export class BwrapWorkspace implements WorkspacePort {
       const read = readArchive(archive, { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers }, source.root);
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
       ({ entries, skipped } = read);
+      const unseen = readByTests(task, read.systemFiles);
+      if (unseen.length > 0)
+        throw new WorkspaceError(
+          'episode_files_unavailable',
+          `the tests read ${unseen.slice(0, 5).join(', ')}, which the episode changed in a system folder the bwrap backend takes from the host: the task needs a container backend`,
+        );
     }
     const rooted = rootEntries(entries, source.root, workdirRel, skipped);
     const lacks = this.lacks(task, workdir, new Set(rooted.entries.map((e) => `/${e.path}`)));

@@ -53,7 +53,18 @@ export type WorkspaceEntry =
   | { kind: 'file'; path: string; mode: number; mtime: number; data: Uint8Array }
   | { kind: 'symlink'; path: string; target: string; mtime: number };
 
-export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[] } | { ok: false; tooLarge: string };
+/**
+ * `systemFiles`: the paths (`/etc/app.conf`) of a change set's members other than folders that were
+ * skipped under a system folder (not `tests/`, `logs/`), at most MAX_SYSTEM_FILES: the episode's
+ * changes there, which a backend that takes those folders from elsewhere cannot show the tests.
+ * `deletions`: the paths (`/app/secret.env`) a change set's whiteouts (`app/.wh.secret.env`, an OCI
+ * layer's record of a deletion) remove, outside Verdict's own folders, at most MAX_SYSTEM_FILES: a
+ * backend that starts from the task's image removes them, as the episode did.
+ */
+export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[]; systemFiles: string[]; deletions: string[] } | { ok: false; tooLarge: string };
+const MAX_SYSTEM_FILES = 4096;
+/** Top folders whose members are never the episode's answer: Verdict's own (the tests and the reward). */
+const VERDICT_ROOTS = new Set(['tests', 'logs', '.runner', '.workspace']);
 
 const BLOCK = 512;
 /** Linux's NAME_MAX, and PATH_MAX less room for the workdir. */
@@ -179,6 +190,8 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
   let longLink: string | null = null;
   /** Members of a change set under the system's folders, per folder: skipped, counted once. */
   const system = new Map<string, number>();
+  const systemFiles: string[] = [];
+  const deletions: string[] = [];
   /**
    * The folders above a member: each one a folder of the archive (listed, or implied here and
    * counted as a member). Every folder in `entries` has only folders above it, so the parent
@@ -256,11 +269,16 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
     const top = rel.split('/', 1)[0]!;
     // An OCI layer's whiteout (`.wh.NAME`, `.wh..wh..opq`) records a deletion: nothing to unpack.
     if (root === 'filesystem' && rel.slice(rel.lastIndexOf('/') + 1).startsWith('.wh.')) {
-      skipped.push(`${rel}: a whiteout (a deletion in a layer diff), not a file`);
+      const name = rel.slice(rel.lastIndexOf('/') + 1 + '.wh.'.length);
+      const deleted = `/${rel.slice(0, rel.lastIndexOf('/') + 1)}${name}`;
+      // An opaque folder (`.wh..wh..opq`: its image content replaced) is not applied.
+      if (name.startsWith('.wh.') || name === '' || name === '.' || name === '..' || VERDICT_ROOTS.has(top) || deletions.length >= MAX_SYSTEM_FILES) skipped.push(`${rel}: a whiteout (a deletion in a layer diff) not applied`);
+      else deletions.push(deleted);
       continue;
     }
     if (root === 'filesystem' && skipRoots.has(top)) {
       system.set(top, (system.get(top) ?? 0) + 1);
+      if (type !== '5' && !VERDICT_ROOTS.has(top) && systemFiles.length < MAX_SYSTEM_FILES) systemFiles.push(`/${rel}`);
       continue;
     }
     members++;
@@ -329,5 +347,5 @@ export function readArchive(archive: Uint8Array, limits: ArchiveLimits, root: Ar
     entries.delete(entry.path);
   }
   for (const [top, count] of system) skipped.push(`${top}/…: ${count} member${count === 1 ? '' : 's'} under a system folder, which the backend takes from its own environment`);
-  return { ok: true, entries: [...entries.values()], skipped };
+  return { ok: true, entries: [...entries.values()], skipped, systemFiles, deletions };
 }

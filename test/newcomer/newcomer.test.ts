@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { auditCoverage } from '../../audit/batteries';
 import { checkCases } from '../../cli/check';
 import { renderVerifiers } from '../../cli/commands';
 import { Receipts } from '../../cli/receipt';
@@ -30,6 +31,11 @@ describe('a pure verifier added as one folder and one registration line', () => 
       sections: [],
       example: { label: { word: 'hello' }, response: 'hello, world', reward: 1 },
     });
+  });
+
+  it('is reported by `verdict audit` as a verifier no battery covers (its definition names none)', () => {
+    const coverage = auditCoverage(registry.names().map((name) => registry.get(name)!));
+    expect(coverage).toEqual({ uncovered: ['tiny'], unknown: [] });
   });
 
   it('gets receipts that name it and hash no config section (it declares none)', () => {

@@ -1,5 +1,8 @@
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { clone, createFileRegistry, fromBinary } from '@bufbuild/protobuf';
+import { file_google_protobuf_struct, FileDescriptorProtoSchema } from '@bufbuild/protobuf/wkt';
+import { file_verdict_v1_score } from '../../services/wire/gen/verdict/v1/score_pb';
 import { ScorerClient } from '../../services/grpc/client';
 import type { RunningServer } from '../../services/server';
 import { mixedQaBatch, sample } from '../fixtures/samples';
@@ -107,6 +110,32 @@ describe('gRPC Scorer over loopback', () => {
     expect(qa?.version).toBe('1.4.0');
     const schema = JSON.parse(qa!.labelSchema) as { properties: Record<string, unknown> };
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(['answers', 'choice', 'threshold']));
+  });
+
+  it('ListVerifiers carries what GET /v1/verifiers answers: config sections and example, the schema as text', async () => {
+    const listed = await client.listVerifiers();
+    const http = (await (await fetch(`http://127.0.0.1:${server.httpPort}/v1/verifiers`)).json()) as { verifiers: Array<Record<string, unknown>> };
+    expect(listed.map(({ labelSchema, ...rest }) => ({ ...rest, labelSchema: JSON.parse(labelSchema) as unknown }))).toEqual(http.verifiers);
+    // Not vacuous: the test registry has verifiers that read config sections and examples with metadata or no reward.
+    expect(listed.some((v) => v.sections.length > 0)).toBe(true);
+    expect(listed.every((v) => v.example !== null && v.example.response !== undefined)).toBe(true);
+  });
+
+  it('ListVerifiers answers an older client, which knows only name, version, description and schema', async () => {
+    // An old client's stub: the same method, a reply message with only fields 1-4 (unknown fields are skipped).
+    const old = new grpc.Client(`127.0.0.1:${server.grpcPort}`, grpc.credentials.createInsecure());
+    const reply = await new Promise<Buffer>((resolve, reject) =>
+      old.makeUnaryRequest('/verdict.v1.Scorer/ListVerifiers', (x: Buffer) => x, (x: Buffer) => x, Buffer.alloc(0), (e, r) => (e ? reject(e) : resolve(r!))),
+    );
+    old.close();
+    // The descriptor as it was before sections and example (fields 5 and 6 of VerifierInfo).
+    const file = clone(FileDescriptorProtoSchema, file_verdict_v1_score.proto);
+    const info = file.messageType.find((m) => m.name === 'VerifierInfo')!;
+    info.field = info.field.filter((f) => f.number <= 4);
+    const registry = createFileRegistry(file, (name) => (name === 'google/protobuf/struct.proto' ? file_google_protobuf_struct : undefined));
+    const decoded = fromBinary(registry.getMessage('verdict.v1.ListVerifiersResponse')!, reply) as unknown as { verifiers: Array<{ name: string; labelSchema: string }> };
+    expect(decoded.verifiers.map((v) => v.name)).toEqual((await client.listVerifiers()).map((v) => v.name));
+    expect(JSON.parse(decoded.verifiers[0]!.labelSchema)).toHaveProperty('type');
   });
 
   it('serves grpc.health.v1 and server reflection', async () => {

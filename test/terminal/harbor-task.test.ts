@@ -1,4 +1,4 @@
-import { dockerfileWorkdir, harborTask, pythonImports, scriptNeeds } from '../../core/harbor-task';
+import { dockerfileWorkdir, harborTask, pythonImports, scriptModules, scriptNeeds } from '../../core/harbor-task';
 
 const DEFAULTS = { timeoutSec: 600, cpus: 1, memoryMb: 2048, storageMb: 1024 };
 const build = (toml: unknown, dockerfile: string | null = null, tests: Record<string, string> = { 'test.sh': '#!/bin/bash\necho 1 > /logs/verifier/reward.txt\n' }) =>
@@ -96,5 +96,34 @@ describe('Harbor task model (task.toml, environment/Dockerfile, tests/)', () => 
 
   it('lists the well-known third-party packages the tests import, not the workspace\'s modules', () => {
     expect(pythonImports({ 'test_outputs.py': 'import os, json\nimport pandas as pd\nfrom sklearn.metrics import f1_score\nfrom solution import answer\nimport numpy.linalg\n', 'test.sh': 'import torch' })).toEqual(['numpy', 'pandas', 'sklearn']);
+  });
+
+  it('reads [verdict] episode_services: process names, cut to the kernel\'s 15 bytes; anything else names the key', () => {
+    expect(build({})).toMatchObject({ task: { services: [] } });
+    expect(build({ verdict: { episode_services: ['nginx', 'postgres', 'a-very-long-service-name', 'nginx'] } })).toMatchObject({ task: { services: ['nginx', 'postgres', 'a-very-long-ser'] } });
+    expect(build({ verdict: { episode_services: 'nginx' } })).toMatchObject({ ok: false, error: expect.stringMatching(/^task\.toml \[verdict\] episode_services: expected a list of process names/) });
+    expect(build({ verdict: { episode_services: ['ng inx'] } })).toMatchObject({ ok: false, error: expect.stringMatching(/\[verdict\] episode_services/) });
+    expect(build({ verdict: { episode_services: ['$(reboot)'] } })).toMatchObject({ ok: false });
+    expect(build({ verdict: 1 })).toMatchObject({ ok: false, error: 'task.toml [verdict]: expected a table' });
+    // Harbor's own keys it does not use (schema 2.0's [task], artifacts, gpus, mcp_servers) are no error.
+    expect(build({ schema_version: '2.0', artifacts: ['/app/report.json'], task: { name: 'x/y', authors: [{ name: 'a' }] }, environment: { gpus: 0, mcp_servers: [], build_timeout_sec: 600 } })).toMatchObject({ ok: true });
+  });
+
+  it('needs the module of a pytest plugin whose option test.sh passes (a quiet exit 4 otherwise) and of a package it runs with -m, unless a download came first', () => {
+    expect(scriptModules('#!/bin/bash\npytest /tests/test_outputs.py -rA --ctrf=/logs/verifier/ctrf.json\n')).toEqual(['ctrf']);
+    expect(scriptModules('python3 -m pytest --json-report --json-report-file=r.json -n 4 --cov=app --timeout 30 /tests\n')).toEqual(['pytest', 'pytest_cov', 'pytest_jsonreport', 'pytest_timeout', 'xdist']);
+    // A well-known package run as a module is needed too; the workspace's own modules and the standard library are not checked.
+    expect(scriptModules('cd /app && python3 -m app.main && /usr/bin/python3.11 -m pandas.io && python -m http.server\n')).toEqual(['pandas']);
+    expect(scriptModules('pip install pytest-json-ctrf\npytest --ctrf r.json /tests\n')).toEqual([]);
+    expect(scriptModules('uvx -p 3.13 -w pytest==8.4.1 -w pytest-json-ctrf==0.3.5 pytest --ctrf /logs/verifier/ctrf.json /tests/test_outputs.py\n')).toEqual([]);
+    expect(scriptModules('echo "pytest --ctrf x"\npytest -q /tests\n')).toEqual([]);
+    expect(scriptModules('pip install pytest\npython3 -m pytest /tests\n')).toEqual([]);
+    expect(build({}, null, { 'test.sh': '#!/bin/bash\npytest /tests/t.py --ctrf=/logs/verifier/ctrf.json\n', 't.py': 'import pandas\n' })).toMatchObject({ task: { needs: { pythonModules: ['pandas', 'ctrf'] } } });
+  });
+
+  it('does not require a command by path that test.sh tests for: the policy may have been asked to make it', () => {
+    expect(scriptNeeds('#!/bin/bash\n[ -x /usr/local/bin/backup-notes ] && /usr/local/bin/backup-notes || ok=0\n/opt/tool/run\n')).toMatchObject({ commands: ['/bin/bash', '/opt/tool/run'] });
+    expect(scriptNeeds('#!/bin/bash\nif [[ ! -f "/usr/local/bin/x" ]]; then exit 1; fi\n/usr/local/bin/x --check\n')).toMatchObject({ commands: ['/bin/bash'] });
+    expect(scriptNeeds('#!/bin/bash\n[ -x /usr/local/bin/xy ] || exit 1\n/usr/local/bin/x\n')).toMatchObject({ commands: ['/bin/bash', '/usr/local/bin/x'] });
   });
 });

@@ -94,4 +94,14 @@ describe('terminal: honest outcomes when the environment, not the policy or the 
     // A task with its own image: bwrap's host /usr is only a stand-in for it.
     expect(await inline({ 'test.sh': 'exit 0' }, { dockerfile: 'FROM debian:12\nWORKDIR /app\n' })).toMatchObject({ status: 'ABORTED', reason: 'no_reward_file_outside_task_environment' });
   });
+  it('is ABORTED when the tests read a file the episode changed in a system folder, which bwrap takes from the host (/etc, /usr/local)', async () => {
+    const tests = { 'test.sh': '#!/bin/bash\ngrep -qx DEST=/var/backups /etc/backup.conf && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n' };
+    const label = { task: { id: 'etc-conf', tests } };
+    const solved = await scoreTerminal(label, { workspace: { tar: b64([...SYSTEM, { name: 'etc/backup.conf', data: 'DEST=/var/backups\n' }]), root: '/' } }, services);
+    expect(solved).toMatchObject({ status: 'ABORTED', reason: 'episode_files_unavailable', details: { error: expect.stringContaining('/etc/backup.conf') } });
+    // System files the tests never name (an export's /etc/passwd, sitecustomize.py) are skipped as before: the tests decide.
+    expect(await scoreTerminal(label, { workspace: { tar: b64(SYSTEM), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    // A longer name that only starts with the path is another file.
+    expect(await scoreTerminal(label, { workspace: { tar: b64([{ name: 'etc/backup', data: 'x' }]), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 0 });
+  });
 });

@@ -66,6 +66,7 @@ function outcomeOf(report: TestReport, label: CodeLabel, selected: number[]): Ou
 export const code = defineAsync({
   name: 'code',
   version: '1.0.0',
+  audit: ['programs'],
   description:
     'Coding: the last ```python block after </think>, run in the sandbox against assert tests (judged outside the candidate) or stdin/stdout pairs; 1 only if every selected test (≤ 50, SHA-256-seeded) passes',
   label: codeLabel,

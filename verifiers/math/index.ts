@@ -133,6 +133,7 @@ export function scoreMath(response: string, label: MathLabel): Outcome {
 export const math = definePure({
   name: 'math',
   version: '1.3.0',
+  audit: ['answers'],
   example: { label: { gold: '0.5' }, response: 'Halving 1 gives \\boxed{\\frac{1}{2}}', reward: 1 },
   description:
     'Math answers: the last \\boxed{} (or a stated final answer) after </think>, parsed from LaTeX or plain text, canonicalized with exact rationals, compared with the gold',

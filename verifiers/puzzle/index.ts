@@ -31,6 +31,7 @@ function scoreOf(value: Json): number | null {
 export const puzzle = defineAsync({
   name: 'puzzle',
   version: '1.0.0',
+  audit: ['programs'],
   description:
     'Reasoning puzzles: the label\'s Python checker (compiled once per warm sandbox worker) judges the extracted answer; 1 when its score reaches the threshold',
   label: puzzleLabel,

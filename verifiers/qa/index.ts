@@ -38,6 +38,7 @@ export const qaLabel = z
 export const qa = definePure({
   name: 'qa',
   version: '1.4.0',
+  audit: ['answers'],
   example: { label: { choice: 'A' }, response: 'Option A fits the data. \\boxed{A}', reward: 1 },
   description:
     'Science QA: the last \\boxed{} (or "Answer: …") after </think>, against an option letter or free-text answers: numbers by value and symbols exactly, in order; long words may differ by a spelling slip',

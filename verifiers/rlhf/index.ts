@@ -27,6 +27,7 @@ export const rlhfLabel = z.strictObject({
 export const rlhf = defineAsync({
   name: 'rlhf',
   version: '1.1.0',
+  audit: ['reward-model-shift'],
   description:
     'Raw logit of a reward model (Skywork-Reward-V2 on SGLang or vLLM) for the conversation in metadata.messages (or the chat-templated metadata.prompt) plus the response after </think>, with an optional linear length penalty on positive scores',
   label: rlhfLabel,

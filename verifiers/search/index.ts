@@ -96,6 +96,7 @@ function counts(label: SearchLabel, metadata: SearchMetadata, chat: ChatFormat |
 export const search = defineAsync({
   name: 'search',
   version: '1.1.0',
+  audit: ['judge-injection'],
   // Rules 1 and 2 (no answer, too few tool calls) and bad metadata need no judge: `score` checks
   // the endpoint it names (judge.endpoints.search) only when the judge decides.
   requires: [],

@@ -132,6 +132,7 @@ function environmentDetails(report: EnvironmentReport): JsonObject {
   return {
     ...(report.tampered.length ? { tampered: report.tampered.slice(0, 50) } : {}),
     ...(report.processes.length ? { episodeProcesses: report.processes.slice(0, 50), episodeProcessesStopped: report.processesStopped } : {}),
+    ...(report.services?.length ? { episodeServices: report.services.slice(0, 50) } : {}),
   };
 }
 
@@ -140,6 +141,7 @@ const tail = (text: string) => (text.length > 400 ? `…${text.slice(-400)}` : t
 export const terminal = defineAsync({
   name: 'terminal',
   version: '2.0.0',
+  audit: ['workspaces'],
   description:
     'Coding Agent (Harbor tasks: Terminal-Bench 2, SETA, Endless-Terminal): the task\'s tests/test.sh run where the episode ran (metadata.environment) or against its files (metadata.workspace), in the task\'s workdir; the reward file it writes, clamped to [0, 1], binary by default',
   label: terminalLabel,
@@ -167,6 +169,13 @@ export const terminal = defineAsync({
       if (found.kind === 'broken') return invalid(`label.taskId: task "${label.taskId}": ${found.error}`);
       task = found.task;
     }
+    // The tests need a process the episode left running: only its own container has it.
+    if (task.services.length > 0 && !('container' in source.source))
+      return aborted('episode_services_unavailable', {
+        task: task.id,
+        services: task.services,
+        error: `the tests need the episode's running ${task.services.join(', ')} ([verdict] episode_services): send its container (metadata.environment), not its files`,
+      });
     if ('container' in source.source) {
       // A container backend's endpoints; a backend without any cannot reach a container at all.
       const endpoint = source.source.container.endpoint;

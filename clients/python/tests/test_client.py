@@ -48,6 +48,13 @@ class ScoreTest(unittest.TestCase):
         self.assertRegex(response.results[0].verifier_version, r"^\d+\.\d+\.\d+$")
         self.assertEqual(response.results[0].replica, GRPC_B)
 
+    def test_list_verifiers_gives_schema_sections_and_example(self):
+        verifiers = {v["name"]: v for v in self.client.list_verifiers()}
+        self.assertEqual(verifiers["qa"]["sections"], [])
+        self.assertEqual(verifiers["qa"]["example"]["response"], "Option A fits the data. \\boxed{A}")
+        self.assertEqual(verifiers["qa"]["example"]["reward"], 1.0)
+        self.assertIn('"choice"', verifiers["qa"]["label_schema"])
+
     def test_group_shaping_length_penalty_and_mean_advantage(self):
         group = [
             qa("\\boxed{C}", group_id="g", response_tokens=100),

@@ -7,6 +7,7 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Any, Iterable, Iterator, Mapping, Optional, Sequence, Union
 
 import grpc
+from google.protobuf import json_format
 
 from verdict.v1 import score_pb2, score_pb2_grpc
 
@@ -143,10 +144,19 @@ class VerdictClient:
         except grpc.RpcError as error:
             raise VerdictError(error.code(), error.details() or "") from error
 
-    def list_verifiers(self) -> list[dict[str, str]]:
+    def list_verifiers(self) -> list[dict[str, Any]]:
+        """Each verifier: name, version, description, label_schema (JSON Schema text), the config
+        sections it reads, and an example sample (None from a server older than the field)."""
         reply = self._replicas.current()[1][0].ListVerifiers(score_pb2.ListVerifiersRequest(), timeout=self.timeout)
         return [
-            {"name": v.name, "version": v.version, "description": v.description, "label_schema": v.label_schema}
+            {
+                "name": v.name,
+                "version": v.version,
+                "description": v.description,
+                "label_schema": v.label_schema,
+                "sections": list(v.sections),
+                "example": json_format.MessageToDict(v.example) if v.HasField("example") else None,
+            }
             for v in reply.verifiers
         ]
 

@@ -10,9 +10,11 @@ import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
 import { freshTar, readRewardFiles, testsTar } from './archive';
 import { taskImageTag } from './build';
+import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
 import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
 import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
+import { keptServices, servicesEnv } from './services';
 import { tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
@@ -75,6 +77,8 @@ interface Workspace {
   entries: WorkspaceEntry[];
   skipped: string[];
   root: WorkspaceRoot;
+  /** A change set's deletions (its whiteouts), made again in a fresh container before the files go in. */
+  deletions: string[];
 }
 
 interface ImageFacts {
@@ -143,7 +147,7 @@ export class DockerWorkspace implements WorkspacePort {
     if (!('container' in source)) {
       const read = readArchive(await this.archiveOf(source), { maxBytes: this.config.maxWorkspaceMb << 20, maxMembers: this.config.maxMembers }, source.root, CONTAINER_SKIPPED_ROOTS);
       if (!read.ok) return { kind: 'too_large', what: read.tooLarge };
-      workspace = { entries: read.entries, skipped: read.skipped, root: source.root };
+      workspace = { entries: read.entries, skipped: read.skipped, root: source.root, deletions: read.deletions };
     }
     const slots = this.slots.get(endpoint)!;
     await slots.take(signal);
@@ -264,6 +268,7 @@ export class DockerWorkspace implements WorkspacePort {
       const placed = workspace.entries.filter((e) => !misplaced(e));
       const tampered = tamperedPaths(placed.map((e) => ({ Path: where(e.path), Kind: 1 })));
       const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
+      await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
       return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, { paused: false }, signal);
@@ -356,14 +361,14 @@ export class DockerWorkspace implements WorkspacePort {
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
       const tampered = await this.tampered(container, call);
-      const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`]);
+      const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`, servicesEnv(task)]);
       const episode = processLines(prepare.output, 'episode');
-      report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
+      report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(prepare.output) };
       if (prepare.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
       if (prepare.exitCode !== 0) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${prepare.exitCode}): ${prepare.output.slice(-300)}`);
       if (tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
       await call(container.putArchive(await testsTar(task.tests), { path: '/' }));
-      keep = mode.stop ? '' : episode.map((p) => p.pid).join(' ');
+      keep = [...(report.services ?? []).map((p) => p.split(' ')[0]!), ...(mode.stop ? [] : episode.map((p) => p.pid))].join(' ');
     }
     if (task.needs.network.length > 0 && !mode.network) return { kind: 'environment_lacks', commands: [], pythonModules: [], network: task.needs.network };
     const cleanupEnv = [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`];
@@ -548,7 +553,9 @@ export class DockerWorkspace implements WorkspacePort {
       signal,
       () => readyPid(head),
       () => {
-        const keep = mode.stop ? '' : episodeOf(head).map((p) => p.pid).join(' ');
+        // The declared services stay, as PREPARE/FUSED kept them; with STOP=0 every episode process too.
+        const services = (keptServices(head.split(RESET)[0]!).services ?? []).map((p) => p.split(' ')[0]!);
+        const keep = [...services, ...(mode.stop ? [] : episodeOf(head).map((p) => p.pid))].join(' ');
         return call(execIn(docker, container, { cmd: ['sh', '-c', CLEANUP], user: '0', workdir: '/', env: [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`], tailBytes: 64 << 10 }));
       },
     );
@@ -565,6 +572,7 @@ export class DockerWorkspace implements WorkspacePort {
             `PYTHONPYCACHEPREFIX=${PYCACHE}`,
             `VERDICT_MODULES=${task.needs.pythonModules.join(' ')}`,
             `STOP=${mode.stop ? 1 : 0}`,
+            servicesEnv(task),
             `FRESH=${mode.prepared ? 1 : 0}`,
             ...(user !== null ? [`VERDICT_USER=${user}`, `VERDICT_HOME=${'HOME' in task.env ? 1 : 0}`] : []),
           ],
@@ -588,7 +596,7 @@ export class DockerWorkspace implements WorkspacePort {
     if (head.includes(FALLBACK) && !head.includes(READY) && (await call(run.exitCode())) === 6) return 'fallback';
     const tampered = (await diff) ?? [];
     const episode = mode.prepared ? [] : episodeOf(head);
-    const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0 };
+    const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(head.split(RESET)[0]!) };
     if (limits.failure) {
       const cut = await this.afterCut(limits.failure, await limits.cutting, testOutput(run.output), skipped, report);
       if (cut) return cut;

@@ -5,6 +5,8 @@
  * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
+import { SERVICES_SCRIPT } from './services';
+
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
 export const STASH = '/tmp/.verdict-rewards';
 
@@ -44,17 +46,20 @@ list() {
 }`;
 
 /**
- * Before the tests: lists the episode's processes (`episode <pid> <name>`) and, with STOP=1, kills
- * them until none is left (a forking loop needs more than one round); then a fresh, empty
+ * Before the tests: lists the episode's processes (`episode <pid> <name>`; those of the task's
+ * declared services as `service <pid> <name>`, kept) and, with STOP=1, kills the others until none
+ * is left (a forking loop needs more than one round); then a fresh, empty
  * /logs/verifier, no /tests and no bytecode cache at PYTHONPYCACHEPREFIX, checked with builtins. Exit 3: /tests or a reward folder entry
  * survived; 4: processes survived a second of rounds.
  */
 export const PREPARE = `${LIST}
+${SERVICES_SCRIPT}
+services
 list episode
 if [ "$STOP" = 1 ] && [ -n "$found" ]; then
   # SIGKILL lands when the kernel next schedules the process: look again after a moment.
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    kill -s KILL -- -1 2>/dev/null
+    stop_round
     list stopped >/dev/null
     [ -z "$found" ] && break
     sleep 0.05
@@ -176,6 +181,7 @@ unset VERDICT_USER VERDICT_HOME`;
  * the exec by a signal: runner_killed.
  */
 export const FUSED = `${LIST}
+${SERVICES_SCRIPT}
 if [ "$FRESH" != 1 ]; then
   read -r verdict || exit 5
   [ "$verdict" = go ] || exit 0
@@ -183,17 +189,18 @@ fi
 ${USER}
 pids=
 if [ "$FRESH" != 1 ]; then
+  services
   list episode
   if [ "$STOP" = 1 ] && [ -n "$found" ]; then
     for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      kill -s KILL -- -1 2>/dev/null
+      stop_round
       list stopped >/dev/null
       [ -z "$found" ] && break
       sleep 0.05
     done
     [ -n "$found" ] && exit 4
   fi
-  [ "$STOP" = 1 ] || KEEP=$pids
+  [ "$STOP" = 1 ] || KEEP="$KEEP $pids"
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
   mkdir -p -m 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3

@@ -121,17 +121,35 @@ class ScoreResult(_message.Message):
     verifier_version: str
     def __init__(self, id: _Optional[str] = ..., status: _Optional[_Union[Status, str]] = ..., reward: _Optional[float] = ..., reason: _Optional[str] = ..., verifier: _Optional[str] = ..., verifier_version: _Optional[str] = ..., details: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., index: _Optional[int] = ..., group: _Optional[_Union[GroupSummary, _Mapping]] = ..., advantage: _Optional[float] = ...) -> None: ...
 
+class VerifierExample(_message.Message):
+    __slots__ = ["label", "metadata", "needs", "response", "reward"]
+    LABEL_FIELD_NUMBER: _ClassVar[int]
+    METADATA_FIELD_NUMBER: _ClassVar[int]
+    NEEDS_FIELD_NUMBER: _ClassVar[int]
+    RESPONSE_FIELD_NUMBER: _ClassVar[int]
+    REWARD_FIELD_NUMBER: _ClassVar[int]
+    label: _struct_pb2.Struct
+    metadata: _struct_pb2.Struct
+    needs: _containers.RepeatedScalarFieldContainer[str]
+    response: str
+    reward: float
+    def __init__(self, label: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., response: _Optional[str] = ..., metadata: _Optional[_Union[_struct_pb2.Struct, _Mapping]] = ..., reward: _Optional[float] = ..., needs: _Optional[_Iterable[str]] = ...) -> None: ...
+
 class VerifierInfo(_message.Message):
-    __slots__ = ["description", "label_schema", "name", "version"]
+    __slots__ = ["description", "example", "label_schema", "name", "sections", "version"]
     DESCRIPTION_FIELD_NUMBER: _ClassVar[int]
+    EXAMPLE_FIELD_NUMBER: _ClassVar[int]
     LABEL_SCHEMA_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
+    SECTIONS_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     description: str
+    example: VerifierExample
     label_schema: str
     name: str
+    sections: _containers.RepeatedScalarFieldContainer[str]
     version: str
-    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., description: _Optional[str] = ..., label_schema: _Optional[str] = ...) -> None: ...
+    def __init__(self, name: _Optional[str] = ..., version: _Optional[str] = ..., description: _Optional[str] = ..., label_schema: _Optional[str] = ..., sections: _Optional[_Iterable[str]] = ..., example: _Optional[_Union[VerifierExample, _Mapping]] = ...) -> None: ...
 
 class Status(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = []

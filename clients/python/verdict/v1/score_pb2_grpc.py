@@ -69,7 +69,8 @@ class ScorerServicer(object):
         raise NotImplementedError('Method not implemented!')
 
     def ListVerifiers(self, request, context):
-        """Names, versions and label schemas of the registered verifiers.
+        """The registered verifiers: names, versions, label schemas, the config sections each reads and an
+        example sample (what GET /v1/verifiers and `verdict verifiers --json` answer).
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

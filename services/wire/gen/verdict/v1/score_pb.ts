@@ -17,7 +17,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file verdict/v1/score.proto.
  */
 export const file_verdict_v1_score: GenFile = /*@__PURE__*/
-  fileDesc("ChZ2ZXJkaWN0L3YxL3Njb3JlLnByb3RvEgp2ZXJkaWN0LnYxImQKDFNjb3JlUmVxdWVzdBIjCgdzYW1wbGVzGAEgAygLMhIudmVyZGljdC52MS5TYW1wbGUSLwoNZ3JvdXBfb3B0aW9ucxgCIAEoCzIYLnZlcmRpY3QudjEuR3JvdXBPcHRpb25zIrYBCgZTYW1wbGUSCgoCaWQYASABKAkSEAoIdmVyaWZpZXIYAiABKAkSEAoIcmVzcG9uc2UYAyABKAkSJgoFbGFiZWwYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGdyb3VwX2lkGAUgASgJEhcKD3Jlc3BvbnNlX3Rva2VucxgGIAEoDRIpCghtZXRhZGF0YRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QioQIKC1Njb3JlUmVzdWx0EgoKAmlkGAEgASgJEiIKBnN0YXR1cxgCIAEoDjISLnZlcmRpY3QudjEuU3RhdHVzEhMKBnJld2FyZBgDIAEoAUgAiAEBEg4KBnJlYXNvbhgEIAEoCRIQCgh2ZXJpZmllchgFIAEoCRIYChB2ZXJpZmllcl92ZXJzaW9uGAYgASgJEigKB2RldGFpbHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWluZGV4GAggASgNEicKBWdyb3VwGAkgASgLMhgudmVyZGljdC52MS5Hcm91cFN1bW1hcnkSFgoJYWR2YW50YWdlGAogASgBSAGIAQFCCQoHX3Jld2FyZEIMCgpfYWR2YW50YWdlIsQBCgxHcm91cE9wdGlvbnMSFgoObGVuZ3RoX3BlbmFsdHkYASABKAgSGgoSbGVuZ3RoX3BlbmFsdHlfbWF4GAIgASgBEhIKCm1heF9sZW5ndGgYAyABKA0SFQoIa2VlcF9taW4YBCABKAFIAIgBARIVCghrZWVwX21heBgFIAEoAUgBiAEBEhEKCW1pbl92YWxpZBgGIAEoDRIRCglhZHZhbnRhZ2UYByABKAlCCwoJX2tlZXBfbWluQgsKCV9rZWVwX21heCKPAgoMR3JvdXBTdW1tYXJ5EhAKCGdyb3VwX2lkGAEgASgJEgwKBHNpemUYAiABKA0SCgoCb2sYAyABKA0SDwoHYWJvcnRlZBgEIAEoDRIPCgdpbnZhbGlkGAUgASgNEhgKC21lYW5fcmV3YXJkGAYgASgBSACIAQESDAoEa2VlcBgHIAEoCBITCgtrZWVwX3JlYXNvbhgIIAEoCRIcCg9tZWFuX3Jhd19yZXdhcmQYCSABKAFIAYgBARIdChBzaG9ydGVzdF9jb3JyZWN0GAogASgNSAKIAQFCDgoMX21lYW5fcmV3YXJkQhIKEF9tZWFuX3Jhd19yZXdhcmRCEwoRX3Nob3J0ZXN0X2NvcnJlY3QiYwoNU2NvcmVSZXNwb25zZRIoCgdyZXN1bHRzGAEgAygLMhcudmVyZGljdC52MS5TY29yZVJlc3VsdBIoCgZncm91cHMYAiADKAsyGC52ZXJkaWN0LnYxLkdyb3VwU3VtbWFyeSIWChRMaXN0VmVyaWZpZXJzUmVxdWVzdCJYCgxWZXJpZmllckluZm8SDAoEbmFtZRgBIAEoCRIPCgd2ZXJzaW9uGAIgASgJEhMKC2Rlc2NyaXB0aW9uGAMgASgJEhQKDGxhYmVsX3NjaGVtYRgEIAEoCSJEChVMaXN0VmVyaWZpZXJzUmVzcG9uc2USKwoJdmVyaWZpZXJzGAEgAygLMhgudmVyZGljdC52MS5WZXJpZmllckluZm8qVwoGU3RhdHVzEhYKElNUQVRVU19VTlNQRUNJRklFRBAAEg0KCVNUQVRVU19PSxABEhIKDlNUQVRVU19JTlZBTElEEAISEgoOU1RBVFVTX0FCT1JURUQQAzKtAgoGU2NvcmVyEjwKBVNjb3JlEhgudmVyZGljdC52MS5TY29yZVJlcXVlc3QaGS52ZXJkaWN0LnYxLlNjb3JlUmVzcG9uc2USQgoLU2NvcmVTdHJlYW0SGC52ZXJkaWN0LnYxLlNjb3JlUmVxdWVzdBoXLnZlcmRpY3QudjEuU2NvcmVSZXN1bHQwARJLChJTY29yZVN0cmVhbUJhdGNoZXMSGC52ZXJkaWN0LnYxLlNjb3JlUmVxdWVzdBoZLnZlcmRpY3QudjEuU2NvcmVSZXNwb25zZTABElQKDUxpc3RWZXJpZmllcnMSIC52ZXJkaWN0LnYxLkxpc3RWZXJpZmllcnNSZXF1ZXN0GiEudmVyZGljdC52MS5MaXN0VmVyaWZpZXJzUmVzcG9uc2ViBnByb3RvMw", [file_google_protobuf_struct]);
+  fileDesc("ChZ2ZXJkaWN0L3YxL3Njb3JlLnByb3RvEgp2ZXJkaWN0LnYxImQKDFNjb3JlUmVxdWVzdBIjCgdzYW1wbGVzGAEgAygLMhIudmVyZGljdC52MS5TYW1wbGUSLwoNZ3JvdXBfb3B0aW9ucxgCIAEoCzIYLnZlcmRpY3QudjEuR3JvdXBPcHRpb25zIrYBCgZTYW1wbGUSCgoCaWQYASABKAkSEAoIdmVyaWZpZXIYAiABKAkSEAoIcmVzcG9uc2UYAyABKAkSJgoFbGFiZWwYBCABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCGdyb3VwX2lkGAUgASgJEhcKD3Jlc3BvbnNlX3Rva2VucxgGIAEoDRIpCghtZXRhZGF0YRgHIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QioQIKC1Njb3JlUmVzdWx0EgoKAmlkGAEgASgJEiIKBnN0YXR1cxgCIAEoDjISLnZlcmRpY3QudjEuU3RhdHVzEhMKBnJld2FyZBgDIAEoAUgAiAEBEg4KBnJlYXNvbhgEIAEoCRIQCgh2ZXJpZmllchgFIAEoCRIYChB2ZXJpZmllcl92ZXJzaW9uGAYgASgJEigKB2RldGFpbHMYByABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0Eg0KBWluZGV4GAggASgNEicKBWdyb3VwGAkgASgLMhgudmVyZGljdC52MS5Hcm91cFN1bW1hcnkSFgoJYWR2YW50YWdlGAogASgBSAGIAQFCCQoHX3Jld2FyZEIMCgpfYWR2YW50YWdlIsQBCgxHcm91cE9wdGlvbnMSFgoObGVuZ3RoX3BlbmFsdHkYASABKAgSGgoSbGVuZ3RoX3BlbmFsdHlfbWF4GAIgASgBEhIKCm1heF9sZW5ndGgYAyABKA0SFQoIa2VlcF9taW4YBCABKAFIAIgBARIVCghrZWVwX21heBgFIAEoAUgBiAEBEhEKCW1pbl92YWxpZBgGIAEoDRIRCglhZHZhbnRhZ2UYByABKAlCCwoJX2tlZXBfbWluQgsKCV9rZWVwX21heCKPAgoMR3JvdXBTdW1tYXJ5EhAKCGdyb3VwX2lkGAEgASgJEgwKBHNpemUYAiABKA0SCgoCb2sYAyABKA0SDwoHYWJvcnRlZBgEIAEoDRIPCgdpbnZhbGlkGAUgASgNEhgKC21lYW5fcmV3YXJkGAYgASgBSACIAQESDAoEa2VlcBgHIAEoCBITCgtrZWVwX3JlYXNvbhgIIAEoCRIcCg9tZWFuX3Jhd19yZXdhcmQYCSABKAFIAYgBARIdChBzaG9ydGVzdF9jb3JyZWN0GAogASgNSAKIAQFCDgoMX21lYW5fcmV3YXJkQhIKEF9tZWFuX3Jhd19yZXdhcmRCEwoRX3Nob3J0ZXN0X2NvcnJlY3QiYwoNU2NvcmVSZXNwb25zZRIoCgdyZXN1bHRzGAEgAygLMhcudmVyZGljdC52MS5TY29yZVJlc3VsdBIoCgZncm91cHMYAiADKAsyGC52ZXJkaWN0LnYxLkdyb3VwU3VtbWFyeSIWChRMaXN0VmVyaWZpZXJzUmVxdWVzdCKYAQoMVmVyaWZpZXJJbmZvEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoCRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxsYWJlbF9zY2hlbWEYBCABKAkSEAoIc2VjdGlvbnMYBSADKAkSLAoHZXhhbXBsZRgGIAEoCzIbLnZlcmRpY3QudjEuVmVyaWZpZXJFeGFtcGxlIqUBCg9WZXJpZmllckV4YW1wbGUSJgoFbGFiZWwYASABKAsyFy5nb29nbGUucHJvdG9idWYuU3RydWN0EhAKCHJlc3BvbnNlGAIgASgJEikKCG1ldGFkYXRhGAMgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBITCgZyZXdhcmQYBCABKAFIAIgBARINCgVuZWVkcxgFIAMoCUIJCgdfcmV3YXJkIkQKFUxpc3RWZXJpZmllcnNSZXNwb25zZRIrCgl2ZXJpZmllcnMYASADKAsyGC52ZXJkaWN0LnYxLlZlcmlmaWVySW5mbypXCgZTdGF0dXMSFgoSU1RBVFVTX1VOU1BFQ0lGSUVEEAASDQoJU1RBVFVTX09LEAESEgoOU1RBVFVTX0lOVkFMSUQQAhISCg5TVEFUVVNfQUJPUlRFRBADMq0CCgZTY29yZXISPAoFU2NvcmUSGC52ZXJkaWN0LnYxLlNjb3JlUmVxdWVzdBoZLnZlcmRpY3QudjEuU2NvcmVSZXNwb25zZRJCCgtTY29yZVN0cmVhbRIYLnZlcmRpY3QudjEuU2NvcmVSZXF1ZXN0GhcudmVyZGljdC52MS5TY29yZVJlc3VsdDABEksKElNjb3JlU3RyZWFtQmF0Y2hlcxIYLnZlcmRpY3QudjEuU2NvcmVSZXF1ZXN0GhkudmVyZGljdC52MS5TY29yZVJlc3BvbnNlMAESVAoNTGlzdFZlcmlmaWVycxIgLnZlcmRpY3QudjEuTGlzdFZlcmlmaWVyc1JlcXVlc3QaIS52ZXJkaWN0LnYxLkxpc3RWZXJpZmllcnNSZXNwb25zZWIGcHJvdG8z", [file_google_protobuf_struct]);
 
 /**
  * @generated from message verdict.v1.ScoreRequest
@@ -384,6 +384,21 @@ export type VerifierInfo = Message<"verdict.v1.VerifierInfo"> & {
    * @generated from field: string label_schema = 4;
    */
   labelSchema: string;
+
+  /**
+   * The config sections whose services this verifier reads ("sandbox", "judge", "rewardModel",
+   * "jsIsolate", "agentState", "terminal"); empty for a pure verifier. Its receipts hash these.
+   *
+   * @generated from field: repeated string sections = 5;
+   */
+  sections: string[];
+
+  /**
+   * A sample that scores with this verifier (the playground fills it in); unset from older servers.
+   *
+   * @generated from field: verdict.v1.VerifierExample example = 6;
+   */
+  example?: VerifierExample | undefined;
 };
 
 /**
@@ -392,6 +407,49 @@ export type VerifierInfo = Message<"verdict.v1.VerifierInfo"> & {
  */
 export const VerifierInfoSchema: GenMessage<VerifierInfo> = /*@__PURE__*/
   messageDesc(file_verdict_v1_score, 7);
+
+/**
+ * A label and response for a verifier, and what they earn.
+ *
+ * @generated from message verdict.v1.VerifierExample
+ */
+export type VerifierExample = Message<"verdict.v1.VerifierExample"> & {
+  /**
+   * @generated from field: google.protobuf.Struct label = 1;
+   */
+  label?: JsonObject | undefined;
+
+  /**
+   * @generated from field: string response = 2;
+   */
+  response: string;
+
+  /**
+   * @generated from field: google.protobuf.Struct metadata = 3;
+   */
+  metadata?: JsonObject | undefined;
+
+  /**
+   * The reward it earns when its services are there; absent where a model decides it (a judge, a reward model).
+   *
+   * @generated from field: optional double reward = 4;
+   */
+  reward?: number | undefined;
+
+  /**
+   * Sections of the verifier's optional ones that this example needs too: without them it is ABORTED.
+   *
+   * @generated from field: repeated string needs = 5;
+   */
+  needs: string[];
+};
+
+/**
+ * Describes the message verdict.v1.VerifierExample.
+ * Use `create(VerifierExampleSchema)` to create a new message.
+ */
+export const VerifierExampleSchema: GenMessage<VerifierExample> = /*@__PURE__*/
+  messageDesc(file_verdict_v1_score, 8);
 
 /**
  * @generated from message verdict.v1.ListVerifiersResponse
@@ -408,7 +466,7 @@ export type ListVerifiersResponse = Message<"verdict.v1.ListVerifiersResponse"> 
  * Use `create(ListVerifiersResponseSchema)` to create a new message.
  */
 export const ListVerifiersResponseSchema: GenMessage<ListVerifiersResponse> = /*@__PURE__*/
-  messageDesc(file_verdict_v1_score, 8);
+  messageDesc(file_verdict_v1_score, 9);
 
 /**
  * @generated from enum verdict.v1.Status
@@ -490,7 +548,8 @@ export const Scorer: GenService<{
     output: typeof ScoreResponseSchema;
   },
   /**
-   * Names, versions and label schemas of the registered verifiers.
+   * The registered verifiers: names, versions, label schemas, the config sections each reads and an
+   * example sample (what GET /v1/verifiers and `verdict verifiers --json` answer).
    *
    * @generated from rpc verdict.v1.Scorer.ListVerifiers
    */
