@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
@@ -8,11 +9,12 @@ import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTas
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
-import { freshTar, readRewardFiles, testsTar } from './archive';
+import { freshTar, isRealFolder, readRewardFiles, testsTar, type RewardFiles } from './archive';
 import { taskImageTag } from './build';
 import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
 import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
+import { readStashOnHost } from './host-read';
 import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
 import { tamperedPaths, type FilesystemChange } from './tamper';
@@ -81,6 +83,17 @@ interface Workspace {
   deletions: string[];
 }
 
+/**
+ * Where the reward files may be read on this host (host-read.ts): the container's MergedDir, once
+ * the inspect that names it is in (null: not offered, or the endpoint's hostRead is off), and what
+ * to do when it proves not to be this container's (the cached path is dropped: the next
+ * verification inspects again).
+ */
+interface HostPath {
+  mergedDir: Promise<string | null>;
+  forget: () => void;
+}
+
 interface ImageFacts {
   workdir: string;
   user: string;
@@ -94,7 +107,7 @@ export class DockerWorkspace implements WorkspacePort {
   private readonly slots = new Map<string, Slots>();
   private readonly tasks = new Map<string, HarborTaskLookup>();
   private readonly images = new Map<string, ImageFacts>();
-  private readonly containers = new Map<string, { user: string; network: boolean }>();
+  private readonly containers = new Map<string, { user: string; network: boolean; mergedDir: string | null }>();
   /** Shared containers' unpauses in flight, by `endpoint/container`; fresh containers' removals in flight. */
   private readonly unpausing = new Map<string, Promise<void>>();
   private readonly removing = new Set<Promise<void>>();
@@ -194,14 +207,20 @@ export class DockerWorkspace implements WorkspacePort {
         throw engineError(error, endpoint, what);
       });
       if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
-      facts = { user: info.Config?.User ?? '', network: info.HostConfig?.NetworkMode !== 'none' };
+      facts = { user: info.Config?.User ?? '', network: info.HostConfig?.NetworkMode !== 'none', mergedDir: this.mergedDirOf(endpoint, info) };
       if (this.containers.size >= 10_000) this.containers.clear();
       this.containers.set(key, facts);
     }
     const frozen = { paused: false };
     const user = task.user === null ? facts.user : String(task.user);
+    const host: HostPath = {
+      mergedDir: Promise.resolve(facts.mergedDir),
+      forget: () => {
+        this.containers.delete(key);
+      },
+    };
     try {
-      return await this.verify(docker, endpoint, container, what, { ...task, user: user === '' ? null : user }, [], { stop: this.docker.episodeProcesses === 'stop', network: facts.network }, frozen, signal);
+      return await this.verify(docker, endpoint, container, what, { ...task, user: user === '' ? null : user }, [], { stop: this.docker.episodeProcesses === 'stop', network: facts.network }, frozen, host, signal);
     } finally {
       if (this.docker.afterShared === 'remove') {
         // Removed as it is, paused or not: nothing of it runs on.
@@ -252,6 +271,11 @@ export class DockerWorkspace implements WorkspacePort {
     const what = `fresh container of image "${image}"`;
     try {
       await container.start();
+      // Its MergedDir asked while the workspace goes in; only the reward read waits for it.
+      const host: HostPath = {
+        mergedDir: this.docker.endpoints[endpoint]?.hostRead === false ? Promise.resolve(null) : container.inspect().then((info) => this.mergedDirOf(endpoint, info), () => null),
+        forget: () => {},
+      };
       const user = task.user === null ? facts.user : String(task.user);
       // A workdir's files are the test user's (the episode wrote them as that user); a change set
       // rooted at / is root's, as `docker export` of a root episode gives it.
@@ -271,7 +295,7 @@ export class DockerWorkspace implements WorkspacePort {
       await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
-      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, { paused: false }, signal);
+      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, { paused: false }, host, signal);
     } catch (error) {
       throw engineError(error, endpoint, what);
     } finally {
@@ -283,6 +307,18 @@ export class DockerWorkspace implements WorkspacePort {
       this.removing.add(removing);
       void removing.then(() => this.removing.delete(removing));
     }
+  }
+
+  /**
+   * The container's MergedDir as the inspect names it, where the endpoint's hostRead allows a host
+   * read and that folder exists on this machine (a remote engine's does not: no host read is tried,
+   * and nothing is inspected again for it).
+   */
+  private mergedDirOf(endpoint: string, info: Docker.ContainerInspectInfo): string | null {
+    if (this.docker.endpoints[endpoint]?.hostRead === false) return null;
+    const merged = (info.GraphDriver?.Data as Record<string, unknown> | undefined)?.MergedDir;
+    if (typeof merged !== 'string' || !path.isAbsolute(merged)) return null;
+    return lstatSync(merged, { throwIfNoEntry: false })?.isDirectory() ? merged : null;
   }
 
   /** task.toml's docker_image, else the image `verdict tasks build` made, else terminal.docker.defaultImage. */
@@ -342,9 +378,10 @@ export class DockerWorkspace implements WorkspacePort {
     skipped: string[],
     mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
     frozen: { paused: boolean },
+    host: HostPath,
     signal: AbortSignal,
   ): Promise<WorkspaceRun> {
-    const fused = await this.verifyFused(docker, endpoint, container, what, task, skipped, mode, frozen, signal);
+    const fused = await this.verifyFused(docker, endpoint, container, what, task, skipped, mode, frozen, host, signal);
     if (fused !== 'fallback') return fused;
     const call = <T>(promise: Promise<T>): Promise<T> =>
       promise.catch((error: unknown) => {
@@ -405,7 +442,7 @@ export class DockerWorkspace implements WorkspacePort {
     await call(container.pause());
     let rewards;
     try {
-      rewards = await call(container.getArchive({ path: '/logs/verifier' }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
+      rewards = await call(container.getArchive({ path: '/logs/verifier' }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES, 'verifier')));
     } finally {
       await call(container.unpause());
     }
@@ -509,6 +546,7 @@ export class DockerWorkspace implements WorkspacePort {
     skipped: string[],
     mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
     frozen: { paused: boolean },
+    host: HostPath,
     signal: AbortSignal,
   ): Promise<WorkspaceRun | 'fallback'> {
     const call = <T>(promise: Promise<T>): Promise<T> =>
@@ -560,6 +598,7 @@ export class DockerWorkspace implements WorkspacePort {
       },
     );
     const user = task.user === null || isRoot(String(task.user)) ? null : String(task.user);
+    const nonce = randomBytes(16).toString('hex');
     let run: EndedExec;
     try {
       run = await call(
@@ -574,6 +613,7 @@ export class DockerWorkspace implements WorkspacePort {
             `STOP=${mode.stop ? 1 : 0}`,
             servicesEnv(task),
             `FRESH=${mode.prepared ? 1 : 0}`,
+            `VERDICT_NONCE=${nonce}`,
             ...(user !== null ? [`VERDICT_USER=${user}`, `VERDICT_HOME=${'HOME' in task.env ? 1 : 0}`] : []),
           ],
           tailBytes: OUTPUT_TAIL_BYTES,
@@ -615,22 +655,42 @@ export class DockerWorkspace implements WorkspacePort {
     const lacks = lacksOf(mode.prepared ? head : head.slice(head.indexOf(RESET) + RESET.length));
     if (lacks !== null) return lacks;
     // Frozen (cgroup freezer) before the read; the exit code asked meanwhile.
-    const [exitCode] = await Promise.all([
+    const [exitCode, read] = await Promise.all([
       call(run.exitCode()),
       call(container.pause()).then(() => {
         frozen.paused = true;
+        return this.readStash(container, host, nonce, call);
       }),
     ]);
-    const rewards = await call(container.getArchive({ path: STASH }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
+    const rewards = read.rewards;
     const left = processLines(run.output, '@@VERDICT@@left');
     const output = testOutput(run.output);
     for (const name of notFileLines(run.output)) {
       rewards[name === 'reward.txt' ? 'rewardTxt' : 'rewardJson'] = null;
       if (!rewards.notFiles.includes(name)) rewards.notFiles.push(name);
     }
-    if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
-    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
-    return { kind: 'finished', exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
+    const readReport: EnvironmentReport = { ...report, rewardRead: read.from };
+    if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report: readReport };
+    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report: readReport };
+    return { kind: 'finished', exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report: readReport };
+  }
+
+  /**
+   * The stash of a paused container: from the engine's storage on this host when its MergedDir is
+   * known and the nonce there is this run's (host-read.ts), else through the archive API.
+   */
+  private async readStash(container: Docker.Container, host: HostPath, nonce: string, call: <T>(promise: Promise<T>) => Promise<T>): Promise<{ rewards: RewardFiles; from: 'host' | 'archive' }> {
+    const mergedDir = await host.mergedDir;
+    if (mergedDir !== null) {
+      const got = await readStashOnHost(mergedDir, STASH, nonce, MAX_REWARD_BYTES).catch(() => null);
+      if (got?.kind === 'read') return { rewards: got.rewards, from: 'host' };
+      host.forget();
+    }
+    // The stash's stat first (the container is paused: it cannot change before the read).
+    const stat = (await call(container.infoArchive({ path: STASH }))) as { headers?: Record<string, string | undefined> };
+    if (!isRealFolder(stat.headers?.['x-docker-container-path-stat'], STASH)) return { rewards: { rewardTxt: null, rewardJson: null, notFiles: ['reward.txt', 'reward.json'] }, from: 'archive' };
+    const rewards = await call(container.getArchive({ path: STASH }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES, path.posix.basename(STASH))));
+    return { rewards, from: 'archive' };
   }
 }
 

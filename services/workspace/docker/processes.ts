@@ -5,6 +5,7 @@
  * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
+import { NONCE_FILE } from './host-read';
 import { SERVICES_SCRIPT } from './services';
 
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
@@ -176,7 +177,9 @@ unset VERDICT_USER VERDICT_HOME`;
  * that nothing is left unread on its stdin when it exits — then the episode's processes listed and
  * (STOP=1) stopped, /tests and /logs/verifier reset, RESET printed, and `go`
  * awaited while Verdict puts the tests in; then the needs, test.sh, what it left listed
- * (`@@VERDICT@@left`) and killed, the reward files moved to STASH and /tests, /logs/verifier and
+ * (`@@VERDICT@@left`) and killed, the reward files moved to STASH (with VERDICT_NONCE beside
+ * them, which shows Verdict's host read that the folder it reads is this container's:
+ * host-read.ts; test.sh does not get it in its environment) and /tests, /logs/verifier and
  * the bytecode cache cleared; exit with test.sh's code. A test process that kills this script ends
  * the exec by a signal: runner_killed.
  */
@@ -187,6 +190,8 @@ if [ "$FRESH" != 1 ]; then
   [ "$verdict" = go ] || exit 0
 fi
 ${USER}
+nonce=$VERDICT_NONCE
+unset VERDICT_NONCE
 pids=
 if [ "$FRESH" != 1 ]; then
   services
@@ -218,6 +223,7 @@ code=$?
 list @@VERDICT@@left
 ${KILL_FOUND}
 rm -rf ${STASH} && mkdir -p ${STASH}
+[ -z "$nonce" ] || echo "$nonce" > ${STASH}/${NONCE_FILE}
 for f in reward.txt reward.json; do
   { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } || continue
   # Another name for the same file (a hard link): its text is not test.sh's alone.
