@@ -135,12 +135,19 @@ export async function runDocker(): Promise<void> {
     const totals = { bareShared: 0, shared: 0, archiveShared: 0, bareFresh: 0, fresh: 0 };
     const rewarded = { shared: 0, archiveShared: 0, fresh: 0 };
     const hostReads = { shared: 0, fresh: 0 };
+    // The outcomes that were not 1, by status and reason: a bench that scores wrongly says so.
+    const misses = new Map<string, number>();
+    const miss = (path: string, o: { status: string; reason?: string }) => {
+      const key = `${path}: ${o.status} ${o.reason ?? ''}`.trim();
+      misses.set(key, (misses.get(key) ?? 0) + 1);
+    };
     for (let round = 0; round < ROUNDS; round++) {
       totals.bareShared += (await lanes((lane) => bareShared(containers[LANES + lane]!))).seconds;
       totals.shared += (
         await lanes(async (lane) => {
           const o = await score({ environment: { endpoint: 'local', container: containers[lane]!.id } });
           if (o.status === 'OK' && o.reward === 1) rewarded.shared++;
+          else miss('shared', o);
           if (o.details.rewardRead === 'host') hostReads.shared++;
         })
       ).seconds;
@@ -148,6 +155,7 @@ export async function runDocker(): Promise<void> {
         await lanes(async (lane) => {
           const o = await archiveShared(lane);
           if (o.status === 'OK' && o.reward === 1) rewarded.archiveShared++;
+          else miss('shared, hostRead: false', o);
         })
       ).seconds;
       totals.bareFresh += (await lanes(() => bareFresh())).seconds;
@@ -155,6 +163,7 @@ export async function runDocker(): Promise<void> {
         await lanes(async () => {
           const o = await score({ workspace: { tar } });
           if (o.status === 'OK' && o.reward === 1) rewarded.fresh++;
+          else miss('fresh', o);
           if (o.details.rewardRead === 'host') hostReads.fresh++;
         })
       ).seconds;
@@ -170,6 +179,7 @@ export async function runDocker(): Promise<void> {
     process.stdout.write(row([`verifier, fresh mode (${total} runs, ${rewarded.fresh} rewarded 1, ${hostReads.fresh} read on the host)`, rate(totals.fresh)], widths) + '\n');
     process.stdout.write(`  shared mode ÷ bare Harbor loop (tasks/s, this run, ${ROUNDS} alternating rounds of ${RUNS}): ${(totals.bareShared / totals.shared).toFixed(2)}× (goal ≥ 1.0×, pause and tamper check kept)\n`);
     process.stdout.write(`  shared mode, hostRead: false ÷ bare Harbor loop (tasks/s, this run): ${(totals.bareShared / totals.archiveShared).toFixed(2)}×; shared mode ÷ shared mode with hostRead: false: ${(totals.archiveShared / totals.shared).toFixed(2)}×\n`);
+    for (const [key, count] of misses) process.stdout.write(`  not rewarded 1: ${key} (${count})\n`);
     process.stdout.write(`  fresh mode ÷ bare run --rm loop (tasks/s, this run): ${(totals.bareFresh / totals.fresh).toFixed(2)}× (goal ≥ 0.9×)\n`);
   } finally {
     // The verifier's unpauses and removals left off the result path.
