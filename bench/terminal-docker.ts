@@ -20,8 +20,9 @@ import { heading, row, timed } from './timing';
  *  - fresh mode (the verifier with a workspace tar: a new container, the workspace put in, the
  *    same verification, removed) beside a bare `run --rm` loop (create, start, wait, remove) whose
  *    command writes the answer and runs the same test.
- * Each ratio divides the verifier's tasks/s by its bare loop's, measured in the same run, in rounds
- * that alternate the two.
+ * Shared mode also with `hostRead: false` (the reward files read through the archive API, as
+ * before the host read), on containers of its own. Each ratio divides the verifier's tasks/s by
+ * its bare loop's (or by the archive read's), measured in the same run, in rounds that alternate them.
  */
 
 const TEST = 'test "$(cat /app/answer.txt)" = 42 && echo 1 > /logs/verifier/reward.txt || echo 0 > /logs/verifier/reward.txt\n';
@@ -67,19 +68,26 @@ export async function runDocker(): Promise<void> {
   const engine = await startEngine(socket);
   const docker = engine.docker;
   const containers: Docker.Container[] = [];
+  let port: DockerWorkspace | null = null;
+  let archivePort: DockerWorkspace | null = null;
   try {
     // Each loop its own containers: what the bare loop leaves in /tests and /logs/verifier is, to the
     // verifier, an episode's change to them (the tamper check's 0).
-    for (let k = 0; k < 2 * LANES; k++) {
+    // Lanes 0..LANES-1: the verifier; LANES..2*LANES-1: the bare loop; then the verifier with hostRead: false.
+    for (let k = 0; k < 3 * LANES; k++) {
       const c = await docker.createContainer({ Image: BASE_IMAGE, Cmd: ['sleep', 'infinity'], HostConfig: { NetworkMode: 'none' } });
       containers.push(c);
       await c.start();
       await exec(docker, c, ['sh', '-c', 'mkdir -p /app /logs/verifier && echo 42 > /app/answer.txt']);
     }
-    const port = new DockerWorkspace(
+    port = new DockerWorkspace(
       terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket, maxConcurrency: LANES } }, defaultImage: BASE_IMAGE } }),
     );
-    const services = { workspace: port };
+    archivePort = new DockerWorkspace(
+      terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket, maxConcurrency: LANES, hostRead: false } }, defaultImage: BASE_IMAGE } }),
+    );
+    const services = { workspace: port as DockerWorkspace };
+    const archiveServices = { workspace: archivePort as DockerWorkspace };
     const tar = (await (async () => {
       const pack = tarStream.pack();
       const chunks: Buffer[] = [];
@@ -90,7 +98,8 @@ export async function runDocker(): Promise<void> {
     })()).toString('base64');
     const label = { task: { id: 'bench', tests: { 'test.sh': TEST } } };
     const sample = (metadata: Sample['metadata']): Sample => ({ id: 'b', verifier: 'terminal', response: '', label, groupId: '', responseTokens: 0, metadata });
-    const score = (metadata: Sample['metadata']) => scoreAsync(terminal as AsyncVerifier, sample(metadata), { signal: new AbortController().signal, services, compute: async () => null });
+    const score = (metadata: Sample['metadata'], using = services) => scoreAsync(terminal as AsyncVerifier, sample(metadata), { signal: new AbortController().signal, services: using, compute: async () => null });
+    const archiveShared = (lane: number) => score({ environment: { endpoint: 'local', container: containers[2 * LANES + lane]!.id } }, archiveServices);
     const tests = await testsArchive();
 
     const bareShared = async (c: Docker.Container) => {
@@ -113,6 +122,7 @@ export async function runDocker(): Promise<void> {
     for (let lane = 0; lane < LANES; lane++) {
       await bareShared(containers[LANES + lane]!);
       await score({ environment: { endpoint: 'local', container: containers[lane]!.id } });
+      await archiveShared(lane);
     }
     await bareFresh();
     await score({ workspace: { tar } });
@@ -122,14 +132,30 @@ export async function runDocker(): Promise<void> {
     const lanes = (fn: (lane: number) => Promise<void>) => timed(() => Promise.all(Array.from({ length: LANES }, async (_, lane) => {
       for (let k = lane; k < RUNS; k += LANES) await fn(lane);
     })));
-    const totals = { bareShared: 0, shared: 0, bareFresh: 0, fresh: 0 };
-    const rewarded = { shared: 0, fresh: 0 };
+    const totals = { bareShared: 0, shared: 0, archiveShared: 0, bareFresh: 0, fresh: 0 };
+    const rewarded = { shared: 0, archiveShared: 0, fresh: 0 };
+    const hostReads = { shared: 0, fresh: 0 };
+    // The outcomes that were not 1, by status and reason: a bench that scores wrongly says so.
+    const misses = new Map<string, number>();
+    const miss = (path: string, o: { status: string; reason?: string }) => {
+      const key = `${path}: ${o.status} ${o.reason ?? ''}`.trim();
+      misses.set(key, (misses.get(key) ?? 0) + 1);
+    };
     for (let round = 0; round < ROUNDS; round++) {
       totals.bareShared += (await lanes((lane) => bareShared(containers[LANES + lane]!))).seconds;
       totals.shared += (
         await lanes(async (lane) => {
           const o = await score({ environment: { endpoint: 'local', container: containers[lane]!.id } });
           if (o.status === 'OK' && o.reward === 1) rewarded.shared++;
+          else miss('shared', o);
+          if (o.details.rewardRead === 'host') hostReads.shared++;
+        })
+      ).seconds;
+      totals.archiveShared += (
+        await lanes(async (lane) => {
+          const o = await archiveShared(lane);
+          if (o.status === 'OK' && o.reward === 1) rewarded.archiveShared++;
+          else miss('shared, hostRead: false', o);
         })
       ).seconds;
       totals.bareFresh += (await lanes(() => bareFresh())).seconds;
@@ -137,20 +163,28 @@ export async function runDocker(): Promise<void> {
         await lanes(async () => {
           const o = await score({ workspace: { tar } });
           if (o.status === 'OK' && o.reward === 1) rewarded.fresh++;
+          else miss('fresh', o);
+          if (o.details.rewardRead === 'host') hostReads.fresh++;
         })
       ).seconds;
     }
     const total = ROUNDS * RUNS;
     const rate = (s: number) => (total / s).toFixed(2);
-    const widths = [70, 10];
+    const widths = [84, 10];
     process.stdout.write(row(['path', 'tasks/s'], widths) + '\n');
     process.stdout.write(row([`bare Harbor verifier loop: upload tests, exec test.sh, read reward (${total})`, rate(totals.bareShared)], widths) + '\n');
-    process.stdout.write(row([`verifier, shared mode (${total} runs, ${rewarded.shared} rewarded 1)`, rate(totals.shared)], widths) + '\n');
+    process.stdout.write(row([`verifier, shared mode (${total} runs, ${rewarded.shared} rewarded 1, ${hostReads.shared} read on the host)`, rate(totals.shared)], widths) + '\n');
+    process.stdout.write(row([`verifier, shared mode, hostRead: false (${total} runs, ${rewarded.archiveShared} rewarded 1)`, rate(totals.archiveShared)], widths) + '\n');
     process.stdout.write(row([`bare run --rm loop: create, start, wait, remove (${total})`, rate(totals.bareFresh)], widths) + '\n');
-    process.stdout.write(row([`verifier, fresh mode (${total} runs, ${rewarded.fresh} rewarded 1)`, rate(totals.fresh)], widths) + '\n');
+    process.stdout.write(row([`verifier, fresh mode (${total} runs, ${rewarded.fresh} rewarded 1, ${hostReads.fresh} read on the host)`, rate(totals.fresh)], widths) + '\n');
     process.stdout.write(`  shared mode ÷ bare Harbor loop (tasks/s, this run, ${ROUNDS} alternating rounds of ${RUNS}): ${(totals.bareShared / totals.shared).toFixed(2)}× (goal ≥ 1.0×, pause and tamper check kept)\n`);
+    process.stdout.write(`  shared mode, hostRead: false ÷ bare Harbor loop (tasks/s, this run): ${(totals.bareShared / totals.archiveShared).toFixed(2)}×; shared mode ÷ shared mode with hostRead: false: ${(totals.archiveShared / totals.shared).toFixed(2)}×\n`);
+    for (const [key, count] of misses) process.stdout.write(`  not rewarded 1: ${key} (${count})\n`);
     process.stdout.write(`  fresh mode ÷ bare run --rm loop (tasks/s, this run): ${(totals.bareFresh / totals.fresh).toFixed(2)}× (goal ≥ 0.9×)\n`);
   } finally {
+    // The verifier's unpauses and removals left off the result path.
+    await port?.close();
+    await archivePort?.close();
     for (const c of containers) await c.remove({ force: true }).catch(() => {});
     await engine.stop();
   }

@@ -97,7 +97,11 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
         const file = endpoint.tls?.[key];
         if (file !== undefined && !existsSync(file)) problems.push(`${root}.terminal.docker.endpoints.${name}.tls.${key}: ${file} does not exist`);
       }
-    if (problems.length === 0) services.workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
+    if (problems.length === 0) {
+      const workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
+      services.workspace = workspace;
+      if (workspace instanceof DockerWorkspace) closers.push(() => workspace.close());
+    }
   }
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {

@@ -92,6 +92,11 @@ export interface EnvironmentReport {
   processesStopped: boolean;
   /** The episode's processes kept as services the task declared (`<pid> <name>`), when any. */
   services?: string[];
+  /**
+   * How the reward files were read from the paused container: `host`, from the engine's storage on
+   * this machine (checked to be this container's), or `archive`, through the engine's archive API.
+   */
+  rewardRead?: 'host' | 'archive';
 }
 
 /** What the runner saw once test.sh ended. Only `WorkspaceError` (thrown) is infrastructure. */

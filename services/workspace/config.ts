@@ -18,6 +18,10 @@ const engineEndpoint = z
       .optional()
       .describe('Mutual TLS to a TCP engine (dockerd --tlsverify)'),
     maxConcurrency: z.number().int().min(1).max(256).default(4).describe('Test runs at once on this engine'),
+    hostRead: z
+      .union([z.literal('auto'), z.literal(false)])
+      .default('auto')
+      .describe('Read the reward files of a paused container from the engine\'s storage on this host (its MergedDir, checked by a nonce; else the archive API): "auto", or false for a remote engine or to always use the archive API'),
   })
   .refine((e) => (e.socketPath === undefined) !== (e.host === undefined), 'expected exactly one of socketPath, host')
   .refine((e) => e.tls === undefined || e.host !== undefined, 'tls needs host');

@@ -61,6 +61,8 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     expect(again).toMatchObject({ status: 'OK', reward: 1 });
     const unsolved = await make('mkdir -p /app && echo 41 > /app/answer.txt');
     expect(await scoreTerminal(label, unsolved, { workspace: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    // The unpause is off the result path; close() (service shutdown) waits for it.
+    await port.close();
     const info = await engine.docker.getContainer(unsolved.environment.container).inspect();
     expect(info.State).toMatchObject({ Running: true, Paused: false });
   });
@@ -80,6 +82,8 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     ['code appended to the system sitecustomize.py', 'echo "import os; os.environ[\'X\']=\'1\'" >> /usr/lib/python3.11/sitecustomize.py', 'sitecustomize.py', PYTEST_TEST],
     ['a planted /tests/conftest.py', 'mkdir -p /tests && printf "import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \'passed\'\\n" > /tests/conftest.py', '/tests/conftest.py', PYTEST_TEST],
     ['a planted /logs/verifier/reward.json', 'mkdir -p /logs/verifier && echo \'{"reward": 1}\' > /logs/verifier/reward.json', '/logs/verifier/reward.json', PYTEST_TEST],
+    // The fused script drops to a test user through setpriv: one that keeps root would run the tests as root.
+    ['a replaced setpriv', 'printf "#!/bin/sh\\nwhile [ \\"\\$1\\" != -- ]; do shift; done; shift; exec \\"\\$@\\"\\n" > /usr/bin/setpriv', '/usr/bin/setpriv', PYTEST_TEST],
   ])('%s: 0 environment_tampered, the path named in details', async (_name, trick, path, tests) => {
     const port = new DockerWorkspace(config());
     const env = await make('mkdir -p /app && echo 41 > /app/answer.txt', trick);
@@ -110,6 +114,23 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     const run = await port.run(task, { container: { endpoint: 'local', id: env.environment.container } }, new AbortController().signal);
     expect(run).toMatchObject({ kind: 'finished', exitCode: 0, rewardTxt: '1' });
     if (run.kind === 'finished') expect(run.output).toMatch(/^\/home\/user\/app 65534 answer\.txt$/m);
+  });
+
+  it('runs test.sh as a user other than root in the same exec as the root script (its parent), and through the engine\'s own user when the image cannot drop to it', async () => {
+    const port = new DockerWorkspace(config());
+    const env = await make('mkdir -p /app && echo 42 > /app/answer.txt');
+    // The parent's uid: the fused root script's (0) when one exec drops to the user; the three-exec
+    // path execs test.sh in place, its parent outside the container (no /proc entry).
+    const tests = { 'test.sh': '#!/bin/bash\necho "uid=$(id -u) gid=$(id -g) home=$HOME parent=$(stat -c %u /proc/$PPID 2>/dev/null || echo none)"\necho 1 > /logs/verifier/reward.txt\n' };
+    const as = async (user: string) => {
+      const run = await port.run(harborTaskOf(tests, port, { verifier: { user } }), { container: { endpoint: 'local', id: env.environment.container } }, new AbortController().signal);
+      expect(run).toMatchObject({ kind: 'finished', exitCode: 0, rewardTxt: '1\n' });
+      return run.kind === 'finished' ? run.output : '';
+    };
+    expect(await as('nobody')).toMatch(/^uid=65534 gid=65534 home=\/nonexistent parent=0$/m);
+    expect(await as('65534')).toMatch(/^uid=65534 gid=65534 home=\/nonexistent parent=0$/m);
+    // A uid /etc/passwd does not name: the engine resolves it, in its own exec.
+    expect(await as('4242')).toMatch(/^uid=4242 gid=0 home=\/ parent=none$/m);
   });
 
   it('episodeProcesses: keep leaves a service the tests need running (reported, not a leftover); stop kills it; afterShared: remove removes the container', async () => {

@@ -22,9 +22,15 @@ let engine: Engine;
 beforeAll(async () => {
   engine = await startEngine(socket);
 }, 600_000);
-afterAll(() => engine?.stop());
+/** Every port of this file: closed before the engine stops, so no removal left off the result path is cut short. */
+const ports: DockerWorkspace[] = [];
+const tracked = (port: DockerWorkspace): DockerWorkspace => (ports.push(port), port);
+afterAll(async () => {
+  for (const port of ports) await port.close();
+  await engine?.stop();
+});
 
-const port = () => new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } }));
+const port = () => tracked(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } })));
 
 async function shell(container: Docker.Container, command: string, user = 'root'): Promise<void> {
   const exec = await container.exec({ Cmd: ['bash', '-c', command], User: user, AttachStdout: true, AttachStderr: true });

@@ -4,6 +4,9 @@ import { ConfigError, parseConfig } from '../../services/config';
 import { DockerWorkspace } from '../../services/workspace/docker';
 import { terminalConfigSection } from '../../services/workspace';
 import { describeWorkspaceBackend } from './contract';
+import { scoreAsync } from '../../core/score';
+import type { AsyncVerifier } from '../../core/verifier';
+import { terminal } from '../../verifiers/terminal';
 import { scoreTerminal, workspaceTar } from './helpers';
 import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
 
@@ -12,7 +15,13 @@ let engine: Engine;
 beforeAll(async () => {
   engine = await startEngine(socket);
 }, 600_000);
-afterAll(() => engine?.stop());
+/** Every port of this file: closed before the engine stops, so no removal left off the result path is cut short. */
+const ports: DockerWorkspace[] = [];
+const tracked = (port: DockerWorkspace): DockerWorkspace => (ports.push(port), port);
+afterAll(async () => {
+  for (const port of ports) await port.close();
+  await engine?.stop();
+});
 
 /** The docker backend in fresh mode on the real engine: tasks without an image of their own run in the base image. */
 export function dockerConfig(extra: Record<string, unknown> = {}) {
@@ -23,7 +32,7 @@ export function dockerConfig(extra: Record<string, unknown> = {}) {
   });
 }
 
-describeWorkspaceBackend('docker (fresh containers, podman)', () => new DockerWorkspace(dockerConfig()), { diskFull: false, rootTests: true });
+describeWorkspaceBackend('docker (fresh containers, podman)', () => tracked(new DockerWorkspace(dockerConfig())), { diskFull: false, rootTests: true });
 
 /** The README's test.sh (the workspace's program first, under timeout; reward.txt last): the holes found in the bwrap backend, on the docker one. */
 const RUNS = {
@@ -32,7 +41,7 @@ const RUNS = {
 };
 
 describe('terminal docker backend: the README\'s test.sh cannot be beaten', () => {
-  const services = { workspace: new DockerWorkspace(dockerConfig()) };
+  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
   const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
 
   it('by a forged reward.json, a folder at reward.txt or a stopped test.sh: each 0', async () => {
@@ -43,6 +52,29 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
     const stop = workspaceTar({ 'run.sh': 'kill -STOP $(cut -d" " -f4 /proc/$PPID/stat)\necho 41\n' });
     expect(await run({ ...RUNS, toml: { verifier: { timeout_sec: 3 } } }, stop)).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
   });
+});
+
+describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {
+  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
+  // A wall time of 600 s and a cancel after 120: a stop seen only at the wall time throws "cancelled".
+  const run = (test: string) => {
+    const task = { id: 'stopped', tests: { 'test.sh': test }, toml: { verifier: { timeout_sec: 600 } } };
+    const sample = { id: 's', verifier: 'terminal', response: 'done', label: { task }, groupId: '', responseTokens: 0, metadata: { workspace: { tar: workspaceTar({ 'run.sh': 'kill -STOP $$\necho 42\n' }) } } };
+    return scoreAsync(terminal as AsyncVerifier, sample, { signal: AbortSignal.timeout(120_000), services, compute: async () => null });
+  };
+
+  it('test.sh stopped by the workspace (SIGSTOP): 0 runner_killed', async () => {
+    expect(await run('#!/bin/bash\n(sleep 0.2; kill -STOP $$) & wait\necho 1 > /logs/verifier/reward.txt\n')).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+  }, 150_000);
+
+  it('the program test.sh waits on (under timeout) stopping itself: 0 runner_killed', async () => {
+    expect(await run('#!/bin/bash\ncd /app\ntimeout 500 bash ./run.sh > out.txt\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n')).toMatchObject({ status: 'OK', reward: 0, reason: 'runner_killed' });
+  }, 150_000);
+
+  it('a test that stops a helper it does not wait on, and resumes it, runs to its end', async () => {
+    const test = '#!/bin/bash\nsleep 30 & h=$!\nkill -STOP $h\nsleep 2.5\nkill -CONT $h; kill $h\necho 1 > /logs/verifier/reward.txt\n';
+    expect(await run(test)).toMatchObject({ status: 'OK', reward: 1 });
+  }, 150_000);
 });
 
 describe('terminal docker backend: configuration', () => {

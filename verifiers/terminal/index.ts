@@ -133,6 +133,7 @@ function environmentDetails(report: EnvironmentReport): JsonObject {
     ...(report.tampered.length ? { tampered: report.tampered.slice(0, 50) } : {}),
     ...(report.processes.length ? { episodeProcesses: report.processes.slice(0, 50), episodeProcessesStopped: report.processesStopped } : {}),
     ...(report.services?.length ? { episodeServices: report.services.slice(0, 50) } : {}),
+    ...(report.rewardRead ? { rewardRead: report.rewardRead } : {}),
   };
 }
 

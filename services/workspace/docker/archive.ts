@@ -99,8 +99,11 @@ export interface RewardFiles {
  * each up to `maxBytes`. A reward file counts only as a regular file its owner may write, with no
  * other name: a folder, a link, a fifo, a hard link (another name for the same text, which someone
  * else may decide) or a file made read-only (so that test.sh's own `>` failed) is `notFiles`.
+ * `folder` is the folder's own name: the archive of a symlink there is the link's target under
+ * the target's name on Podman (the link followed), the link itself on Docker — either way the
+ * reward files are not test.sh's, and both names are `notFiles`.
  */
-export async function readRewardFiles(stream: Readable, maxBytes: number): Promise<RewardFiles> {
+export async function readRewardFiles(stream: Readable, maxBytes: number, folder: string): Promise<RewardFiles> {
   const extract = tar.extract();
   const found: RewardFiles = { rewardTxt: null, rewardJson: null, notFiles: [] };
   const bad = new Set<'reward.txt' | 'reward.json'>();
@@ -109,7 +112,11 @@ export async function readRewardFiles(stream: Readable, maxBytes: number): Promi
     const name = entry.header.name.replace(/\/+$/, '');
     // The archive of a folder holds it by its own name: `verifier/reward.txt`, `.verdict-rewards/reward.txt`.
     const parts = name.split('/');
-    const base = parts.length === 2 && (parts[1] === 'reward.txt' || parts[1] === 'reward.json') ? parts[1] : null;
+    if (parts[0] !== folder || (parts.length === 1 && entry.header.type !== 'directory')) {
+      bad.add('reward.txt');
+      bad.add('reward.json');
+    }
+    const base = parts.length === 2 && parts[0] === folder && (parts[1] === 'reward.txt' || parts[1] === 'reward.json') ? parts[1] : null;
     // A hard link's second name points at the first: that reward file has another name.
     const target = entry.header.type === 'link' ? (entry.header.linkname ?? '').split('/').pop() : undefined;
     if (target === 'reward.txt' || target === 'reward.json') bad.add(target);
@@ -129,4 +136,25 @@ export async function readRewardFiles(stream: Readable, maxBytes: number): Promi
     found.notFiles.push(base);
   }
   return found;
+}
+
+/**
+ * Whether `HEAD /containers/{id}/archive?path=<folder>` (its `X-Docker-Container-Path-Stat`, Go's
+ * file mode bits) names a real folder at that path. Podman's archive of a symlinked folder is the
+ * target's content under the link's name, indistinguishable from a real folder's; the stat shows
+ * the link (its `linkTarget`, and the target's name or the symlink bit).
+ */
+export function isRealFolder(statHeader: string | undefined, folder: string): boolean {
+  if (statHeader === undefined) return false;
+  let stat: { name?: unknown; mode?: unknown; linkTarget?: unknown };
+  try {
+    stat = JSON.parse(Buffer.from(statHeader, 'base64').toString('utf8')) as typeof stat;
+  } catch {
+    return false;
+  }
+  const mode = typeof stat.mode === 'number' ? stat.mode : 0;
+  const bit = (n: number) => Math.floor(mode / 2 ** n) % 2 === 1;
+  // os.ModeDir is bit 31, os.ModeSymlink bit 27; Podman's linkTarget of a real folder is its own path, Docker's empty.
+  const link = typeof stat.linkTarget === 'string' ? stat.linkTarget : '';
+  return stat.name === folder.split('/').pop() && bit(31) && !bit(27) && (link === '' || link === folder);
 }

@@ -9,6 +9,13 @@ export interface ExecResult {
   head: string;
 }
 
+/** An exec whose stream has ended; its exit code, which the engine records a moment later, still to be asked. */
+export interface EndedExec {
+  output: string;
+  head: string;
+  exitCode: () => Promise<number>;
+}
+
 /** A bounded tail of a stream's bytes: what is kept of test.sh's output. */
 const HEAD_BYTES = 64 << 10;
 
@@ -37,53 +44,74 @@ class Tail {
 }
 
 /**
- * Runs `cmd` through the engine's exec API and waits for it to end. `stop` is called when the
- * exec must be cut short (wall time, cancel): the engine has no "kill this exec", so the caller
- * kills its processes with another exec, which ends this one's stream.
+ * Runs `cmd` through the engine's exec API and waits for it to end. When the exec must be cut
+ * short (wall time, cancel) the engine has no "kill this exec": the caller kills its processes
+ * with another exec, which ends this one's stream.
  */
-export async function execIn(
+export async function execIn(docker: Docker, container: Docker.Container, options: ExecOptions): Promise<ExecResult> {
+  const ended = await execEnded(docker, container, options);
+  return { exitCode: await ended.exitCode(), output: ended.output, head: ended.head };
+}
+
+interface ExecOptions {
+  cmd: string[];
+  user?: string;
+  workdir?: string;
+  env?: string[];
+  tailBytes: number;
+  /** Whether the exec gets a stdin, which `started` and `dialog` write to. */
+  stdin?: boolean;
+  /** Called once the exec has started, with a writer to its stdin. */
+  started?: (write: (text: string) => void) => void;
+  /** Called with the output's head as it grows, and a writer to the exec's stdin. */
+  dialog?: (head: string, write: (text: string) => void) => void;
+}
+
+/**
+ * `execIn` up to the end of the exec's stream, its exit code left to ask: a caller with engine
+ * work to do the moment the stream ends (the pause) asks for both at once, one round trip fewer.
+ */
+export async function execEnded(
   docker: Docker,
   container: Docker.Container,
-  options: {
-    cmd: string[];
-    user?: string;
-    workdir?: string;
-    env?: string[];
-    tailBytes: number;
-    /** With stdin: called with the output's head as it grows, and a writer to the exec's stdin. */
-    dialog?: (head: string, write: (text: string) => void) => void;
-  },
-): Promise<ExecResult> {
+  options: ExecOptions,
+): Promise<EndedExec> {
+  const stdin = options.stdin === true;
   const exec = await container.exec({
     Cmd: options.cmd,
-    ...(options.dialog ? { AttachStdin: true } : {}),
+    ...(stdin ? { AttachStdin: true } : {}),
     AttachStdout: true,
     AttachStderr: true,
     ...(options.user !== undefined ? { User: options.user } : {}),
     ...(options.workdir !== undefined ? { WorkingDir: options.workdir } : {}),
     ...(options.env !== undefined && options.env.length > 0 ? { Env: options.env } : {}),
   });
-  const stream = await exec.start({ hijack: true, stdin: options.dialog !== undefined });
+  const stream = await exec.start({ hijack: true, stdin });
   const tail = new Tail(options.tailBytes);
   const sink = new PassThrough();
   const write = (text: string) => {
-    stream.write(text);
+    if (!stream.destroyed && stream.writable) stream.write(text);
   };
   sink.on('data', (chunk: Buffer) => {
     tail.push(chunk);
     options.dialog?.(tail.head(), write);
   });
   docker.modem.demuxStream(stream, sink, sink);
+  options.started?.(write);
   await new Promise<void>((resolve, reject) => {
     stream.on('end', resolve);
     stream.on('close', resolve);
-    stream.on('error', reject);
+    // A script that ended without reading what was written to its stdin: the engine closed it.
+    stream.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? resolve() : reject(error)));
   });
   // The stream can end a moment before the engine records the exit code.
-  for (let attempt = 0; ; attempt++) {
-    const info = await exec.inspect();
-    if (!info.Running && info.ExitCode !== null) return { exitCode: info.ExitCode, output: tail.text(), head: tail.head() };
-    if (attempt >= 200) return { exitCode: -1, output: tail.text(), head: tail.head() };
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
+  const exitCode = async (): Promise<number> => {
+    for (let attempt = 0; ; attempt++) {
+      const info = await exec.inspect();
+      if (!info.Running && info.ExitCode !== null) return info.ExitCode;
+      if (attempt >= 200) return -1;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  };
+  return { output: tail.text(), head: tail.head(), exitCode };
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
@@ -8,12 +9,13 @@ import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTas
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
-import { freshTar, readRewardFiles, testsTar } from './archive';
+import { freshTar, isRealFolder, readRewardFiles, testsTar, type RewardFiles } from './archive';
 import { taskImageTag } from './build';
 import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
-import { execIn, type ExecResult } from './exec';
-import { CLEANUP, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, RESET, RUN_TESTS, STASH } from './processes';
+import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
+import { readStashOnHost } from './host-read';
+import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
 import { tamperedPaths, type FilesystemChange } from './tamper';
 
@@ -81,6 +83,17 @@ interface Workspace {
   deletions: string[];
 }
 
+/**
+ * Where the reward files may be read on this host (host-read.ts): the container's MergedDir, once
+ * the inspect that names it is in (null: not offered, or the endpoint's hostRead is off), and what
+ * to do when it proves not to be this container's (the cached path is dropped: the next
+ * verification inspects again).
+ */
+interface HostPath {
+  mergedDir: Promise<string | null>;
+  forget: () => void;
+}
+
 interface ImageFacts {
   workdir: string;
   user: string;
@@ -94,7 +107,11 @@ export class DockerWorkspace implements WorkspacePort {
   private readonly slots = new Map<string, Slots>();
   private readonly tasks = new Map<string, HarborTaskLookup>();
   private readonly images = new Map<string, ImageFacts>();
-  private readonly containers = new Map<string, { user: string; network: boolean }>();
+  private readonly containers = new Map<string, { user: string; network: boolean; mergedDir: string | null }>();
+  /** Shared containers' unpauses in flight, by `endpoint/container`; fresh containers' removals in flight. */
+  private readonly unpausing = new Map<string, Promise<void>>();
+  private readonly removing = new Set<Promise<void>>();
+  private readonly maxRemovals: number;
 
   constructor(private readonly config: TerminalConfigSection) {
     if (config.docker === undefined) throw new Error('terminal.docker: required by the docker backend');
@@ -103,6 +120,12 @@ export class DockerWorkspace implements WorkspacePort {
     this.clients = engineClients(config.docker);
     this.endpoints = [...this.clients.keys()];
     for (const [name, endpoint] of Object.entries(config.docker.endpoints)) this.slots.set(name, new Slots(endpoint.maxConcurrency));
+    this.maxRemovals = Object.values(config.docker.endpoints).reduce((sum, e) => sum + e.maxConcurrency, 0);
+  }
+
+  /** Waits for the unpauses and removals left off the result path: no container stays paused, none leaks. */
+  async close(): Promise<void> {
+    await Promise.all([...this.unpausing.values(), ...this.removing]);
   }
 
   async task(id: string): Promise<HarborTaskLookup | null> {
@@ -177,24 +200,43 @@ export class DockerWorkspace implements WorkspacePort {
     // A container's user and network never change: looked up once per container. Whether it still
     // runs is then the next engine call's to say (404 gone, 409 paused or stopped).
     const key = `${endpoint}/${name}`;
+    await this.unpausing.get(key);
     let facts = this.containers.get(key);
     if (!facts) {
       const info = await container.inspect().catch((error: unknown) => {
         throw engineError(error, endpoint, what);
       });
       if (!info.State.Running || info.State.Paused) throw new WorkspaceError('environment_unavailable', `${what} on engine endpoint "${endpoint}" is ${info.State.Status}, not running`);
-      facts = { user: info.Config?.User ?? '', network: info.HostConfig?.NetworkMode !== 'none' };
+      facts = { user: info.Config?.User ?? '', network: info.HostConfig?.NetworkMode !== 'none', mergedDir: this.mergedDirOf(endpoint, info) };
       if (this.containers.size >= 10_000) this.containers.clear();
       this.containers.set(key, facts);
     }
-    const network = facts.network;
-    const rootUser = isRoot(task.user === null ? facts.user : String(task.user));
+    const frozen = { paused: false };
+    const user = task.user === null ? facts.user : String(task.user);
+    const host: HostPath = {
+      mergedDir: Promise.resolve(facts.mergedDir),
+      forget: () => {
+        this.containers.delete(key);
+      },
+    };
     try {
-      return await this.verify(docker, endpoint, container, what, task, [], { stop: this.docker.episodeProcesses === 'stop', network, rootUser }, signal);
+      return await this.verify(docker, endpoint, container, what, { ...task, user: user === '' ? null : user }, [], { stop: this.docker.episodeProcesses === 'stop', network: facts.network }, frozen, host, signal);
     } finally {
       if (this.docker.afterShared === 'remove') {
+        // Removed as it is, paused or not: nothing of it runs on.
         this.containers.delete(key);
         await container.remove({ force: true }).catch(() => {});
+      } else if (frozen.paused) {
+        // Unpaused off the result path: the next verification of this container awaits it, and
+        // close() awaits them all, so no container is left paused.
+        const unpausing: Promise<void> = container.unpause().then(
+          () => {},
+          () => {},
+        );
+        this.unpausing.set(key, unpausing);
+        void unpausing.then(() => {
+          if (this.unpausing.get(key) === unpausing) this.unpausing.delete(key);
+        });
       }
     }
   }
@@ -206,6 +248,8 @@ export class DockerWorkspace implements WorkspacePort {
     // Harbor's network modes: "public" on; "no-network" off; an allowlist (which a bridge cannot
     // enforce) and a task that says nothing follow terminal.docker.network.
     const network = task.network?.mode === 'public' || (task.network?.mode !== 'no-network' && this.docker.network);
+    // Removals in flight are bounded: no more of them than the engines run tests at once.
+    while (this.removing.size >= this.maxRemovals) await Promise.race(this.removing);
     let container: Docker.Container;
     try {
       container = await docker.createContainer({
@@ -227,6 +271,11 @@ export class DockerWorkspace implements WorkspacePort {
     const what = `fresh container of image "${image}"`;
     try {
       await container.start();
+      // Its MergedDir asked while the workspace goes in; only the reward read waits for it.
+      const host: HostPath = {
+        mergedDir: this.docker.endpoints[endpoint]?.hostRead === false ? Promise.resolve(null) : container.inspect().then((info) => this.mergedDirOf(endpoint, info), () => null),
+        forget: () => {},
+      };
       const user = task.user === null ? facts.user : String(task.user);
       // A workdir's files are the test user's (the episode wrote them as that user); a change set
       // rooted at / is root's, as `docker export` of a root episode gives it.
@@ -246,12 +295,30 @@ export class DockerWorkspace implements WorkspacePort {
       await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
       const prepared: EnvironmentReport = { tampered, processes: [], processesStopped: false };
-      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared, rootUser: isRoot(user) }, signal);
+      return await this.verify(docker, endpoint, container, what, { ...task, workdir, user: user === '' ? null : user }, workspace.skipped, { stop: true, network, prepared }, { paused: false }, host, signal);
     } catch (error) {
       throw engineError(error, endpoint, what);
     } finally {
-      await container.remove({ force: true }).catch(() => {});
+      // Removed as it is (paused: nothing runs on), off the result path; bounded by the wait above.
+      const removing: Promise<void> = container.remove({ force: true }).then(
+        () => {},
+        () => {},
+      );
+      this.removing.add(removing);
+      void removing.then(() => this.removing.delete(removing));
     }
+  }
+
+  /**
+   * The container's MergedDir as the inspect names it, where the endpoint's hostRead allows a host
+   * read and that folder exists on this machine (a remote engine's does not: no host read is tried,
+   * and nothing is inspected again for it).
+   */
+  private mergedDirOf(endpoint: string, info: Docker.ContainerInspectInfo): string | null {
+    if (this.docker.endpoints[endpoint]?.hostRead === false) return null;
+    const merged = (info.GraphDriver?.Data as Record<string, unknown> | undefined)?.MergedDir;
+    if (typeof merged !== 'string' || !path.isAbsolute(merged)) return null;
+    return lstatSync(merged, { throwIfNoEntry: false })?.isDirectory() ? merged : null;
   }
 
   /** task.toml's docker_image, else the image `verdict tasks build` made, else terminal.docker.defaultImage. */
@@ -296,9 +363,11 @@ export class DockerWorkspace implements WorkspacePort {
   }
 
   /**
-   * The verification proper, in either mode. `stop`: kill the processes found before the tests
-   * (else they are kept, a service the tests need, and only reported); `network`: whether the
-   * container has one (a test.sh that downloads needs it).
+   * The verification proper, in either mode: one exec (`verifyFused`), or three where the fused
+   * script cannot run test.sh as the task's user itself. `stop`: kill the processes found before
+   * the tests (else they are kept, a service the tests need, and only reported); `network`: whether
+   * the container has one (a test.sh that downloads needs it). `frozen.paused` is set once the
+   * container is left paused for the caller to unpause or remove.
    */
   private async verify(
     docker: Docker,
@@ -307,10 +376,13 @@ export class DockerWorkspace implements WorkspacePort {
     what: string,
     task: HarborTask,
     skipped: string[],
-    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport; rootUser: boolean },
+    mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
+    frozen: { paused: boolean },
+    host: HostPath,
     signal: AbortSignal,
   ): Promise<WorkspaceRun> {
-    if (mode.rootUser) return this.verifyFused(docker, endpoint, container, what, task, skipped, mode, signal);
+    const fused = await this.verifyFused(docker, endpoint, container, what, task, skipped, mode, frozen, host, signal);
+    if (fused !== 'fallback') return fused;
     const call = <T>(promise: Promise<T>): Promise<T> =>
       promise.catch((error: unknown) => {
         throw engineError(error, endpoint, what);
@@ -325,12 +397,7 @@ export class DockerWorkspace implements WorkspacePort {
       if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
-      // Podman answers the diff of a missing container with a 500: the inspect then names it.
-      const changes = (await container.changes().catch(async (error: unknown) => {
-        await call(container.inspect());
-        throw engineError(error, endpoint, what);
-      })) as FilesystemChange[] | null;
-      const tampered = tamperedPaths(changes);
+      const tampered = await this.tampered(container, call);
       const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`, servicesEnv(task)]);
       const episode = processLines(prepare.output, 'episode');
       report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(prepare.output) };
@@ -345,17 +412,8 @@ export class DockerWorkspace implements WorkspacePort {
 
     // Cancelled while the container was being prepared (no await between here and the listener).
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
-    // Wall time and cancel cut the test short by killing what it started; its exec then ends.
-    let failure: WorkspaceError | null = null;
-    let cutting: Promise<ExecResult | null> = Promise.resolve(null);
-    const cut = (error: WorkspaceError) => {
-      if (failure) return;
-      failure = error;
-      cutting = root(CLEANUP, cleanupEnv).catch(() => null);
-    };
-    const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
-    const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
-    signal.addEventListener('abort', onAbort, { once: true });
+    let head = '';
+    const limits = this.limits(container, task, signal, () => readyPid(head), () => root(CLEANUP, cleanupEnv));
     let test: ExecResult;
     try {
       test = await call(
@@ -365,17 +423,18 @@ export class DockerWorkspace implements WorkspacePort {
           ...(task.workdir !== null ? { workdir: task.workdir } : {}),
           env: [...Object.entries(task.env).map(([k, v]) => `${k}=${v}`), `PYTHONPYCACHEPREFIX=${PYCACHE}`, `VERDICT_MODULES=${task.needs.pythonModules.join(' ')}`],
           tailBytes: OUTPUT_TAIL_BYTES,
+          dialog: (text) => {
+            head = text;
+          },
         }),
       );
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      limits.end();
     }
-    if (failure) {
-      // Past its wall time because the workspace stopped it (SIGSTOP): the workspace's doing, a 0.
-      const timedOut = await this.afterCut(failure, await cutting, test.output, skipped, report);
-      if (timedOut) return timedOut;
-      throw failure;
+    if (limits.failure) {
+      const cut = await this.afterCut(limits.failure, await limits.cutting, test.output, skipped, report);
+      if (cut) return cut;
+      throw limits.failure;
     }
 
     // Frozen (cgroup freezer) from the moment test.sh ended: no process in the container can
@@ -383,29 +442,86 @@ export class DockerWorkspace implements WorkspacePort {
     await call(container.pause());
     let rewards;
     try {
-      rewards = await call(container.getArchive({ path: '/logs/verifier' }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
+      rewards = await call(container.getArchive({ path: '/logs/verifier' }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES, 'verifier')));
     } finally {
       await call(container.unpause());
     }
     const cleanup = await root(CLEANUP, cleanupEnv);
     const left = processLines(cleanup.output, 'left');
-    const lacks = test.head.startsWith(LACKS) ? test.head.slice(LACKS.length).split('\n', 1)[0]!.trim().split(' ') : null;
-    if (lacks !== null) {
-      const commands = lacks.filter((w) => w.startsWith('cmd:')).map((w) => w.slice(4));
-      const pythonModules = lacks.filter((w) => w.startsWith('mod:')).map((w) => w.slice(4));
-      return { kind: 'environment_lacks', commands, pythonModules, network: [] };
-    }
-    const output = test.output.startsWith(READY) ? test.output.slice(READY.length) : test.output;
+    const lacks = lacksOf(test.head);
+    if (lacks !== null) return lacks;
+    const output = afterReady(test.output);
     if (test.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
     return { kind: 'finished', exitCode: test.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
   }
 
+  /** The episode's changes to verdict-deciding paths (the diff API). Podman answers the diff of a missing container with a 500: the inspect then names it. */
+  private async tampered(container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>): Promise<string[]> {
+    const changes = (await container.changes().catch(async (error: unknown) => {
+      await call(container.inspect());
+      return call(Promise.reject(error));
+    })) as FilesystemChange[] | null;
+    return tamperedPaths(changes);
+  }
+
   /**
-   * A run cut at its wall time that is the workspace's doing after all: test.sh stopped (SIGSTOP),
-   * or blocked writing a reward path that is not a file (a fifo). Null: the overrun stands.
+   * What cuts a test run short, by killing what it started (`cleanup`; its exec then ends): the
+   * wall time (`timeout_sec`), a cancel, and test.sh stopped by the workspace. The last is seen
+   * through the engine's process table (the top API, no exec): from the second after test.sh
+   * started, once a second, the chain from `root` (test.sh, or the fused script whose child it
+   * is) down through each process's only live child; a stopped (`T`) process on it, the same one
+   * twice in a row, can only go on when something resumes it — the run is the workspace's doing
+   * (0 `runner_killed`) at once rather than at its wall time. A run that ends within the second
+   * costs nothing.
+   */
+  private limits(container: Docker.Container, task: HarborTask, signal: AbortSignal, root: () => string | null, cleanup: () => Promise<ExecResult>) {
+    const state = {
+      failure: null as WorkspaceError | null,
+      cutting: Promise.resolve(null) as Promise<ExecResult | null>,
+      end: () => {},
+    };
+    const cut = (error: WorkspaceError) => {
+      if (state.failure) return;
+      state.failure = error;
+      state.cutting = cleanup().catch(() => null);
+    };
+    const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
+    const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
+    signal.addEventListener('abort', onAbort, { once: true });
+    let last: string | null = null;
+    let looking = false;
+    const watch = setInterval(() => {
+      const pid = root();
+      if (pid === null || looking || state.failure) return;
+      looking = true;
+      (container.top({ ps_args: 'pid,ppid,state,comm' }) as Promise<{ Processes?: string[][] }>)
+        .then(
+          (table) => {
+            const stopped = stoppedOnChain(table.Processes ?? [], pid);
+            if (stopped !== null && stopped === last) cut(new WorkspaceError(STOPPED, `process ${stopped} of the test run was stopped`));
+            last = stopped;
+          },
+          () => {},
+        )
+        .finally(() => {
+          looking = false;
+        });
+    }, STOP_CHECK_MS);
+    state.end = () => {
+      clearTimeout(timer);
+      clearInterval(watch);
+      signal.removeEventListener('abort', onAbort);
+    };
+    return state;
+  }
+
+  /**
+   * A run cut short that is the workspace's doing after all: test.sh (or what it waits on) stopped
+   * (SIGSTOP), or blocked writing a reward path that is not a file (a fifo). Null: the cut stands.
    */
   private async afterCut(failure: WorkspaceError, cleaned: ExecResult | null, output: string, skipped: string[], report: EnvironmentReport): Promise<WorkspaceRun | null> {
+    if (failure.reason === STOPPED) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
     if (failure.reason !== 'verifier_timeout' || cleaned === null) return null;
     const notFiles = notFileLines(cleaned.output);
     if (notFiles.length > 0) return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile: notFiles, output, skipped, environment: 'task', report };
@@ -414,9 +530,12 @@ export class DockerWorkspace implements WorkspacePort {
   }
 
   /**
-   * The verification in one exec (processes.ts FUSED) when test.sh runs as root: the same steps
-   * and guarantees as `verify`, less two execs. The reward files are read, paused, from where the
-   * script moved them once test.sh and everything it started were gone.
+   * The verification in one exec (processes.ts FUSED): the same steps and guarantees as the
+   * three-exec path, less two execs, test.sh dropped to the task's user by the script. The diff
+   * is taken while the exec starts (the script waits for its verdict before it changes anything),
+   * the exit code asked while the container is paused, and the reward files read, paused, from
+   * where the script moved them once test.sh and everything it started were gone. `fallback`: the
+   * script could not drop to the user (no `setpriv`, a user /etc/passwd lacks), nothing changed.
    */
   private async verifyFused(
     docker: Docker,
@@ -426,35 +545,34 @@ export class DockerWorkspace implements WorkspacePort {
     task: HarborTask,
     skipped: string[],
     mode: { stop: boolean; network: boolean; prepared?: EnvironmentReport },
+    frozen: { paused: boolean },
+    host: HostPath,
     signal: AbortSignal,
-  ): Promise<WorkspaceRun> {
+  ): Promise<WorkspaceRun | 'fallback'> {
     const call = <T>(promise: Promise<T>): Promise<T> =>
       promise.catch((error: unknown) => {
         throw engineError(error, endpoint, what);
       });
-    let tampered: string[];
-    if (mode.prepared) tampered = mode.prepared.tampered;
-    else {
-      // Podman answers the diff of a missing container with a 500: the inspect then names it.
-      const changes = (await container.changes().catch(async (error: unknown) => {
-        await call(container.inspect());
-        throw engineError(error, endpoint, what);
-      })) as FilesystemChange[] | null;
-      tampered = tamperedPaths(changes);
-    }
-    const zero = tampered.length > 0 && this.docker.tamper === 'zero';
-    if (mode.prepared && zero) return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report: mode.prepared };
+    if (mode.prepared && mode.prepared.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report: mode.prepared };
     if (task.needs.network.length > 0 && !mode.network) return { kind: 'environment_lacks', commands: [], pythonModules: [], network: task.needs.network };
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
 
+    // The diff while the exec starts; its failure is the engine's (or the container's) to name.
+    let diffFailure: WorkspaceError | null = null;
+    const diff: Promise<string[] | null> = mode.prepared
+      ? Promise.resolve(mode.prepared.tampered)
+      : this.tampered(container, call).catch((error: unknown) => {
+          diffFailure = error instanceof WorkspaceError ? error : engineError(error, endpoint, what);
+          return null;
+        });
+    const zeroOf = (tampered: string[]) => tampered.length > 0 && this.docker.tamper === 'zero';
     // Once the script has reset /tests and /logs/verifier (and stopped the episode's processes),
-    // the tests go in and it is told to go on; `stop` when the tamper policy ends the run there.
+    // the tests go in and it is told to go on.
     let answered = false;
     let putFailure: unknown = null;
-    const dialog = (head: string, write: (text: string) => void) => {
-      if (answered || !head.includes(RESET)) return;
+    const dialog = (text: string, write: (text: string) => void) => {
+      if (answered || !text.includes(RESET)) return;
       answered = true;
-      if (zero) return write('stop\n');
       testsTar(task.tests)
         .then((tar) => container.putArchive(tar, { path: '/' }))
         .then(
@@ -465,24 +583,26 @@ export class DockerWorkspace implements WorkspacePort {
           },
         );
     };
-    const episodeOf = (head: string) => processLines(head.split(RESET)[0]!, 'episode');
-    let failure: WorkspaceError | null = null;
+    const episodeOf = (text: string) => processLines(text.split(RESET)[0]!, 'episode');
     let head = '';
-    let cutting: Promise<ExecResult | null> = Promise.resolve(null);
-    const cut = (error: WorkspaceError) => {
-      if (failure) return;
-      failure = error;
-      const services = (keptServices(head.split(RESET)[0]!).services ?? []).map((p) => p.split(' ')[0]!);
-      const keep = [...services, ...(mode.stop ? [] : episodeOf(head).map((p) => p.pid))].join(' ');
-      cutting = call(execIn(docker, container, { cmd: ['sh', '-c', CLEANUP], user: '0', workdir: '/', env: [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`], tailBytes: 64 << 10 })).catch(() => null);
-    };
-    const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
-    const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
-    signal.addEventListener('abort', onAbort, { once: true });
-    let run: ExecResult;
+    const limits = this.limits(
+      container,
+      task,
+      signal,
+      () => readyPid(head),
+      () => {
+        // The declared services stay, as PREPARE/FUSED kept them; with STOP=0 every episode process too.
+        const services = (keptServices(head.split(RESET)[0]!).services ?? []).map((p) => p.split(' ')[0]!);
+        const keep = [...services, ...(mode.stop ? [] : episodeOf(head).map((p) => p.pid))].join(' ');
+        return call(execIn(docker, container, { cmd: ['sh', '-c', CLEANUP], user: '0', workdir: '/', env: [`KEEP=${keep}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`], tailBytes: 64 << 10 }));
+      },
+    );
+    const user = task.user === null || isRoot(String(task.user)) ? null : String(task.user);
+    const nonce = randomBytes(16).toString('hex');
+    let run: EndedExec;
     try {
       run = await call(
-        execIn(docker, container, {
+        execEnded(docker, container, {
           cmd: ['sh', '-c', FUSED, 'verdict', ...task.needs.commands],
           user: '0',
           ...(task.workdir !== null ? { workdir: task.workdir } : {}),
@@ -493,8 +613,15 @@ export class DockerWorkspace implements WorkspacePort {
             `STOP=${mode.stop ? 1 : 0}`,
             servicesEnv(task),
             `FRESH=${mode.prepared ? 1 : 0}`,
+            `VERDICT_NONCE=${nonce}`,
+            ...(user !== null ? [`VERDICT_USER=${user}`, `VERDICT_HOME=${'HOME' in task.env ? 1 : 0}`] : []),
           ],
           tailBytes: OUTPUT_TAIL_BYTES,
+          stdin: true,
+          // The tamper verdict, written as soon as the diff is in: the script reads it before it changes anything.
+          started: (write) => {
+            if (!mode.prepared) void diff.then((tampered) => write(tampered !== null && !zeroOf(tampered) ? 'go\n' : 'stop\n'));
+          },
           dialog: (text, write) => {
             head = text;
             dialog(text, write);
@@ -502,51 +629,104 @@ export class DockerWorkspace implements WorkspacePort {
         }),
       );
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
+      limits.end();
     }
     head = run.head;
+    // Printed before test.sh could run (no READY line yet); the engine may add its own line about the stdin written to an ended exec.
+    if (head.includes(FALLBACK) && !head.includes(READY) && (await call(run.exitCode())) === 6) return 'fallback';
+    const tampered = (await diff) ?? [];
     const episode = mode.prepared ? [] : episodeOf(head);
     const report: EnvironmentReport = mode.prepared ?? { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(head.split(RESET)[0]!) };
-    if (failure) {
-      const timedOut = await this.afterCut(failure, await cutting, testOutput(run.output), skipped, report);
-      if (timedOut) return timedOut;
-      throw failure;
+    if (limits.failure) {
+      const cut = await this.afterCut(limits.failure, await limits.cutting, testOutput(run.output), skipped, report);
+      if (cut) return cut;
+      throw limits.failure;
     }
+    if (diffFailure !== null) throw diffFailure;
     if (putFailure !== null) throw engineError(putFailure, endpoint, what);
+    const zero = zeroOf(tampered);
     const reset = mode.prepared !== undefined || head.includes(RESET);
-    if (!reset && run.exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
-    if (!reset) throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${run.exitCode}): ${run.output.slice(-300)}`);
-    if (zero) return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
-    const afterReset = mode.prepared ? head : head.slice(head.indexOf(RESET) + RESET.length);
-    if (afterReset.startsWith(LACKS)) {
-      const lacks = afterReset.slice(LACKS.length).split('\n', 1)[0]!.trim().split(' ');
-      return { kind: 'environment_lacks', commands: lacks.filter((w) => w.startsWith('cmd:')).map((w) => w.slice(4)), pythonModules: lacks.filter((w) => w.startsWith('mod:')).map((w) => w.slice(4)), network: [] };
+    if (!reset && zero) return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
+    if (!reset) {
+      const exitCode = await call(run.exitCode());
+      if (exitCode === 4) throw new WorkspaceError('environment_unavailable', `${what}: the episode's processes survived being killed: ${report.processes.slice(0, 10).join(', ')}`);
+      throw new WorkspaceError('environment_unavailable', `${what}: /tests and /logs/verifier could not be reset (exit ${exitCode}): ${run.output.slice(-300)}`);
     }
-    await call(container.pause());
-    let rewards;
-    try {
-      rewards = await call(container.getArchive({ path: STASH }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES)));
-    } finally {
-      await call(container.unpause());
-    }
+    const lacks = lacksOf(mode.prepared ? head : head.slice(head.indexOf(RESET) + RESET.length));
+    if (lacks !== null) return lacks;
+    // Frozen (cgroup freezer) before the read; the exit code asked meanwhile.
+    const [exitCode, read] = await Promise.all([
+      call(run.exitCode()),
+      call(container.pause()).then(() => {
+        frozen.paused = true;
+        return this.readStash(container, host, nonce, call);
+      }),
+    ]);
+    const rewards = read.rewards;
     const left = processLines(run.output, '@@VERDICT@@left');
     const output = testOutput(run.output);
     for (const name of notFileLines(run.output)) {
       rewards[name === 'reward.txt' ? 'rewardTxt' : 'rewardJson'] = null;
       if (!rewards.notFiles.includes(name)) rewards.notFiles.push(name);
     }
-    if (run.exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report };
-    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report };
-    return { kind: 'finished', exitCode: run.exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report };
+    const readReport: EnvironmentReport = { ...report, rewardRead: read.from };
+    if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report: readReport };
+    if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report: readReport };
+    return { kind: 'finished', exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report: readReport };
   }
+
+  /**
+   * The stash of a paused container: from the engine's storage on this host when its MergedDir is
+   * known and the nonce there is this run's (host-read.ts), else through the archive API.
+   */
+  private async readStash(container: Docker.Container, host: HostPath, nonce: string, call: <T>(promise: Promise<T>) => Promise<T>): Promise<{ rewards: RewardFiles; from: 'host' | 'archive' }> {
+    const mergedDir = await host.mergedDir;
+    if (mergedDir !== null) {
+      const got = await readStashOnHost(mergedDir, STASH, nonce, MAX_REWARD_BYTES).catch(() => null);
+      if (got?.kind === 'read') return { rewards: got.rewards, from: 'host' };
+      host.forget();
+    }
+    // The stash's stat first (the container is paused: it cannot change before the read).
+    const stat = (await call(container.infoArchive({ path: STASH }))) as { headers?: Record<string, string | undefined> };
+    if (!isRealFolder(stat.headers?.['x-docker-container-path-stat'], STASH)) return { rewards: { rewardTxt: null, rewardJson: null, notFiles: ['reward.txt', 'reward.json'] }, from: 'archive' };
+    const rewards = await call(container.getArchive({ path: STASH }).then((stream) => readRewardFiles(stream as unknown as Readable, MAX_REWARD_BYTES, path.posix.basename(STASH))));
+    return { rewards, from: 'archive' };
+  }
+}
+
+/** A WorkspaceError reason used only inside this backend: the test run was stopped (its cut ends as runner_killed). */
+const STOPPED = 'test_stopped';
+/** How often a running test's process chain is looked at for a stop (the first look a second in). */
+const STOP_CHECK_MS = 1000;
+
+/**
+ * The top API's rows (`pid ppid state comm`): the stopped process on the chain from `root` down
+ * through each process's only live child, or null. A fork of two (a pipeline, a background
+ * helper) ends the chain: test.sh may be waiting on the other one.
+ */
+function stoppedOnChain(rows: readonly string[][], root: string): string | null {
+  let pid = root;
+  for (let depth = 0; depth < 64; depth++) {
+    const row = rows.find((r) => r[0] === pid);
+    if (row === undefined) return null;
+    if (row[2] === 'T') return pid;
+    const children = rows.filter((r) => r[1] === pid && r[2] !== 'Z');
+    if (children.length !== 1) return null;
+    pid = children[0]![0]!;
+  }
+  return null;
+}
+
+/** The `lacks` line a script printed (what test.sh needs and the environment lacks), as a run. */
+function lacksOf(text: string): WorkspaceRun | null {
+  if (!text.startsWith(LACKS)) return null;
+  const lacks = text.slice(LACKS.length).split('\n', 1)[0]!.trim().split(' ');
+  return { kind: 'environment_lacks', commands: lacks.filter((w) => w.startsWith('cmd:')).map((w) => w.slice(4)), pythonModules: lacks.filter((w) => w.startsWith('mod:')).map((w) => w.slice(4)), network: [] };
 }
 
 /** test.sh's own output: what follows the script's READY line, without the script's own lines. */
 function testOutput(output: string): string {
-  const at = output.indexOf(READY);
-  const own = at >= 0 ? output.slice(at + READY.length) : output;
-  return own
+  return afterReady(output)
     .split('\n')
     .filter((line) => !line.startsWith('@@VERDICT@@left '))
     .join('\n');

@@ -1,9 +1,11 @@
 /**
  * The shell scripts the docker backend runs as root in the container around the tests. They use
  * only `sh` builtins to look at and signal processes (a process listing that forks would list
- * itself), and the image's `rm`, `mkdir`, `chmod` and `sleep` (the tamper check watches them), and `stat` for a reward file's link count.
+ * itself), and the image's `rm`, `mkdir`, `mv`, `sleep`, `stat` (a reward file's link count) and
+ * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
+import { NONCE_FILE } from './host-read';
 import { SERVICES_SCRIPT } from './services';
 
 /** Where the fused script moves the reward files once test.sh and its processes are gone (read from there, paused). */
@@ -66,7 +68,7 @@ if [ "$STOP" = 1 ] && [ -n "$found" ]; then
   [ -n "$found" ] && exit 4
 fi
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
 for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
 [ -d /logs/verifier ] || exit 3
@@ -104,14 +106,23 @@ done
 list left
 ${KILL_FOUND}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 exit 0`;
 
 /** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
 export const RESET = '@@VERDICT@@ reset\n';
-/** The fused script's line before test.sh starts, and the one naming what test.sh needs and the environment lacks. */
-export const READY = '@@VERDICT@@ ready\n';
+/**
+ * The line a script prints before test.sh starts (`@@VERDICT@@ ready <pid>`: the pid, in the
+ * container, of test.sh or of the fused script whose child it is), and the one naming what test.sh
+ * needs and the environment lacks.
+ */
+export const READY = '@@VERDICT@@ ready ';
 export const LACKS = '@@VERDICT@@ lacks';
+/**
+ * The fused script's line when it cannot run test.sh as VERDICT_USER itself (no `setpriv`, or a
+ * user /etc/passwd lacks): it exits 6 having changed nothing, and the three-exec path runs.
+ */
+export const FALLBACK = '@@VERDICT@@ fallback';
 
 /**
  * What test.sh needs (task.needs: its commands, the interpreter first, as arguments; the Python
@@ -125,30 +136,62 @@ fi
 if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
 unset VERDICT_MODULES`;
 
-/**
- * test.sh run directly as Harbor runs it (its shebang counts; through bash when it has none), its
- * stdin empty.
- */
-const TEST = `read -r first < /tests/test.sh
-case "$first" in '#!'*) /tests/test.sh < /dev/null ;; *) bash /tests/test.sh < /dev/null ;; esac`;
-
 /** The test exec of the three-exec path: as the test user, the needs, then test.sh in its place. */
 export const RUN_TESTS = `${NEEDS}
-printf '@@VERDICT@@ ready\\n'
+printf '${READY}%s\\n' $$
 read -r first < /tests/test.sh
 case "$first" in '#!'*) exec /tests/test.sh ;; *) exec bash /tests/test.sh ;; esac`;
 
 /**
- * The fused verification, one exec as root for a task whose test user is root (Harbor's default):
- * unless FRESH=1, the episode's processes listed and (STOP=1) stopped, /tests and /logs/verifier
- * reset, RESET printed, and `go` awaited on stdin while Verdict puts the tests in (`stop`: the
- * tamper policy ends it here); then the needs, test.sh, what it left listed (`@@VERDICT@@left`)
- * and killed, the reward files moved to STASH and /tests, /logs/verifier and the bytecode cache
- * cleared; exit with test.sh's code. A test process that kills this script ends the exec by a
- * signal: runner_killed.
+ * VERDICT_USER (`name`, `uid`, `name:group`) resolved as the engine resolves an exec's user, from
+ * the container's /etc/passwd and /etc/group (read with builtins): `$drop` is the `setpriv` that
+ * runs test.sh as that user with its groups, and HOME is the user's unless the task's env sets it
+ * (VERDICT_HOME=1). No setpriv, or a user or group the files lack: FALLBACK, exit 6, before
+ * anything is changed.
+ */
+const USER = `drop=
+if [ -n "$VERDICT_USER" ]; then
+  command -v setpriv >/dev/null 2>&1 || { echo '${FALLBACK}'; exit 6; }
+  u=\${VERDICT_USER%%:*}; g=; case "$VERDICT_USER" in *:*) g=\${VERDICT_USER#*:} ;; esac
+  uid=; gid=; home=
+  while IFS=: read -r n x i j y h z; do
+    if [ "$n" = "$u" ] || [ "$i" = "$u" ]; then uid=$i; gid=$j; home=$h; break; fi
+  done < /etc/passwd
+  if [ -n "$g" ] && [ -n "$uid" ]; then
+    gid=
+    while IFS=: read -r n x i z; do
+      if [ "$n" = "$g" ] || [ "$i" = "$g" ]; then gid=$i; break; fi
+    done < /etc/group
+  fi
+  { [ -n "$uid" ] && [ -n "$gid" ]; } || { echo '${FALLBACK}'; exit 6; }
+  drop="setpriv --reuid=$uid --regid=$gid --init-groups --"
+  [ "$VERDICT_HOME" = 1 ] || HOME=$home
+fi
+unset VERDICT_USER VERDICT_HOME`;
+
+/**
+ * The fused verification, one exec as root, test.sh run as the task's user (root itself, or
+ * dropped to VERDICT_USER by `setpriv`, which the tamper check watches): unless FRESH=1, the
+ * tamper verdict read from stdin first (`go`; `stop`: the policy ends the run here) — the diff is
+ * taken while this exec starts, and the script changes nothing before it has read the verdict, so
+ * that nothing is left unread on its stdin when it exits — then the episode's processes listed and
+ * (STOP=1) stopped, /tests and /logs/verifier reset, RESET printed, and `go`
+ * awaited while Verdict puts the tests in; then the needs, test.sh, what it left listed
+ * (`@@VERDICT@@left`) and killed, the reward files moved to STASH (with VERDICT_NONCE beside
+ * them, which shows Verdict's host read that the folder it reads is this container's:
+ * host-read.ts; test.sh does not get it in its environment) and /tests, /logs/verifier and
+ * the bytecode cache cleared; exit with test.sh's code. A test process that kills this script ends
+ * the exec by a signal: runner_killed.
  */
 export const FUSED = `${LIST}
 ${SERVICES_SCRIPT}
+if [ "$FRESH" != 1 ]; then
+  read -r verdict || exit 5
+  [ "$verdict" = go ] || exit 0
+fi
+${USER}
+nonce=$VERDICT_NONCE
+unset VERDICT_NONCE
 pids=
 if [ "$FRESH" != 1 ]; then
   services
@@ -164,7 +207,7 @@ if [ "$FRESH" != 1 ]; then
   fi
   [ "$STOP" = 1 ] || KEEP="$KEEP $pids"
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
-  mkdir -p /logs/verifier && chmod 777 /logs/verifier
+  mkdir -p -m 777 /logs/verifier
   [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
   for f in /logs/verifier/* /logs/verifier/.[!.]* /logs/verifier/..?*; do [ -e "$f" ] || [ -L "$f" ] && exit 3; done
   [ -d /logs/verifier ] || exit 3
@@ -173,12 +216,14 @@ if [ "$FRESH" != 1 ]; then
   [ "$go" = go ] || exit 0
 fi
 ${NEEDS}
-printf '@@VERDICT@@ ready\\n'
-${TEST}
+printf '${READY}%s\\n' $$
+read -r first < /tests/test.sh
+case "$first" in '#!'*) $drop /tests/test.sh < /dev/null ;; *) $drop bash /tests/test.sh < /dev/null ;; esac
 code=$?
 list @@VERDICT@@left
 ${KILL_FOUND}
 rm -rf ${STASH} && mkdir -p ${STASH}
+[ -z "$nonce" ] || echo "$nonce" > ${STASH}/${NONCE_FILE}
 for f in reward.txt reward.json; do
   { [ -e "/logs/verifier/$f" ] || [ -L "/logs/verifier/$f" ]; } || continue
   # Another name for the same file (a hard link): its text is not test.sh's alone.
@@ -189,8 +234,24 @@ for f in reward.txt reward.json; do
   mv "/logs/verifier/$f" ${STASH}/
 done
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
-mkdir -p /logs/verifier && chmod 777 /logs/verifier
+mkdir -p -m 777 /logs/verifier
 exit $code`;
+
+/** test.sh's own output: what follows a script's READY line (all of it when there is none). */
+export function afterReady(output: string): string {
+  const at = output.indexOf(READY);
+  if (at < 0) return output;
+  const end = output.indexOf('\n', at);
+  return end < 0 ? '' : output.slice(end + 1);
+}
+
+/** The pid a script's READY line names. */
+export function readyPid(head: string): string | null {
+  const at = head.indexOf(READY);
+  if (at < 0) return null;
+  const match = /^(\d+)\n/.exec(head.slice(at + READY.length));
+  return match ? match[1]! : null;
+}
 
 /** The reward files a script found to be something other than test.sh's own regular file. */
 export function notFileLines(output: string): Array<'reward.txt' | 'reward.json'> {

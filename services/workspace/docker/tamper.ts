@@ -18,7 +18,7 @@ const DECIDING: readonly RegExp[] = [
   /^\/logs\/verifier\/./,
   // Interpreters, shells and test runners wherever PATH finds them, and the tools Verdict's own
   // scripts in the container use.
-  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl|rm|mkdir|chmod|sleep|stat|mv)$`),
+  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl|rm|mkdir|sleep|stat|mv|setpriv)$`),
   // Code Python runs at start-up or imports for every test.
   /\/(sitecustomize|usercustomize)\.py$/,
   /\/(site|dist)-packages\/[^/]+\.pth$/,
