@@ -300,7 +300,7 @@ function buildReport(options: AuditOptions, labels: LabelSample[], jobs: Job[], 
 }
 
 export function renderAudit(report: AuditReport): string {
-  const lines = [`audited ${report.audited} of ${report.labels} labels (${report.uncovered} of verifiers no battery covers): ${report.gameable} gameable (gameability ${report.gameability.toFixed(3)})`];
+  const lines = [`audited ${report.audited} of ${report.labels} labels (${report.uncovered} with no battery for their verifier): ${report.gameable} gameable (gameability ${report.gameability.toFixed(3)})`];
   for (const [name, v] of Object.entries(report.verifiers)) {
     lines.push(`  ${name.padEnd(12)} audited ${String(v.audited).padStart(5)}  gameable ${String(v.gameable).padStart(5)}  unauditable ${String(v.unauditable).padStart(4)}  gameability ${v.gameability.toFixed(3)}`);
     const hit = Object.entries(v.hacks).filter(([, h]) => h.hits > 0);
