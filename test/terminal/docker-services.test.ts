@@ -80,7 +80,7 @@ describe('terminal docker backend, shared mode: services the task declares', () 
     expect(outcome.details).not.toHaveProperty('episodeServices');
   }, 120_000);
 
-  it('keeps it as well when the tests run as another user (the reset, the tests and the cleanup in three execs), and the service outlives the verification', async () => {
+  it('keeps it as well when the tests run as another user, and the service outlives the verification', async () => {
     const c = await make('hello');
     const outcome = await scoreTerminal(task({ ...DECLARED, verifier: { user: 'nobody' } }), c, { workspace: port() });
     expect(outcome).toMatchObject({ status: 'OK', reward: 1, details: { episodeServices: [expect.stringMatching(/notes-server$/)] } });

@@ -108,8 +108,7 @@ export class DockerWorkspace implements WorkspacePort {
   private readonly tasks = new Map<string, HarborTaskLookup>();
   private readonly images = new Map<string, ImageFacts>();
   private readonly containers = new Map<string, { user: string; network: boolean; mergedDir: string | null }>();
-  /** Shared containers' unpauses in flight, by `endpoint/container`; fresh containers' removals in flight. */
-  private readonly unpausing = new Map<string, Promise<void>>();
+  /** Fresh containers' removals in flight. */
   private readonly removing = new Set<Promise<void>>();
   private readonly maxRemovals: number;
 
@@ -123,9 +122,9 @@ export class DockerWorkspace implements WorkspacePort {
     this.maxRemovals = Object.values(config.docker.endpoints).reduce((sum, e) => sum + e.maxConcurrency, 0);
   }
 
-  /** Waits for the unpauses and removals left off the result path: no container stays paused, none leaks. */
+  /** Waits for the removals left off the result path: no fresh container leaks. */
   async close(): Promise<void> {
-    await Promise.all([...this.unpausing.values(), ...this.removing]);
+    await Promise.all([...this.removing]);
   }
 
   async task(id: string): Promise<HarborTaskLookup | null> {
@@ -200,7 +199,6 @@ export class DockerWorkspace implements WorkspacePort {
     // A container's user and network never change: looked up once per container. Whether it still
     // runs is then the next engine call's to say (404 gone, 409 paused or stopped).
     const key = `${endpoint}/${name}`;
-    await this.unpausing.get(key);
     let facts = this.containers.get(key);
     if (!facts) {
       const info = await container.inspect().catch((error: unknown) => {
@@ -227,16 +225,10 @@ export class DockerWorkspace implements WorkspacePort {
         this.containers.delete(key);
         await container.remove({ force: true }).catch(() => {});
       } else if (frozen.paused) {
-        // Unpaused off the result path: the next verification of this container awaits it, and
-        // close() awaits them all, so no container is left paused.
-        const unpausing: Promise<void> = container.unpause().then(
-          () => {},
-          () => {},
-        );
-        this.unpausing.set(key, unpausing);
-        void unpausing.then(() => {
-          if (this.unpausing.get(key) === unpausing) this.unpausing.delete(key);
-        });
+        // Unpaused before the result is answered (~20 ms): the episode's container is running again
+        // when its reward arrives, so whatever the trainer or another replica does with it next
+        // (a second verification, an exec, a log copy) does not find it frozen.
+        await container.unpause().catch(() => {});
       }
     }
   }
