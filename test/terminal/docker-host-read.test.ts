@@ -7,7 +7,7 @@ import { DockerWorkspace } from '../../services/workspace/docker';
 import { isRealFolder, readRewardFiles } from '../../services/workspace/docker/archive';
 import { STASH } from '../../services/workspace/docker/processes';
 import { scoreTerminal, workspaceTar } from './helpers';
-import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+import { BASE_IMAGE, SuiteEngine } from './engine';
 
 /**
  * The paused reward read from the engine's storage on this host (host-read.ts), on the real engine:
@@ -15,31 +15,20 @@ import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
  * rewards as the archive API's (`hostRead: false`), nothing below MergedDir followed, and the
  * archive read again when the folder proves to be another container's.
  */
-const socket = engineSocket();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(socket);
-}, 600_000);
-const ports: DockerWorkspace[] = [];
-const containers: Docker.Container[] = [];
-afterAll(async () => {
-  for (const port of ports) await port.close();
-  for (const c of containers) await c.remove({ force: true }).catch(() => {});
-  await engine?.stop();
-});
+const engine = SuiteEngine.forThisFile();
+const socket = engine.socket;
 
 const port = (hostRead: 'auto' | false): DockerWorkspace => {
   const made = new DockerWorkspace(
     terminalConfigSection.parse({ backend: 'docker', maxWorkspaceMb: 2, docker: { endpoints: { local: { socketPath: socket, hostRead } }, defaultImage: BASE_IMAGE } }),
   );
-  ports.push(made);
-  return made;
+  return engine.track(made);
 };
 
 /** A running episode container (named, when given) after these root shell commands. */
 async function episode(name: string | undefined, ...commands: string[]): Promise<Docker.Container> {
   const container = await engine.docker.createContainer({ ...(name ? { name } : {}), Image: BASE_IMAGE, Cmd: ['sleep', 'infinity'], WorkingDir: '/app', HostConfig: { NetworkMode: 'none' } });
-  containers.push(container);
+  engine.remove(container);
   await container.start();
   for (const command of commands) {
     const exec = await container.exec({ Cmd: ['bash', '-c', command], AttachStdout: true, AttachStderr: true });

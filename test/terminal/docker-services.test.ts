@@ -3,19 +3,15 @@ import type { JsonObject } from '../../core/json';
 import { terminalConfigSection } from '../../services/workspace';
 import { DockerWorkspace } from '../../services/workspace/docker';
 import { scoreTerminal, workspaceTar } from './helpers';
-import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+import { BASE_IMAGE, SuiteEngine } from './engine';
 
 /**
  * Services a task declares (`[verdict] episode_services`) in shared mode, on the real engine: the
  * episode's processes of those names (and what they fork) are kept through the tests; every other
  * process it left — here a root daemon rewriting reward.txt — is stopped and reported.
  */
-const socket = engineSocket();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(socket);
-}, 600_000);
-afterAll(() => engine?.stop());
+const engine = SuiteEngine.forThisFile();
+const socket = engine.socket;
 
 /** A server named notes-server (its process name is the script's) serving /app/notes.txt on 127.0.0.1:8080. */
 const SERVER = `#!/usr/bin/python3

@@ -2,7 +2,7 @@ import type Docker from 'dockerode';
 import { terminalConfigSection } from '../../services/workspace';
 import { DockerWorkspace } from '../../services/workspace/docker';
 import { harborTaskOf, scoreTerminal } from './helpers';
-import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+import { BASE_IMAGE, startEngine, SuiteEngine } from './engine';
 
 /**
  * Shared mode on the real engine: the episode's own container, left as an episode leaves it, and the
@@ -10,12 +10,8 @@ import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
  * Every test.sh here passes only when /app/answer.txt holds 42; no episode below solves the task
  * unless it says so.
  */
-const socket = engineSocket();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(socket);
-}, 600_000);
-afterAll(() => engine?.stop());
+const engine = SuiteEngine.forThisFile();
+const socket = engine.socket;
 
 const config = (extra: Record<string, unknown> = {}) =>
   terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket } }, ...extra } });

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import type Docker from 'dockerode';
 import { terminalConfigSection } from '../../services/workspace';
 import { DockerWorkspace } from '../../services/workspace/docker';
-import { engineSocket, startEngine, type Engine } from './engine';
+import { SuiteEngine } from './engine';
 import { scoreTerminal, workspaceTar } from './helpers';
 
 /**
@@ -17,18 +17,10 @@ import { scoreTerminal, workspaceTar } from './helpers';
 const TASKS = path.join(__dirname, '..', '..', '..', 'test', 'fixtures', 'terminal', 'docker-tasks');
 const VERDICT = path.join(__dirname, '..', '..', '..', 'bin', 'verdict.js');
 const run = promisify(execFile);
-const socket = engineSocket();
-let engine: Engine;
-beforeAll(async () => {
-  engine = await startEngine(socket);
-}, 600_000);
+const engine = SuiteEngine.forThisFile();
+const socket = engine.socket;
 /** Every port of this file: closed before the engine stops, so no removal left off the result path is cut short. */
-const ports: DockerWorkspace[] = [];
-const tracked = (port: DockerWorkspace): DockerWorkspace => (ports.push(port), port);
-afterAll(async () => {
-  for (const port of ports) await port.close();
-  await engine?.stop();
-});
+const tracked = (port: DockerWorkspace): DockerWorkspace => engine.track(port);
 
 const port = () => tracked(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } })));
 

@@ -57,3 +57,50 @@ export async function startEngine(socket: string): Promise<Engine> {
     },
   };
 }
+
+/**
+ * The engine of one test file: `podman system service` started before its tests; after them the
+ * backends it tracked closed (the fresh containers they remove off the result path, removed), the
+ * containers it tracked removed, and the service stopped.
+ */
+export class SuiteEngine {
+  readonly socket = engineSocket();
+  private started: Engine | null = null;
+  private readonly ports: Array<{ close(): Promise<void> }> = [];
+  private readonly containers: Docker.Container[] = [];
+
+  /** Registers the file's beforeAll and afterAll: call it at the top of a test file. */
+  static forThisFile(): SuiteEngine {
+    const suite = new SuiteEngine();
+    beforeAll(async () => {
+      suite.started = await startEngine(suite.socket);
+    }, 600_000);
+    afterAll(async () => {
+      for (const port of suite.ports) await port.close();
+      for (const c of suite.containers) await c.remove({ force: true }).catch(() => {});
+      await suite.started?.stop();
+    });
+    return suite;
+  }
+
+  private get engine(): Engine {
+    if (!this.started) throw new Error('the engine starts in beforeAll: use it inside a test or hook');
+    return this.started;
+  }
+  get docker(): Docker {
+    return this.engine.docker;
+  }
+  podman(args: string[]): string {
+    return this.engine.podman(args);
+  }
+  /** A backend closed after the file's tests. */
+  track<P extends { close(): Promise<void> }>(port: P): P {
+    this.ports.push(port);
+    return port;
+  }
+  /** A container removed after the file's tests. */
+  remove(container: Docker.Container): Docker.Container {
+    this.containers.push(container);
+    return container;
+  }
+}

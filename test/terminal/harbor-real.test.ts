@@ -7,7 +7,7 @@ import type { Outcome } from '../../core/sample';
 import type { Services } from '../../core/verifier';
 import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
 import { DockerWorkspace } from '../../services/workspace/docker';
-import { BASE_IMAGE, engineSocket, startEngine, type Engine } from './engine';
+import { BASE_IMAGE, SuiteEngine } from './engine';
 import { scoreTerminal } from './helpers';
 
 /**
@@ -43,17 +43,15 @@ const EXPECTED: Record<string, { bwrap: [Expect, Expect]; fresh: [Expect, Expect
   'workspace-pytest': { bwrap: ['1', '0'], fresh: ['1', '0'], shared: ['1', '0'] },
 };
 
-const socket = engineSocket();
-let engine: Engine;
+const engine = SuiteEngine.forThisFile();
+const socket = engine.socket;
 let bwrap: Services;
 let docker: Services;
-beforeAll(async () => {
-  engine = await startEngine(socket);
+beforeAll(() => {
   for (const name of STAND_INS) engine.podman(['tag', BASE_IMAGE, `docker.io/library/${name}`]);
   bwrap = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 1 })) };
-  docker = { workspace: new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } })) };
-}, 600_000);
-afterAll(() => engine?.stop());
+  docker = { workspace: engine.track(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } }))) };
+});
 
 /** "1", "0", or "ABORTED <reason>" — what EXPECTED compares with. */
 const verdict = (o: Outcome): string => (o.status === 'OK' ? String(o.reward) : `${o.status} ${o.reason ?? ''}`);

@@ -405,7 +405,8 @@ export class DockerWorkspace implements WorkspacePort {
     // Cancelled while the container was being prepared (no await between here and the listener).
     if (signal.aborted) throw new WorkspaceError(String(signal.reason ?? 'cancelled'));
     let head = '';
-    const limits = this.limits(container, task, signal, () => readyPid(head), () => root(CLEANUP, cleanupEnv));
+    // The READY pid is test.sh itself here (RUN_TESTS execs it).
+    const limits = this.limits(container, task, signal, () => readyPid(head), 0, () => root(CLEANUP, cleanupEnv));
     let test: ExecResult;
     try {
       test = await call(
@@ -461,13 +462,15 @@ export class DockerWorkspace implements WorkspacePort {
    * What cuts a test run short, by killing what it started (`cleanup`; its exec then ends): the
    * wall time (`timeout_sec`), a cancel, and test.sh stopped by the workspace. The last is seen
    * through the engine's process table (the top API, no exec): from the second after test.sh
-   * started, once a second, the chain from `root` (test.sh, or the fused script whose child it
-   * is) down through each process's only live child; a stopped (`T`) process on it, the same one
-   * twice in a row, can only go on when something resumes it — the run is the workspace's doing
-   * (0 `runner_killed`) at once rather than at its wall time. A run that ends within the second
-   * costs nothing.
+   * started, once a second, `root` (the READY pid) and, `depth` levels down, its only live child —
+   * that is test.sh itself, and the fused script above it. Nothing in test.sh's own flow resumes a
+   * stopped test.sh, so one look decides, whatever the machine's load: 0 `runner_killed` at once
+   * rather than at its wall time (as the bwrap runner's WUNTRACED). A process further down that is
+   * stopped may be resumed by test.sh (a job it stops and continues): it is left to the wall time,
+   * where a stopped leftover is the workspace's doing too (`afterCut`). A run that ends within the
+   * second costs nothing.
    */
-  private limits(container: Docker.Container, task: HarborTask, signal: AbortSignal, root: () => string | null, cleanup: () => Promise<ExecResult>) {
+  private limits(container: Docker.Container, task: HarborTask, signal: AbortSignal, root: () => string | null, depth: 0 | 1, cleanup: () => Promise<ExecResult>) {
     const state = {
       failure: null as WorkspaceError | null,
       cutting: Promise.resolve(null) as Promise<ExecResult | null>,
@@ -481,7 +484,6 @@ export class DockerWorkspace implements WorkspacePort {
     const timer = setTimeout(() => cut(new WorkspaceError('verifier_timeout', `test.sh ran past ${task.timeoutSec} s of wall time`)), task.timeoutSec * 1000);
     const onAbort = () => cut(new WorkspaceError(String(signal.reason ?? 'cancelled')));
     signal.addEventListener('abort', onAbort, { once: true });
-    let last: string | null = null;
     let looking = false;
     const watch = setInterval(() => {
       const pid = root();
@@ -490,9 +492,8 @@ export class DockerWorkspace implements WorkspacePort {
       (container.top({ ps_args: 'pid,ppid,state,comm' }) as Promise<{ Processes?: string[][] }>)
         .then(
           (table) => {
-            const stopped = stoppedOnChain(table.Processes ?? [], pid);
-            if (stopped !== null && stopped === last) cut(new WorkspaceError(STOPPED, `process ${stopped} of the test run was stopped`));
-            last = stopped;
+            const stopped = stoppedOnChain(table.Processes ?? [], pid, depth);
+            if (stopped !== null) cut(new WorkspaceError(STOPPED, `test.sh (process ${stopped}) was stopped`));
           },
           () => {},
         )
@@ -582,6 +583,8 @@ export class DockerWorkspace implements WorkspacePort {
       task,
       signal,
       () => readyPid(head),
+      // The READY pid is the fused script's; test.sh is its one child.
+      1,
       () => {
         // The declared services stay, as PREPARE/FUSED kept them; with STOP=0 every episode process too.
         const services = (keptServices(head.split(RESET)[0]!).services ?? []).map((p) => p.split(' ')[0]!);
@@ -692,13 +695,12 @@ const STOPPED = 'test_stopped';
 const STOP_CHECK_MS = 1000;
 
 /**
- * The top API's rows (`pid ppid state comm`): the stopped process on the chain from `root` down
- * through each process's only live child, or null. A fork of two (a pipeline, a background
- * helper) ends the chain: test.sh may be waiting on the other one.
+ * The top API's rows (`pid ppid state comm`): the stopped process among `root` and, at most
+ * `levels` down, each one's only live child (the fused script and test.sh), or null.
  */
-function stoppedOnChain(rows: readonly string[][], root: string): string | null {
+function stoppedOnChain(rows: readonly string[][], root: string, levels: number): string | null {
   let pid = root;
-  for (let depth = 0; depth < 64; depth++) {
+  for (let depth = 0; depth <= levels; depth++) {
     const row = rows.find((r) => r[0] === pid);
     if (row === undefined) return null;
     if (row[2] === 'T') return pid;
