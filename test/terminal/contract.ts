@@ -48,6 +48,13 @@ export function describeWorkspaceBackend(name: string, make: () => WorkspacePort
       expect(run).toMatchObject({ kind: 'workspace_fault', fault: 'leftover_processes' });
     });
 
+    it('does not count a helper test.sh killed without waiting (its signal pending, here while it is stopped) as left over; a helper left alive is', async () => {
+      const killed = finished(await port.run(task('sleep 30 & h=$!; until [ "$(cat /proc/$h/comm)" = sleep ]; do :; done; kill -STOP $h; kill -TERM $h; echo 1 > /logs/verifier/reward.txt'), tar(), never));
+      expect(killed).toMatchObject({ kind: 'finished', rewardTxt: '1\n' });
+      expect(await port.run(task('sleep 30 & h=$!; kill -STOP $h; echo 1 > /logs/verifier/reward.txt'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'leftover_processes' });
+      expect(await port.run(task('(trap "" TERM; while :; do sleep 1; done) & h=$!; sleep 0.5; kill -TERM $h; echo 1 > /logs/verifier/reward.txt'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'leftover_processes' });
+    });
+
     it('reports test.sh killed by a signal, and a full disk without a reward, as the workspace\'s fault', async () => {
       expect(await port.run(task('echo 1 > /logs/verifier/reward.txt; kill -9 $$'), tar(), never)).toMatchObject({ kind: 'workspace_fault', fault: 'runner_killed' });
       // A backend whose engine cannot cap a container's disk (podman's overlay without quotas) says so.

@@ -70,6 +70,20 @@ describe('terminal docker backend: a stopped test run ends at once, not at its w
   }, 150_000);
 });
 
+describe('terminal docker backend: what test.sh leaves', () => {
+  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
+  const run = (test: string) => scoreTerminal({ task: { id: 'left', tests: { 'test.sh': test } } }, { workspace: { tar: workspaceTar({ 'a.txt': 'a' }) } }, services);
+
+  it('a helper test.sh killed without waiting is not left over, however late the signal lands (here: pending while it is stopped)', async () => {
+    expect(await run('#!/bin/bash\nsleep 30 & h=$!\nuntil [ "$(cat /proc/$h/comm)" = sleep ]; do :; done\nkill -STOP $h; kill -TERM $h\necho 1 > /logs/verifier/reward.txt\n')).toMatchObject({ status: 'OK', reward: 1 });
+  }, 120_000);
+
+  it('a helper left alive (stopped, or one that ignores the signal) is leftover_processes: 0', async () => {
+    expect(await run('#!/bin/bash\nsleep 30 & h=$!\nkill -STOP $h\necho 1 > /logs/verifier/reward.txt\n')).toMatchObject({ status: 'OK', reward: 0, reason: 'leftover_processes' });
+    expect(await run('#!/bin/bash\n(trap "" TERM; while :; do sleep 1; done) & h=$!\nsleep 0.5; kill -TERM $h\necho 1 > /logs/verifier/reward.txt\n')).toMatchObject({ status: 'OK', reward: 0, reason: 'leftover_processes' });
+  }, 120_000);
+});
+
 describe('terminal docker backend: configuration', () => {
   const problems = async (terminal: unknown): Promise<readonly string[]> => {
     try {

@@ -16,9 +16,16 @@ export const STASH = '/tmp/.verdict-rewards';
  * with `episodeProcesses: keep`, so that what a kept service forks later is kept too; a process a
  * kept one left to pid 1 is not).
  *
+ * `dying DIR`: whether the process of /proc/PID DIR can run no more of its own code: it is exiting
+ * (PF_EXITING, 0x4, in its stat flags), or a SIGKILL is pending, or a SIGHUP, SIGINT or SIGTERM is
+ * pending that it neither catches, blocks nor ignores (the kernel ends it before it returns to user
+ * code). A helper test.sh killed just before it ended (`kill $PID` without `wait`) is such a process
+ * for a moment on a loaded machine: not something the verification left, whatever the load. The
+ * masks are read on their low 32 bits (all these signals are there; sh arithmetic is 64-bit signed).
+ *
  * `list TAG`: the processes other than the container's init (pid 1), the script itself and the
  * kept ones, as `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is
- * stopped); zombies are left out (they cannot write).
+ * stopped); zombies and dying processes are left out (they cannot write).
  */
 const LIST = `kept() {
   [ -z "$KEEP" ] && return 1
@@ -30,6 +37,17 @@ const LIST = `kept() {
   done
   return 1
 }
+dying() {
+  read -r df 2>/dev/null < "$1/stat" || return 0
+  df=\${df##*) }; set -- "$1" $df
+  [ $(($8 & 4)) -ne 0 ] && return 0
+  dpnd=0; dhold=0
+  while read -r dk dv; do
+    dv=\${dv#\${dv%????????}}
+    case "$dk" in SigPnd:|ShdPnd:) dpnd=$((dpnd | 0x$dv)) ;; SigBlk:|SigIgn:|SigCgt:) dhold=$((dhold | 0x$dv)) ;; esac
+  done 2>/dev/null < "$1/status"
+  [ $((dpnd & 256)) -ne 0 ] || [ $((dpnd & 16387 & ~dhold)) -ne 0 ]
+}
 list() {
   found=
   for d in /proc/[0-9]*; do
@@ -39,6 +57,7 @@ list() {
     read -r s < "$d/stat" 2>/dev/null || continue
     st=\${s##*) }; st=\${st%% *}
     [ "$st" = Z ] && continue
+    dying "$d" && continue
     c=\${s#*\\(}; c=\${c%\\)*}
     found=1
     pids="$pids $p"
