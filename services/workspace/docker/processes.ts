@@ -66,6 +66,22 @@ list() {
 }`;
 
 /**
+ * The episode's processes listed (`episode <pid> <state> <name>`) and, with STOP=1, killed round
+ * after round until none is left (SIGKILL lands when the kernel next schedules the process; a
+ * forking loop needs more than one round): exit 4 when some survive. PREPARE and FUSED share it.
+ */
+const STOP_EPISODE = `list episode
+if [ "$STOP" = 1 ] && [ -n "$found" ]; then
+  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    stop_round
+    list stopped >/dev/null
+    [ -z "$found" ] && break
+    sleep 0.05
+  done
+  [ -n "$found" ] && exit 4
+fi`;
+
+/**
  * Before the tests: lists the episode's processes (`episode <pid> <name>`; those of the task's
  * declared services as `service <pid> <name>`, kept) and, with STOP=1, kills the others until none
  * is left (a forking loop needs more than one round); then a fresh, empty
@@ -75,17 +91,7 @@ list() {
 export const PREPARE = `${LIST}
 ${SERVICES_SCRIPT}
 services
-list episode
-if [ "$STOP" = 1 ] && [ -n "$found" ]; then
-  # SIGKILL lands when the kernel next schedules the process: look again after a moment.
-  for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    stop_round
-    list stopped >/dev/null
-    [ -z "$found" ] && break
-    sleep 0.05
-  done
-  [ -n "$found" ] && exit 4
-fi
+${STOP_EPISODE}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
 mkdir -p -m 777 /logs/verifier
 [ -e /tests ] || [ -e "$PYTHONPYCACHEPREFIX" ] && exit 3
@@ -214,16 +220,7 @@ unset VERDICT_NONCE
 pids=
 if [ "$FRESH" != 1 ]; then
   services
-  list episode
-  if [ "$STOP" = 1 ] && [ -n "$found" ]; then
-    for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-      stop_round
-      list stopped >/dev/null
-      [ -z "$found" ] && break
-      sleep 0.05
-    done
-    [ -n "$found" ] && exit 4
-  fi
+  ${STOP_EPISODE}
   [ "$STOP" = 1 ] || KEEP="$KEEP $pids"
   rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX ${STASH}
   mkdir -p -m 777 /logs/verifier
