@@ -1,10 +1,14 @@
+import { setMaxListeners } from 'node:events';
 import type { Sample, ScoreResult } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
-import type { EngineLimits } from '../services/engine/engine';
+import { DEFAULT_LIMITS, type EngineLimits } from '../services/engine/engine';
 import type { EngineResult } from '../services/engine/encoded';
 import { Scorer } from '../services/engine/scorer';
 import type { PoolEntry } from '../services/pool/worker';
 import { openRuntime } from '../services/runtime';
+import type { RowsJob, RowsReply } from './dataset/pool-rows';
+import type { RowRules } from './dataset/result-rows';
+import { SCORE_VERIFIERS } from './pool-entry';
 
 /**
  * The CLI's one seam to the serving path: score a batch, in-process (here) or on remote replicas
@@ -21,10 +25,19 @@ export interface BatchScorer {
   score(samples: readonly Sample[]): Promise<TimedResult[]>;
   /** Batches worth keeping in flight to keep every worker or replica busy. */
   readonly parallelism: number;
+  /**
+   * Where the scorer has pool threads of its own (local, with workers): a block of JSONL lines made
+   * into result rows on a thread (cli/dataset/pool-rows.ts), rows with async verifiers left to the
+   * caller; one reply per job the block was cut in, in order, each `parts` index into the whole
+   * block. Rejects when a thread failed or held a job past the engine's budget for that many rows;
+   * the caller then scores the block itself, through `score`, where each sample is isolated.
+   */
+  readonly rows?: (texts: string[], lines: Int32Array, rules: RowRules) => Promise<RowsReply[]>;
   close(): Promise<void>;
 }
 
 export async function localScorer(options: { workers: number; config: VerdictConfig; limits?: Partial<EngineLimits>; verifiers?: PoolEntry }): Promise<BatchScorer> {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
   // A Map, each entry taken back when its batch returns: a WeakMap of 100k results costs the
   // collector more than the lookups (verdict score on the dataset bench).
   const seconds = new Map<EngineResult, number>();
@@ -32,10 +45,31 @@ export async function localScorer(options: { workers: number; config: VerdictCon
     workers: options.workers,
     config: options.config,
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.verifiers ? { verifiers: options.verifiers } : {}),
+    verifiers: options.verifiers ?? SCORE_VERIFIERS,
     observer: { onResult: (result, s) => seconds.set(result, s) },
   });
   const scorer = new Scorer(runtime.engine);
+  const { executor } = runtime;
+  // Jobs are not cancelled (the run waits for its batches in flight); piscina listens on the signal once per job.
+  const never = new AbortController().signal;
+  setMaxListeners(0, never);
+  // A block goes to the threads in jobs of at most 512 lines, several per thread, as the engine cuts
+  // a batch in chunks: a job's rows stay young in its thread's heap (4,096-line jobs spent twice the
+  // collector time of the engine's chunks on the dataset bench), and every thread gets a share.
+  const job = (texts: string[], lines: Int32Array, rules: RowRules, first: number): Promise<RowsReply> => {
+    const budgetMs = limits.sampleBudgetMs + limits.chunkSampleMs * Math.max(0, texts.length - 1);
+    const reply = executor.runJob!('rows', { texts, lines, rules, config: options.config, maxResponseChars: limits.maxResponseChars } satisfies RowsJob, never, budgetMs) as Promise<RowsReply>;
+    return reply.then((r) => ({ ...r, parts: r.parts.map((part) => (typeof part === 'number' ? part + first : part)) }));
+  };
+  const rows: BatchScorer['rows'] =
+    executor.runJob && options.verifiers === undefined
+      ? async (texts, lines, rules) => {
+          const size = Math.max(1, Math.min(512, Math.ceil(texts.length / (executor.threads * 4))));
+          const jobs: Array<Promise<RowsReply>> = [];
+          for (let first = 0; first < texts.length; first += size) jobs.push(job(texts.slice(first, first + size), lines.slice(first, first + size), rules, first));
+          return Promise.all(jobs);
+        }
+      : undefined;
   return {
     // Two batches in flight: one is read and written while the other is scored.
     parallelism: 2,
@@ -48,6 +82,7 @@ export async function localScorer(options: { workers: number; config: VerdictCon
         return { result, seconds: s };
       });
     },
+    ...(rows ? { rows } : {}),
     close: () => runtime.close(),
   };
 }

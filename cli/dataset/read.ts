@@ -2,13 +2,14 @@ import { isUtf8 } from 'node:buffer';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
-import { isJsonObject } from '../../core/json';
 import { decoder } from './compression';
 import type { DatasetFormat } from './format';
+import { parseJsonLine } from './json-line';
 import { loadParquet } from './load-parquet';
 import type { InputRow, RowSource } from './rows';
 
 export type { InputRow, RowSource } from './rows';
+export { parseJsonLine } from './json-line';
 
 export interface OpenRowsOptions {
   /** Rows numbered up to this one are skipped without being parsed (--resume). */
@@ -125,24 +126,3 @@ function openJsonl(path: string, format: Exclude<DatasetFormat, 'parquet'>, afte
   }
   return { rows: rows(), bytesRead: source.bytesRead, totalBytes: source.totalBytes, parquetColumns: null };
 }
-
-function describe(value: unknown): string {
-  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
-}
-
-/** Said after the error of a line that opens a JSON array: the file is one JSON document, not JSON Lines. */
-const ARRAY_HINT = ' (JSONL expected, one object a line; this looks like a JSON array: convert it with jq -c \'.[]\' FILE > FILE.jsonl)';
-
-export function parseJsonLine(text: string, line: number): InputRow {
-  let value: unknown;
-  // Looked at only for an error's sake: every row of a large file passes here.
-  const hint = () => (text.trimStart().startsWith('[') ? ARRAY_HINT : '');
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    return { line, error: `not valid JSON (${(error as Error).message})${hint()}` };
-  }
-  if (!isJsonObject(value)) return { line, error: `expected a JSON object, received ${describe(value)}${hint()}` };
-  return { line, value, text };
-}
-

@@ -23,12 +23,18 @@ export interface RowSource {
 }
 
 /** One output row: its JSON form, and for rows from a Parquet input the pass-through values as read. */
-export interface OutputRow {
+export interface JsonRow {
   json: JsonObject;
   native?: Record<string, unknown>;
   /** A JSONL input line as read: written instead of `json` to a JSONL output. */
   text?: string;
 }
+
+/**
+ * What a sink writes: rows, or result rows a pool thread already wrote as JSONL lines, each with its
+ * newline (`verdict score` on a JSONL file; only JSONL sinks are given them).
+ */
+export type OutputRow = JsonRow | { jsonl: string };
 
 /**
  * Where results go, one batch at a time. A file is written under a temporary name beside it

@@ -34,7 +34,7 @@ const fsyncAsync = promisify(fsync);
 
 function jsonlText(rows: readonly OutputRow[]): string {
   let text = '';
-  for (const row of rows) text += (row.text ?? JSON.stringify(row.json)) + '\n';
+  for (const row of rows) text += 'jsonl' in row ? row.jsonl : (row.text ?? JSON.stringify(row.json)) + '\n';
   return text;
 }
 

@@ -1,0 +1,121 @@
+// `verdict score`'s job on a pool thread: a block of JSONL lines in, their result rows out as JSONL
+// text. The calling thread only reads lines and writes text; parsing, mapping, scoring, receipts and
+// JSON are spread over the threads (issue 39: the offline path at the engine's speed). A row with a
+// sample whose verifier awaits services (a judge, a sandbox) is left to the calling thread, whose
+// engine owns those services: the reply says where it goes in the output.
+import type { Registry } from '../../core/registry';
+import { invalid, type Outcome, type Sample } from '../../core/sample';
+import { scorePure } from '../../core/score';
+import type { VerdictConfig } from '../../services/config';
+import { responseTooLong, toResult } from '../../services/engine/result';
+import { Receipts } from '../receipt';
+import { parseJsonLine } from './json-line';
+import { invalidRow, itemOf, passThrough, scoredRow, type RowContext, type RowRules, type Tally } from './result-rows';
+
+export interface RowsJob {
+  /** Non-blank input lines as read, and their line numbers. */
+  texts: string[];
+  lines: Int32Array;
+  rules: RowRules;
+  /** The run's config, for receipts (each verifier's receipt hashes the sections it reads). */
+  config: VerdictConfig;
+  /** The engine's limit: a longer response is INVALID, as the engine answers it. */
+  maxResponseChars: number;
+}
+
+/** A block's summary entries, in columns: a typed array crosses threads as one copy. */
+export interface TallyColumns {
+  verifier: string[];
+  /** Index into STATUS_CODES. */
+  status: Uint8Array;
+  reason: string[];
+  /** NaN where there is no reward. */
+  reward: Float64Array;
+  /** NaN for rows that were not scored (INVALID rows). */
+  seconds: Float64Array;
+}
+
+export interface RowsReply {
+  /**
+   * The block's output in input order: runs of finished result rows as JSONL text (each ending in a
+   * newline), and, as a number, the index in `texts` of a row left to the calling thread.
+   */
+  parts: Array<string | number>;
+  /** The finished rows' summary entries, in output order. */
+  tally: TallyColumns;
+  /** Input columns not passed through because a result field has their name. */
+  collisions: string[];
+}
+
+export const STATUS_CODES = ['OK', 'INVALID', 'ABORTED'] as const;
+
+/** One pure sample's outcome, refused as the engine refuses it (an unknown verifier, a response too long); null when its verifier is async. */
+function pureOutcome(registry: Registry, sample: Sample, maxResponseChars: number): { outcome: Outcome; seconds: number } | null {
+  const verifier = registry.get(sample.verifier);
+  if (!verifier) return { outcome: invalid(registry.unknownVerifierReason(sample.verifier)), seconds: 0 };
+  if (sample.response.length > maxResponseChars) return { outcome: responseTooLong(maxResponseChars), seconds: 0 };
+  if (verifier.kind !== 'pure') return null;
+  const start = process.hrtime.bigint();
+  const outcome = scorePure(verifier, sample);
+  return { outcome, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
+}
+
+export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
+  const collisions = new Set<string>();
+  const context: RowContext = { rules: job.rules, receipts: new Receipts(job.config, null, registry), collided: (column) => collisions.add(column) };
+  const tallies: Tally[] = [];
+  const parts: Array<string | number> = [];
+  let text = '';
+  for (let i = 0; i < job.texts.length; i++) {
+    const line = job.lines[i]!;
+    const row = parseJsonLine(job.texts[i]!, line);
+    const item = itemOf(row, job.rules, null);
+    if (item.kind === 'invalid') {
+      text += JSON.stringify(invalidRow(item, passThrough(row, context))) + '\n';
+      tallies.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, reward: undefined, seconds: null });
+      continue;
+    }
+    if (item.kind !== 'samples') continue; // 'kept' rows come from --retry-aborted, which this job is not given
+    const outcomes: Array<{ outcome: Outcome; seconds: number }> = [];
+    for (const { sample } of item.samples) {
+      const scored = pureOutcome(registry, sample, job.maxResponseChars);
+      if (scored === null) break;
+      outcomes.push(scored);
+    }
+    if (outcomes.length < item.samples.length) {
+      if (text !== '') parts.push(text);
+      text = '';
+      parts.push(i);
+      continue;
+    }
+    const pass = passThrough(row, context);
+    item.samples.forEach(({ sample, rollout }, k) => {
+      const { outcome, seconds } = outcomes[k]!;
+      const result = toResult(sample, 0, outcome, registry.get(sample.verifier)?.version ?? '');
+      text += JSON.stringify(scoredRow(result, sample, rollout, line, pass, context)) + '\n';
+      tallies.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds });
+    });
+  }
+  if (text !== '') parts.push(text);
+  return { parts, tally: columnsOf(tallies), collisions: [...collisions] };
+}
+
+function columnsOf(tallies: readonly Tally[]): TallyColumns {
+  const n = tallies.length;
+  const columns: TallyColumns = { verifier: new Array<string>(n), status: new Uint8Array(n), reason: new Array<string>(n), reward: new Float64Array(n), seconds: new Float64Array(n) };
+  tallies.forEach((t, k) => {
+    columns.verifier[k] = t.verifier;
+    columns.status[k] = STATUS_CODES.indexOf(t.status);
+    columns.reason[k] = t.reason;
+    columns.reward[k] = t.reward ?? NaN;
+    columns.seconds[k] = t.seconds ?? NaN;
+  });
+  return columns;
+}
+
+/** Summary entry `k` of a reply's columns. */
+export function tallyAt(columns: TallyColumns, k: number): Tally {
+  const reward = columns.reward[k]!;
+  const seconds = columns.seconds[k]!;
+  return { verifier: columns.verifier[k]!, status: STATUS_CODES[columns.status[k]!]!, reason: columns.reason[k]!, reward: Number.isNaN(reward) ? undefined : reward, seconds: Number.isNaN(seconds) ? null : seconds };
+}
