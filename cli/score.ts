@@ -10,7 +10,8 @@ import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
 import { consumedColumns, mappingFrom, type Mapping } from './dataset/mapping';
 import { tallyAt, type TallyColumns } from './dataset/pool-rows';
-import { openLines, openRows, parseJsonLine, type LineSource, type RowSource } from './dataset/read';
+import { splitLines, type LineBlock } from './dataset/lines';
+import { openLineBlocks, openRows, parseJsonLine, type BlockSource, type RowSource } from './dataset/read';
 import { invalidRow, itemOf, passThrough, scoredRow, type Item, type RowContext, type RowRules, type Tally } from './dataset/result-rows';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
@@ -280,24 +281,28 @@ async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
   return localScorer({ workers: options.workers, config: options.config, limits: { maxBatchSamples: Number.MAX_SAFE_INTEGER, maxPendingSamples: Number.MAX_SAFE_INTEGER } });
 }
 
-/** Non-blank JSONL lines in blocks of `size`, for the pool threads (rowsOnThreads). */
-interface LineBlock {
-  texts: string[];
-  lines: number[];
-}
+/**
+ * Lines a pool job carries at most: a job's rows stay young in its thread's heap (4,096-line jobs
+ * spent twice the collector time of the engine's 512-sample chunks on the dataset bench), and a
+ * batch is spread over the threads as the engine spreads its chunks.
+ */
+const BLOCK_LINES = 512;
 
-async function* lineBlocks(lines: AsyncIterable<{ line: number; text: string }>, size: number, keepReading: () => boolean): AsyncGenerator<LineBlock> {
-  let block: LineBlock = { texts: [], lines: [] };
-  for await (const { line, text } of lines) {
+/** Blocks of lines in batches of about --batch-size lines, for the pool threads (rowsOnThreads). */
+async function* blockBatches(blocks: AsyncIterable<LineBlock>, size: number, keepReading: () => boolean): AsyncGenerator<LineBlock[]> {
+  let batch: LineBlock[] = [];
+  let lines = 0;
+  for await (const block of blocks) {
     if (!keepReading()) return;
-    block.texts.push(text);
-    block.lines.push(line);
-    if (block.texts.length >= size) {
-      yield block;
-      block = { texts: [], lines: [] };
+    batch.push(block);
+    lines += block.lines;
+    if (lines >= size) {
+      yield batch;
+      batch = [];
+      lines = 0;
     }
   }
-  if (block.texts.length > 0) yield block;
+  if (batch.length > 0) yield batch;
 }
 
 /** Rows as items in batches of about --batch-size samples (Batcher), for scoring on this thread. */
@@ -328,10 +333,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const scorer = await openScorer(options);
   const onThreads = plan.rowsOnThreads && scorer.rows !== undefined;
   // Lines for the threads, or rows parsed here.
-  const input: { lines: LineSource } | { rows: RowSource } = onThreads
-    ? { lines: openLines(options.input, plan.inputFormat as Exclude<DatasetFormat, 'parquet'>, after) }
+  const input: { blocks: BlockSource } | { rows: RowSource } = onThreads
+    ? { blocks: openLineBlocks(options.input, plan.inputFormat as Exclude<DatasetFormat, 'parquet'>, Math.min(BLOCK_LINES, options.batchSize), after) }
     : { rows: await openRows(options.input, plan.inputFormat, { after }) };
-  const read: Pick<LineSource, 'bytesRead' | 'totalBytes'> = 'lines' in input ? input.lines : input.rows;
+  const read: Pick<BlockSource, 'bytesRead' | 'totalBytes'> = 'blocks' in input ? input.blocks : input.rows;
   const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
   const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
     writeCheckpoint(options.output, { version: 2, key: plan.key, line, outputBytes, groupsBytes, summary: summary.state() });
@@ -360,7 +365,10 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     const timed: TimedResult[] = samples.length > 0 ? await scorer.score(samples) : [];
     return batchOutput(items, samples, timed, context, plan);
   };
-  const scoreBlock = (block: LineBlock) => scoreOnThread(block, scorer, plan, context, scoreBatch);
+  const scoreBlocks = async (blocks: LineBlock[]): Promise<BatchOutput> => {
+    const outputs = await Promise.all(blocks.map((block) => scoreOnThread(block, after, scorer, plan, context, scoreBatch)));
+    return { rows: outputs.flatMap((o) => o.rows), groups: [], tally: outputs.flatMap((o) => o.tally), pooled: outputs.flatMap((o) => o.pooled), lastLine: outputs.at(-1)?.lastLine ?? after };
+  };
 
   // Batches are scored `parallelism` at a time and written strictly in input order.
   const inFlight: Array<Promise<BatchOutput>> = [];
@@ -389,7 +397,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
 
   let completed = false;
   try {
-    if ('lines' in input) for await (const block of lineBlocks(input.lines.lines, options.batchSize, keepReading)) await dispatch(scoreBlock(block));
+    if ('blocks' in input) for await (const blocks of blockBatches(input.blocks.blocks, options.batchSize, keepReading)) await dispatch(scoreBlocks(blocks));
     else for await (const items of itemBatches(input.rows, plan, options, previous, keepReading)) await dispatch(scoreBatch(items));
     while (inFlight.length > 0) await writeNext();
     completed = !stoppedEarly;
@@ -418,24 +426,28 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
  * scored here and put in their places. A thread lost with the block (a crash, a row past the
  * budget) has the whole block scored here instead, where the engine isolates each sample.
  */
-async function scoreOnThread(block: LineBlock, scorer: BatchScorer, plan: RunPlan, context: RowContext, scoreBatch: (items: readonly Item[]) => Promise<BatchOutput>): Promise<BatchOutput> {
-  const itemAt = (i: number) => itemOf(parseJsonLine(block.texts[i]!, block.lines[i]!), plan.rules, null);
-  let replies;
+async function scoreOnThread(block: LineBlock, after: number, scorer: BatchScorer, plan: RunPlan, context: RowContext, scoreBatch: (items: readonly Item[]) => Promise<BatchOutput>): Promise<BatchOutput> {
+  const lastLine = block.firstLine + block.lines - 1;
+  const items = (indices?: number[]) => {
+    if (indices?.length === 0) return [];
+    const lines = splitLines(block, after);
+    return (indices ?? lines.map((_, i) => i)).map((i) => itemOf(parseJsonLine(lines[i]!.text, lines[i]!.line), plan.rules, null));
+  };
+  let reply;
   try {
-    replies = await scorer.rows!(block.texts, Int32Array.from(block.lines), plan.rules);
+    reply = await scorer.rows!(block, after, plan.rules);
   } catch (error) {
-    process.stderr.write(`verdict: lines ${block.lines[0]}–${block.lines.at(-1)}: a pool thread failed on them (${error instanceof Error ? error.message : String(error)}); scoring them sample by sample\n`);
-    return scoreBatch(block.texts.map((_, i) => itemAt(i)));
+    process.stderr.write(`verdict: lines ${block.firstLine}–${lastLine}: a pool thread failed on them (${error instanceof Error ? error.message : String(error)}); scoring them sample by sample\n`);
+    return { ...(await scoreBatch(items())), lastLine };
   }
-  const parts = replies.flatMap((reply) => reply.parts);
-  for (const reply of replies) for (const column of reply.collisions) context.collided(column);
-  const left = parts.filter((part): part is number => typeof part === 'number').map(itemAt);
+  for (const column of reply.collisions) context.collided(column);
+  const left = items(reply.parts.filter((part): part is number => typeof part === 'number'));
   const scored = left.length > 0 ? await scoreBatch(left) : null;
-  const out: BatchOutput = { rows: [], groups: [], tally: scored?.tally ?? [], pooled: replies.map((reply) => reply.tally), lastLine: block.lines.at(-1) ?? 0 };
+  const out: BatchOutput = { rows: [], groups: [], tally: scored?.tally ?? [], pooled: [reply.tally], lastLine };
   let row = 0;
   let k = 0;
-  for (const part of parts) {
-    if (typeof part === 'string') {
+  for (const part of reply.parts) {
+    if (typeof part !== 'number') {
       out.rows.push({ jsonl: part });
       continue;
     }

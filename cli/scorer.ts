@@ -7,6 +7,7 @@ import { Scorer } from '../services/engine/scorer';
 import type { PoolEntry } from '../services/pool/worker';
 import { openRuntime } from '../services/runtime';
 import type { RowsJob, RowsReply } from './dataset/pool-rows';
+import type { LineBlock } from './dataset/lines';
 import type { RowRules } from './dataset/result-rows';
 import { SCORE_VERIFIERS } from './pool-entry';
 
@@ -28,11 +29,10 @@ export interface BatchScorer {
   /**
    * Where the scorer has pool threads of its own (local, with workers): a block of JSONL lines made
    * into result rows on a thread (cli/dataset/pool-rows.ts), rows with async verifiers left to the
-   * caller; one reply per job the block was cut in, in order, each `parts` index into the whole
-   * block. Rejects when a thread failed or held a job past the engine's budget for that many rows;
-   * the caller then scores the block itself, through `score`, where each sample is isolated.
+   * caller. Rejects when the thread failed or held the block past the engine's budget for that many
+   * rows; the caller then scores the block itself, through `score`, where each sample is isolated.
    */
-  readonly rows?: (texts: string[], lines: Int32Array, rules: RowRules) => Promise<RowsReply[]>;
+  readonly rows?: (block: LineBlock, after: number, rules: RowRules) => Promise<RowsReply>;
   close(): Promise<void>;
 }
 
@@ -53,21 +53,12 @@ export async function localScorer(options: { workers: number; config: VerdictCon
   // Jobs are not cancelled (the run waits for its batches in flight); piscina listens on the signal once per job.
   const never = new AbortController().signal;
   setMaxListeners(0, never);
-  // A block goes to the threads in jobs of at most 512 lines, several per thread, as the engine cuts
-  // a batch in chunks: a job's rows stay young in its thread's heap (4,096-line jobs spent twice the
-  // collector time of the engine's chunks on the dataset bench), and every thread gets a share.
-  const job = (texts: string[], lines: Int32Array, rules: RowRules, first: number): Promise<RowsReply> => {
-    const budgetMs = limits.sampleBudgetMs + limits.chunkSampleMs * Math.max(0, texts.length - 1);
-    const reply = executor.runJob!('rows', { texts, lines, rules, config: options.config, maxResponseChars: limits.maxResponseChars } satisfies RowsJob, never, budgetMs) as Promise<RowsReply>;
-    return reply.then((r) => ({ ...r, parts: r.parts.map((part) => (typeof part === 'number' ? part + first : part)) }));
-  };
   const rows: BatchScorer['rows'] =
     executor.runJob && options.verifiers === undefined
-      ? async (texts, lines, rules) => {
-          const size = Math.max(1, Math.min(512, Math.ceil(texts.length / (executor.threads * 4))));
-          const jobs: Array<Promise<RowsReply>> = [];
-          for (let first = 0; first < texts.length; first += size) jobs.push(job(texts.slice(first, first + size), lines.slice(first, first + size), rules, first));
-          return Promise.all(jobs);
+      ? (block, after, rules) => {
+          const budgetMs = limits.sampleBudgetMs + limits.chunkSampleMs * Math.max(0, block.lines - 1);
+          const job: RowsJob = { block, after, rules, config: options.config, maxResponseChars: limits.maxResponseChars };
+          return executor.runJob!('rows', job, never, budgetMs) as Promise<RowsReply>;
         }
       : undefined;
   return {

@@ -1,6 +1,6 @@
 // `verdict score`'s job on a pool thread: a block of JSONL lines in, their result rows out as JSONL
-// text. The calling thread only reads lines and writes text; parsing, mapping, scoring, receipts and
-// JSON are spread over the threads (issue 39: the offline path at the engine's speed). A row with a
+// text. The calling thread only cuts the input into blocks and writes text; splitting, parsing,
+// mapping, scoring, receipts and JSON are spread over the threads (issue 39: the offline path at the engine's speed). A row with a
 // sample whose verifier awaits services (a judge, a sandbox) is left to the calling thread, whose
 // engine owns those services: the reply says where it goes in the output.
 import type { Registry } from '../../core/registry';
@@ -10,12 +10,13 @@ import type { VerdictConfig } from '../../services/config';
 import { responseTooLong, toResult } from '../../services/engine/result';
 import { Receipts } from '../receipt';
 import { parseJsonLine } from './json-line';
+import { splitLines, type LineBlock } from './lines';
 import { invalidRow, itemOf, passThrough, scoredRow, type RowContext, type RowRules, type Tally } from './result-rows';
 
 export interface RowsJob {
-  /** Non-blank input lines as read, and their line numbers. */
-  texts: string[];
-  lines: Int32Array;
+  block: LineBlock;
+  /** Lines numbered this or less are not read (--resume). */
+  after: number;
   rules: RowRules;
   /** The run's config, for receipts (each verifier's receipt hashes the sections it reads). */
   config: VerdictConfig;
@@ -37,10 +38,10 @@ export interface TallyColumns {
 
 export interface RowsReply {
   /**
-   * The block's output in input order: runs of finished result rows as JSONL text (each ending in a
-   * newline), and, as a number, the index in `texts` of a row left to the calling thread.
+   * The block's output in input order: runs of finished result rows as JSONL, UTF-8 (each line
+   * ending in a newline: encoded here, not on the calling thread), and, as a number, a row left to the calling thread: its index in `splitLines(block, after)`.
    */
-  parts: Array<string | number>;
+  parts: Array<Uint8Array | number>;
   /** The finished rows' summary entries, in output order. */
   tally: TallyColumns;
   /** Input columns not passed through because a result field has their name. */
@@ -64,11 +65,12 @@ export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
   const collisions = new Set<string>();
   const context: RowContext = { rules: job.rules, receipts: new Receipts(job.config, null, registry), collided: (column) => collisions.add(column) };
   const tallies: Tally[] = [];
-  const parts: Array<string | number> = [];
+  const parts: Array<Uint8Array | number> = [];
   let text = '';
-  for (let i = 0; i < job.texts.length; i++) {
-    const line = job.lines[i]!;
-    const row = parseJsonLine(job.texts[i]!, line);
+  const lines = splitLines(job.block, job.after);
+  for (let i = 0; i < lines.length; i++) {
+    const { line, text: lineText } = lines[i]!;
+    const row = parseJsonLine(lineText, line);
     const item = itemOf(row, job.rules, null);
     if (item.kind === 'invalid') {
       text += JSON.stringify(invalidRow(item, passThrough(row, context))) + '\n';
@@ -83,7 +85,7 @@ export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
       outcomes.push(scored);
     }
     if (outcomes.length < item.samples.length) {
-      if (text !== '') parts.push(text);
+      if (text !== '') parts.push(Buffer.from(text, 'utf8'));
       text = '';
       parts.push(i);
       continue;
@@ -96,7 +98,7 @@ export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
       tallies.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds });
     });
   }
-  if (text !== '') parts.push(text);
+  if (text !== '') parts.push(Buffer.from(text, 'utf8'));
   return { parts, tally: columnsOf(tallies), collisions: [...collisions] };
 }
 

@@ -32,10 +32,21 @@ export function openSink(path: string, format: DatasetFormat, options: SinkOptio
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
 
-function jsonlText(rows: readonly OutputRow[]): string {
+/** The rows as JSONL bytes: rows pool threads encoded are copied as they are, the others written here. */
+function jsonlBytes(rows: readonly OutputRow[]): Buffer {
+  const parts: Uint8Array[] = [];
   let text = '';
-  for (const row of rows) text += 'jsonl' in row ? row.jsonl : (row.text ?? JSON.stringify(row.json)) + '\n';
-  return text;
+  for (const row of rows) {
+    if (!('jsonl' in row)) {
+      text += (row.text ?? JSON.stringify(row.json)) + '\n';
+      continue;
+    }
+    if (text !== '') parts.push(Buffer.from(text, 'utf8'));
+    text = '';
+    parts.push(row.jsonl);
+  }
+  if (text !== '') parts.push(Buffer.from(text, 'utf8'));
+  return parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts);
 }
 
 class StdoutSink implements ResultSink {
@@ -43,7 +54,7 @@ class StdoutSink implements ResultSink {
   constructor(private readonly format: DatasetFormat) {}
   async write(rows: readonly OutputRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const block = await encodeBlock(this.format, jsonlText(rows));
+    const block = await encodeBlock(this.format, jsonlBytes(rows));
     this.written += block.length;
     if (!process.stdout.write(block)) await once(process.stdout, 'drain');
   }
@@ -78,7 +89,7 @@ class JsonlFileSink implements ResultSink {
   }
   async write(rows: readonly OutputRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const block = await encodeBlock(this.format, jsonlText(rows));
+    const block = await encodeBlock(this.format, jsonlBytes(rows));
     // Written and synced off the main thread, which meanwhile reads and maps the next rows.
     let offset = 0;
     while (offset < block.length) offset += (await writeAsync(this.fd, block, offset, block.length - offset, this.written + offset)).bytesWritten;
