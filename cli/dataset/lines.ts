@@ -20,43 +20,72 @@ const CR = 0x0d;
 
 /**
  * Cuts a byte stream into blocks of `size` lines (the last one shorter). A "\r" at the end of what
- * has arrived waits for the next byte: "\r\n" is one line break.
+ * has arrived waits for the next byte: "\r\n" is one line break. Each byte is copied once, into
+ * its block: a block is gathered from views of the chunks it spans.
  */
 export async function* cutLines(chunks: AsyncIterable<Buffer>, size: number): AsyncGenerator<LineBlock> {
-  let buf: Buffer = Buffer.alloc(0);
+  let pieces: Buffer[] = []; // views of earlier chunks: the block's lines so far, then an unfinished one
   let firstLine = 1;
-  let counted = 0; // whole lines at the start of buf
-  let scan = 0; // where the next search for a line break starts
-  const take = (end: number, lines: number): LineBlock => {
-    const block = { bytes: new Uint8Array(buf.subarray(0, end)), firstLine, lines };
-    buf = buf.subarray(end);
-    firstLine += lines;
+  let counted = 0; // whole lines in the block so far
+  let open = false; // bytes of an unfinished line follow them
+  let pendingCr = false; // the last chunk ended in "\r": a line break, one byte or two
+  const take = (chunk: Buffer, end: number): LineBlock => {
+    pieces.push(chunk.subarray(0, end));
+    const bytes = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const piece of pieces) {
+      bytes.set(piece, at);
+      at += piece.length;
+    }
+    const block = { bytes, firstLine, lines: counted };
+    pieces = [];
+    firstLine += counted;
     counted = 0;
-    scan = 0;
+    open = false;
     return block;
   };
-  for await (const chunk of chunks) {
-    buf = buf.length === 0 ? chunk : Buffer.concat([buf, chunk]);
-    // The next "\r" at or after `scan` (-1: none in buf); searched again only once passed, so that a
-    // file without any costs one search per chunk, not one per line.
+  for await (let chunk of chunks) {
+    if (chunk.length === 0) continue;
+    let scan = 0;
+    if (pendingCr) {
+      pendingCr = false;
+      scan = chunk[0] === LF ? 1 : 0;
+      if (++counted === size) {
+        yield take(chunk, scan);
+        chunk = chunk.subarray(scan);
+        scan = 0;
+      }
+    }
+    // The next "\r" at or after `scan` (-1: none in the chunk); searched again only once passed, so
+    // that a file without any costs one search per chunk, not one per line.
     let cr = -2;
     for (;;) {
-      const lf = buf.indexOf(LF, scan);
-      if (cr !== -1 && cr < scan) cr = buf.indexOf(CR, scan);
+      const lf = chunk.indexOf(LF, scan);
+      if (cr !== -1 && cr < scan) cr = chunk.indexOf(CR, scan);
       let end: number;
-      if (cr !== -1 && (lf === -1 || cr < lf - 1)) {
-        if (cr + 1 >= buf.length) break; // "\r\n" split between chunks, or a lone "\r": the next byte says
-        end = cr + 1;
-      } else if (lf !== -1) end = lf + 1;
+      if (cr !== -1 && (lf === -1 || cr < lf - 1)) end = cr + 1;
+      else if (lf !== -1) end = lf + 1;
       else break;
+      if (end === chunk.length && chunk[end - 1] === CR) {
+        pendingCr = true; // its line is counted with the next chunk's first byte
+        scan = end;
+        break;
+      }
       scan = end;
       if (++counted === size) {
-        yield take(end, size);
+        yield take(chunk, end);
+        chunk = chunk.subarray(end);
+        scan = 0;
         cr = -2;
       }
     }
+    if (chunk.length > 0) pieces.push(chunk);
+    open = scan < chunk.length || pendingCr;
   }
-  if (buf.length > 0) yield take(buf.length, counted + (scan < buf.length ? 1 : 0));
+  if (pieces.length > 0) {
+    counted += open || pendingCr ? 1 : 0;
+    yield take(Buffer.alloc(0), 0);
+  }
 }
 
 /**
