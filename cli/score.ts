@@ -435,7 +435,7 @@ async function scoreOnThread(block: LineBlock, after: number, scorer: BatchScore
   };
   let reply;
   try {
-    reply = await scorer.rows!(block, after, plan.rules);
+    reply = await scorer.rows!(block, after, plan.rules, plan.outputFormat as Exclude<DatasetFormat, 'parquet'>);
   } catch (error) {
     process.stderr.write(`verdict: lines ${block.firstLine}–${lastLine}: a pool thread failed on them (${error instanceof Error ? error.message : String(error)}); scoring them sample by sample\n`);
     return { ...(await scoreBatch(items())), lastLine };
@@ -448,7 +448,7 @@ async function scoreOnThread(block: LineBlock, after: number, scorer: BatchScore
   let k = 0;
   for (const part of reply.parts) {
     if (typeof part !== 'number') {
-      out.rows.push({ jsonl: part });
+      out.rows.push({ encoded: part });
       continue;
     }
     const item = left[k++]!;

@@ -32,7 +32,7 @@ export interface BatchScorer {
    * caller. Rejects when the thread failed or held the block past the engine's budget for that many
    * rows; the caller then scores the block itself, through `score`, where each sample is isolated.
    */
-  readonly rows?: (block: LineBlock, after: number, rules: RowRules) => Promise<RowsReply>;
+  readonly rows?: (block: LineBlock, after: number, rules: RowRules, format: RowsJob['format']) => Promise<RowsReply>;
   close(): Promise<void>;
 }
 
@@ -55,9 +55,9 @@ export async function localScorer(options: { workers: number; config: VerdictCon
   setMaxListeners(0, never);
   const rows: BatchScorer['rows'] =
     executor.runJob && options.verifiers === undefined
-      ? (block, after, rules) => {
+      ? (block, after, rules, format) => {
           const budgetMs = limits.sampleBudgetMs + limits.chunkSampleMs * Math.max(0, block.lines - 1);
-          const job: RowsJob = { block, after, rules, config: options.config, maxResponseChars: limits.maxResponseChars };
+          const job: RowsJob = { block, after, rules, config: options.config, maxResponseChars: limits.maxResponseChars, format };
           return executor.runJob!('rows', job, never, budgetMs) as Promise<RowsReply>;
         }
       : undefined;

@@ -205,7 +205,7 @@ export class ParquetSink implements ResultSink {
   async write(output: readonly OutputRow[]): Promise<void> {
     if (output.length === 0) return;
     const rows = output.map((row) => {
-      if ('jsonl' in row) throw new Error('a Parquet output is given rows, not JSONL text'); // planRun keeps pool-written rows to JSONL outputs
+      if ('encoded' in row) throw new Error('a Parquet output is given rows, not encoded JSONL'); // planRun keeps pool-written rows to JSONL outputs
       return row;
     });
     this.writer ??= this.start(rows);

@@ -9,6 +9,8 @@ import { scorePure } from '../../core/score';
 import type { VerdictConfig } from '../../services/config';
 import { responseTooLong, toResult } from '../../services/engine/result';
 import { Receipts } from '../receipt';
+import { encodeBlock } from './compression';
+import type { DatasetFormat } from './format';
 import { parseJsonLine } from './json-line';
 import { splitLines, type LineBlock } from './lines';
 import { invalidRow, itemOf, passThrough, scoredRow, type RowContext, type RowRules, type Tally } from './result-rows';
@@ -22,6 +24,8 @@ export interface RowsJob {
   config: VerdictConfig;
   /** The engine's limit: a longer response is INVALID, as the engine answers it. */
   maxResponseChars: number;
+  /** The output's format: the rows are encoded in it here (a gzip member, a zstd frame), not on the calling thread. */
+  format: Exclude<DatasetFormat, 'parquet'>;
 }
 
 /** A block's summary entries, in columns: a typed array crosses threads as one copy. */
@@ -38,8 +42,8 @@ export interface TallyColumns {
 
 export interface RowsReply {
   /**
-   * The block's output in input order: runs of finished result rows as JSONL, UTF-8 (each line
-   * ending in a newline: encoded here, not on the calling thread), and, as a number, a row left to the calling thread: its index in `splitLines(block, after)`.
+   * The block's output in input order: runs of finished result rows as JSONL in the job's format
+   * (encoded here, not on the calling thread), and, as a number, a row left to the calling thread: its index in `splitLines(block, after)`.
    */
   parts: Array<Uint8Array | number>;
   /** The finished rows' summary entries, in output order. */
@@ -61,7 +65,7 @@ function pureOutcome(registry: Registry, sample: Sample, maxResponseChars: numbe
   return { outcome, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
 }
 
-export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
+export async function scoreRows(registry: Registry, job: RowsJob): Promise<RowsReply> {
   const collisions = new Set<string>();
   const context: RowContext = { rules: job.rules, receipts: new Receipts(job.config, null, registry), collided: (column) => collisions.add(column) };
   const tallies: Tally[] = [];
@@ -85,7 +89,7 @@ export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
       outcomes.push(scored);
     }
     if (outcomes.length < item.samples.length) {
-      if (text !== '') parts.push(Buffer.from(text, 'utf8'));
+      if (text !== '') parts.push(await encodeBlock(job.format, Buffer.from(text, 'utf8')));
       text = '';
       parts.push(i);
       continue;
@@ -98,7 +102,7 @@ export function scoreRows(registry: Registry, job: RowsJob): RowsReply {
       tallies.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds });
     });
   }
-  if (text !== '') parts.push(Buffer.from(text, 'utf8'));
+  if (text !== '') parts.push(await encodeBlock(job.format, Buffer.from(text, 'utf8')));
   return { parts, tally: columnsOf(tallies), collisions: [...collisions] };
 }
 

@@ -31,10 +31,11 @@ export interface JsonRow {
 }
 
 /**
- * What a sink writes: rows, or result rows a pool thread already wrote as JSONL lines, UTF-8, each
- * with its newline (`verdict score` on a JSONL file; only JSONL sinks are given them).
+ * What a sink writes: rows, or result rows a pool thread already wrote in the output's format
+ * (JSONL, or JSONL as one gzip member or zstd frame: `verdict score` on a JSONL file; only JSONL
+ * sinks are given them).
  */
-export type OutputRow = JsonRow | { jsonl: Uint8Array };
+export type OutputRow = JsonRow | { encoded: Uint8Array };
 
 /**
  * Where results go, one batch at a time. A file is written under a temporary name beside it

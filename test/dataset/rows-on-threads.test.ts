@@ -4,7 +4,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { decompress as zstdDecompress } from 'fzstd';
 import { runCli, type Finished } from './helpers';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'verdict-rows-threads-'));
@@ -84,6 +85,15 @@ describe('verdict score: rows made on the pool threads', () => {
     expect(threads.bytes.toString('utf8')).toBe(here.bytes.toString('utf8'));
     expect(here.bytes.toString('utf8')).toContain('"response":"Answer: B"');
   });
+
+  it.each([['gzip', 'out.jsonl.gz', gunzipSync], ['zstd', 'out.jsonl.zst', (b: Buffer) => Buffer.from(zstdDecompress(b))]] as const)(
+    'a %s output: rows the threads encoded, members or frames one after another, read as the same text',
+    async (_name, out, decode) => {
+      const threads = await score(file('in.jsonl'), file(`threads-${out}`), ['--workers', '2', '--batch-size', '4']);
+      expect(threads.code).toBe(reference.code);
+      expect(decode(threads.bytes).toString('utf8')).toBe(reference.bytes.toString('utf8'));
+    },
+  );
 
   it('a response over the engine limit is INVALID on a thread as in the engine', async () => {
     const long = 'x'.repeat(4 * 1024 * 1024 + 1);
