@@ -65,19 +65,49 @@ function pureOutcome(registry: Registry, sample: Sample, maxResponseChars: numbe
   return { outcome, seconds: Number(process.hrtime.bigint() - start) / 1e9 };
 }
 
+/**
+ * Result rows as UTF-8, each row written into one growing buffer as it is made: a block's rows
+ * joined as one string first made a large string the collector moved about, and a copy to encode.
+ */
+class RowBytes {
+  private buf = Buffer.allocUnsafe(1 << 16);
+  private used = 0;
+  add(json: string): void {
+    const most = json.length * 3 + 1;
+    if (this.used + most > this.buf.length) {
+      const grown = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.used + most));
+      this.buf.copy(grown, 0, 0, this.used);
+      this.buf = grown;
+    }
+    this.used += this.buf.write(json, this.used, 'utf8');
+    this.buf[this.used++] = 0x0a;
+  }
+  /** The rows so far, in a buffer of their own size (a message copies a whole buffer), encoded in `format`; then empty. */
+  async take(format: RowsJob['format']): Promise<Uint8Array | null> {
+    if (this.used === 0) return null;
+    const bytes = Buffer.from(this.buf.subarray(0, this.used));
+    this.used = 0;
+    return encodeBlock(format, bytes);
+  }
+}
+
 export async function scoreRows(registry: Registry, job: RowsJob): Promise<RowsReply> {
   const collisions = new Set<string>();
   const context: RowContext = { rules: job.rules, receipts: new Receipts(job.config, null, registry), collided: (column) => collisions.add(column) };
   const tallies: Tally[] = [];
   const parts: Array<Uint8Array | number> = [];
-  let text = '';
+  const text = new RowBytes();
+  const flush = async () => {
+    const bytes = await text.take(job.format);
+    if (bytes) parts.push(bytes);
+  };
   const lines = splitLines(job.block, job.after);
   for (let i = 0; i < lines.length; i++) {
     const { line, text: lineText } = lines[i]!;
     const row = parseJsonLine(lineText, line);
     const item = itemOf(row, job.rules, null);
     if (item.kind === 'invalid') {
-      text += JSON.stringify(invalidRow(item, passThrough(row, context))) + '\n';
+      text.add(JSON.stringify(invalidRow(item, passThrough(row, context))));
       tallies.push({ verifier: item.verifier, status: 'INVALID', reason: item.error, reward: undefined, seconds: null });
       continue;
     }
@@ -89,8 +119,7 @@ export async function scoreRows(registry: Registry, job: RowsJob): Promise<RowsR
       outcomes.push(scored);
     }
     if (outcomes.length < item.samples.length) {
-      if (text !== '') parts.push(await encodeBlock(job.format, Buffer.from(text, 'utf8')));
-      text = '';
+      await flush();
       parts.push(i);
       continue;
     }
@@ -98,11 +127,11 @@ export async function scoreRows(registry: Registry, job: RowsJob): Promise<RowsR
     item.samples.forEach(({ sample, rollout }, k) => {
       const { outcome, seconds } = outcomes[k]!;
       const result = toResult(sample, 0, outcome, registry.get(sample.verifier)?.version ?? '');
-      text += JSON.stringify(scoredRow(result, sample, rollout, line, pass, context)) + '\n';
+      text.add(JSON.stringify(scoredRow(result, sample, rollout, line, pass, context)));
       tallies.push({ verifier: result.verifier, status: result.status, reason: result.reason, reward: result.reward, seconds });
     });
   }
-  if (text !== '') parts.push(await encodeBlock(job.format, Buffer.from(text, 'utf8')));
+  await flush();
   return { parts, tally: columnsOf(tallies), collisions: [...collisions] };
 }
 
