@@ -320,6 +320,45 @@ async function* itemBatches(source: RowSource, plan: RunPlan, options: ScoreFile
   if (rest.length > 0) yield rest;
 }
 
+/** The input as blocks of lines for the pool threads (rowsOnThreads, where the scorer has threads), or as rows parsed here. */
+async function openInput(options: ScoreFileOptions, plan: RunPlan, scorer: BatchScorer, after: number): Promise<{ blocks: BlockSource } | { rows: RowSource }> {
+  if (plan.rowsOnThreads && scorer.rows !== undefined) {
+    return { blocks: openLineBlocks(options.input, plan.inputFormat as Exclude<DatasetFormat, 'parquet'>, Math.min(BLOCK_LINES, options.batchSize), after) };
+  }
+  return { rows: await openRows(options.input, plan.inputFormat, { after }) };
+}
+
+/** What result rows are made of in this run; an input column a result field shadows is told once on stderr. */
+function rowContext(options: ScoreFileOptions, plan: RunPlan): RowContext {
+  const told = new Set<string>();
+  return {
+    rules: plan.rules,
+    receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions),
+    collided(column) {
+      if (told.has(column)) return;
+      told.add(column);
+      process.stderr.write(`verdict: input column "${column}" is not passed through: a result field has that name\n`);
+    },
+  };
+}
+
+/** The outputs of a batch's blocks, as the batch's. */
+function joined(outputs: readonly BatchOutput[], after: number): BatchOutput {
+  return { rows: outputs.flatMap((o) => o.rows), groups: [], tally: outputs.flatMap((o) => o.tally), pooled: outputs.flatMap((o) => o.pooled), lastLine: outputs.at(-1)?.lastLine ?? after };
+}
+
+/** A written batch's results and groups, counted in the run's summary. */
+function count(summary: Summary, done: BatchOutput): void {
+  for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
+  for (const columns of done.pooled) {
+    for (let k = 0; k < columns.status.length; k++) {
+      const t = tallyAt(columns, k);
+      summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
+    }
+  }
+  for (const g of done.groups) summary.addGroup(g);
+}
+
 /**
  * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
  * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
@@ -331,11 +370,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const after = checkpoint?.line ?? 0;
   // The threads start while the input and outputs are opened.
   const scorer = await openScorer(options);
-  const onThreads = plan.rowsOnThreads && scorer.rows !== undefined;
-  // Lines for the threads, or rows parsed here.
-  const input: { blocks: BlockSource } | { rows: RowSource } = onThreads
-    ? { blocks: openLineBlocks(options.input, plan.inputFormat as Exclude<DatasetFormat, 'parquet'>, Math.min(BLOCK_LINES, options.batchSize), after) }
-    : { rows: await openRows(options.input, plan.inputFormat, { after }) };
+  const input = await openInput(options, plan, scorer, after);
   const read: Pick<BlockSource, 'bytesRead' | 'totalBytes'> = 'blocks' in input ? input.blocks : input.rows;
   const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
   const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
@@ -344,16 +379,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   if (plan.durable && checkpoint === null) await save(0, 0, options.groupsOutput ? 0 : null);
   const { sink, groupsSink } = openSinks(options, plan, checkpoint, 'rows' in input ? input.rows.parquetColumns : null);
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
-  const told = new Set<string>();
-  const context: RowContext = {
-    rules: plan.rules,
-    receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions),
-    collided(column) {
-      if (told.has(column)) return;
-      told.add(column);
-      process.stderr.write(`verdict: input column "${column}" is not passed through: a result field has that name\n`);
-    },
-  };
+  const context = rowContext(options, plan);
   const progress = options.progress ? new Progress(read.totalBytes, read.bytesRead) : null;
   const sigint = sigintStop(options.handleSignals === true);
   let stoppedEarly = false;
@@ -365,10 +391,8 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     const timed: TimedResult[] = samples.length > 0 ? await scorer.score(samples) : [];
     return batchOutput(items, samples, timed, context, plan);
   };
-  const scoreBlocks = async (blocks: LineBlock[]): Promise<BatchOutput> => {
-    const outputs = await Promise.all(blocks.map((block) => scoreOnThread(block, after, scorer, plan, context, scoreBatch)));
-    return { rows: outputs.flatMap((o) => o.rows), groups: [], tally: outputs.flatMap((o) => o.tally), pooled: outputs.flatMap((o) => o.pooled), lastLine: outputs.at(-1)?.lastLine ?? after };
-  };
+  const scoreBlocks = async (blocks: LineBlock[]): Promise<BatchOutput> =>
+    joined(await Promise.all(blocks.map((block) => scoreOnThread(block, after, scorer, plan, context, scoreBatch))), after);
 
   // Batches are scored `parallelism` at a time and written strictly in input order.
   const inFlight: Array<Promise<BatchOutput>> = [];
@@ -377,14 +401,7 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
     const done = await inFlight.shift()!;
     await sink.write(done.rows);
     if (groupsSink && done.groups.length > 0) await groupsSink.write(done.groups.map((g) => ({ json: groupToJson(g) })));
-    for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
-    for (const columns of done.pooled) {
-      for (let k = 0; k < columns.status.length; k++) {
-        const t = tallyAt(columns, k);
-        summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
-      }
-    }
-    for (const g of done.groups) summary.addGroup(g);
+    count(summary, done);
     lastLine = done.lastLine;
     if (plan.durable) await save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
     progress?.update(summary.total, { ok: summary.countOf('OK'), invalid: summary.countOf('INVALID'), aborted: summary.countOf('ABORTED') });
