@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,7 +35,6 @@ async function writeInputs(dir: string, n: number): Promise<{ jsonl: string; gz:
   }
   await new Promise<void>((resolve) => out.end(resolve));
   const gz = path.join(dir, 'rows.jsonl.gz');
-  const { readFileSync } = await import('node:fs');
   writeFileSync(gz, gzipSync(readFileSync(jsonl)));
   // Parquet in row groups of 100k, as the library writes by default: id, verifier, response, label (JSON).
   const parquet = path.join(dir, 'rows.parquet');
@@ -83,8 +82,8 @@ export async function run(): Promise<void> {
   const dir = mkdtempSync(path.join(tmpdir(), 'verdict-bench-dataset-'));
   try {
     const inputs = await writeInputs(dir, n);
-    const widths = [40, 12, 12, 14, 10, 10];
-    process.stdout.write(row(['run', 'input MB', 'rows/s', 'peak RSS MB', 'ratio', 'vs engine'], widths) + '\n');
+    const widths = [40, 12, 12, 14, 10, 10, 18];
+    process.stdout.write(row(['run', 'input MB', 'rows/s', 'peak RSS MB', 'ratio', 'vs engine', 'vs engine, warm'], widths) + '\n');
     const base = await measure([path.join(__dirname, 'dataset-parse.js'), inputs.jsonl]);
     if (Number(base.stdout.trim()) !== n) throw new Error(`baseline read ${base.stdout.trim()} rows, expected ${n}`);
     const baseRate = n / base.seconds;
@@ -94,6 +93,13 @@ export async function run(): Promise<void> {
     const engineRate = n / Number(engine.stdout.trim());
     process.stdout.write(row(['in-process engine, 2 threads (warm)', '-', engineRate.toFixed(0), engine.maxRssMb.toFixed(0), (engineRate / baseRate).toFixed(2)], widths) + '\n');
     const cli = path.join(packageRoot(), 'bin', 'verdict.js');
+    // What start-up costs `verdict score` (node, modules, pool threads, one row): subtracted below
+    // for the rate a long file sees, which is what the warm engine's rate compares with.
+    const one = path.join(dir, 'one.jsonl');
+    const first = readFileSync(inputs.jsonl, 'utf8');
+    writeFileSync(one, first.slice(0, first.indexOf('\n') + 1));
+    const startup = await measure([cli, 'score', one, '-o', path.join(dir, 'one.out.jsonl'), '--no-progress']);
+    process.stdout.write(row(['verdict score, one row (start-up)', '-', '-', startup.maxRssMb.toFixed(0), '-', '-', `${startup.seconds.toFixed(2)} s`], widths) + '\n');
     for (const [name, file, out] of [
       ['verdict score, JSONL → JSONL', inputs.jsonl, 'out.jsonl'],
       ['verdict score, JSONL.gz → JSONL.gz', inputs.gz, 'out.jsonl.gz'],
@@ -101,10 +107,12 @@ export async function run(): Promise<void> {
     ] as const) {
       const result = await measure([cli, 'score', file, '-o', path.join(dir, out), '--no-progress']);
       const rate = n / result.seconds;
-      process.stdout.write(row([name, size(file), rate.toFixed(0), result.maxRssMb.toFixed(0), (rate / baseRate).toFixed(2), (rate / engineRate).toFixed(2)], widths) + '\n');
+      const steady = n / Math.max(1e-9, result.seconds - startup.seconds);
+      process.stdout.write(row([name, size(file), rate.toFixed(0), result.maxRssMb.toFixed(0), (rate / baseRate).toFixed(2), (rate / engineRate).toFixed(2), (steady / engineRate).toFixed(2)], widths) + '\n');
     }
     process.stdout.write('ratio = rows/s of the run ÷ rows/s of the baseline (readline + JSON.parse of the same JSONL file, same run)\n');
     process.stdout.write('vs engine = rows/s of the run (wall time, start-up included) ÷ samples/s of the in-process 2-thread engine (same run)\n');
+    process.stdout.write('vs engine, warm = rows ÷ (wall time − the one-row run\'s wall time) of the run ÷ samples/s of the engine, which is timed warm (threads started, one batch scored)\n');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

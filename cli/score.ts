@@ -1,20 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { shapeGroups, type GroupOptions, type GroupSummary, type ShapedResult } from '../core/groups';
-import type { JsonObject } from '../core/json';
-import type { Sample, Status } from '../core/sample';
-import { STATUS_NAMES } from '../core/status';
+import { shapeGroups, type GroupOptions, type GroupSummary } from '../core/groups';
+import type { Sample } from '../core/sample';
 import type { VerdictConfig } from '../services/config';
 import type { ClientAuth } from '../services/auth';
-import { fieldsToJson, RESULT_BEYOND } from '../services/wire/contract';
 import { groupToJson } from '../services/wire/json';
 import { createRegistry } from '../verifiers';
 import { checkpointPath, readCheckpoint, removeCheckpoint, writeCheckpoint, type Checkpoint, type ResumeKey } from './checkpoint';
 import { formatOf, outputFormatOf, type DatasetFormat } from './dataset/format';
-import { consumedColumns, mappingFrom, rowToSamples, type Mapping } from './dataset/mapping';
-import { openRows, type InputRow, type RowSource } from './dataset/read';
-import { RESULT_ROW_COLUMNS } from './dataset/result-columns';
-import type { ResultRow } from './dataset/results';
+import { consumedColumns, mappingFrom, type Mapping } from './dataset/mapping';
+import { tallyAt, type TallyColumns } from './dataset/pool-rows';
+import { splitLines, type LineBlock } from './dataset/lines';
+import { openLineBlocks, openRows, parseJsonLine, type BlockSource, type RowSource } from './dataset/read';
+import { invalidRow, itemOf, passThrough, scoredRow, type Item, type RowContext, type RowRules, type Tally } from './dataset/result-rows';
 import { openSink, type OutputRow, type ResultSink } from './dataset/write';
 import { PreviousResults } from './previous';
 import { Progress } from './progress';
@@ -65,20 +63,13 @@ export interface ScoreRun {
   lastLine: number;
 }
 
-/** Result fields; an input column of the same name cannot pass through (reported once). */
-const RESULT_FIELDS = new Set(RESULT_ROW_COLUMNS);
-
-/** One input row on its way through a batch. */
-type Item =
-  | { line: number; row: InputRow; kind: 'samples'; samples: Array<{ sample: Sample; rollout: number | null }> }
-  | { line: number; row: InputRow; kind: 'invalid'; error: string; id: string; verifier: string }
-  | { line: number; kind: 'kept'; rows: ResultRow[] };
-
 /** What a finished batch hands to the writer: output rows, group summaries, summary entries. */
 interface BatchOutput {
   rows: OutputRow[];
   groups: GroupSummary[];
-  tally: Array<{ verifier: string; status: Status; reason: string; reward: number | undefined; seconds: number | null }>;
+  tally: Tally[];
+  /** The summary entries of rows a pool thread wrote (rowsOnThreads). */
+  pooled: TallyColumns[];
   lastLine: number;
 }
 
@@ -123,11 +114,17 @@ const RESUME_PARTS: Record<keyof ResumeKey, string> = {
 interface RunPlan {
   inputFormat: DatasetFormat;
   outputFormat: DatasetFormat;
-  mapping: Mapping;
-  consumed: ReadonlySet<string>;
+  rules: RowRules;
   groupOptions: GroupOptions | null;
   /** Shaping and summaries need a whole group in one batch (see Batcher). */
   grouped: boolean;
+  /**
+   * Rows are parsed, scored and written as JSONL by the pool threads, the calling thread moving
+   * lines (cli/dataset/pool-rows.ts): a local run with workers from JSONL to JSONL whose rows are
+   * independent — not grouped (shaping needs a group's results together), no --retry-aborted (its
+   * rows are read here), no --tokenizer (a function on this thread).
+   */
+  rowsOnThreads: boolean;
   /** Checkpointed and fsynced: a JSONL file output, which --resume can continue. */
   durable: boolean;
   key: ResumeKey;
@@ -141,13 +138,21 @@ function planRun(options: ScoreFileOptions): RunPlan {
   if (options.input !== '-' && !existsSync(options.input)) throw new Error(`${options.input}: no such file`);
   const mapping = options.mapping ?? (mappingFrom({}) as { ok: true; mapping: Mapping }).mapping;
   const groupOptions = options.groupOptions ?? null;
+  const grouped = groupOptions !== null || options.groupsOutput !== undefined;
   return {
     inputFormat: inputFormat.format,
     outputFormat: outputFormat.format,
-    mapping,
-    consumed: consumedColumns(mapping),
+    rules: { mapping, consumed: consumedColumns(mapping), keepColumns: options.keepColumns ?? true, keepResponse: options.keepResponse === true },
     groupOptions,
-    grouped: groupOptions !== null || options.groupsOutput !== undefined,
+    grouped,
+    rowsOnThreads:
+      options.servers === undefined &&
+      options.workers > 0 &&
+      inputFormat.format !== 'parquet' &&
+      outputFormat.format !== 'parquet' &&
+      !grouped &&
+      options.retryAborted === undefined &&
+      !options.countTokens,
     durable: options.output !== '-' && outputFormat.format !== 'parquet',
     key: resumeKey(options, inputFormat.format, outputFormat.format),
   };
@@ -166,16 +171,6 @@ function resumePoint(options: ScoreFileOptions, plan: RunPlan): Checkpoint | nul
     throw new Error(`--resume: ${options.output} was written with another ${changed.map((k) => RESUME_PARTS[k]).join('; another ')}: give the same, or rerun without --resume to start over`);
   }
   return checkpoint;
-}
-
-/** An input row → its item: its previous results kept (--retry-aborted), its samples, or an INVALID row. */
-function itemOf(row: InputRow, plan: RunPlan, options: ScoreFileOptions, kept: ResultRow[] | null): Item {
-  if (kept) return { line: row.line, kind: 'kept', rows: kept };
-  if ('error' in row) return { line: row.line, row, kind: 'invalid', error: row.error, id: '', verifier: '' };
-  const mapped = rowToSamples(row.value, plan.mapping, { line: row.line, countTokens: options.countTokens ?? null });
-  return mapped.ok
-    ? { line: row.line, row, kind: 'samples', samples: mapped.samples }
-    : { line: row.line, row, kind: 'invalid', error: mapped.error, id: mapped.id, verifier: mapped.verifier };
 }
 
 /**
@@ -219,77 +214,10 @@ class Batcher {
   }
 }
 
-/** What a batch's result rows are made of, beside the results. */
-interface RowContext {
-  options: ScoreFileOptions;
-  plan: RunPlan;
-  receipts: Receipts;
-  /** Input columns not passed through because a result field has their name (reported once each). */
-  collisions: Set<string>;
-}
-
-/** The input row's columns a result row carries (not consumed by the mapping, not a result field's name). */
-function passThrough(row: InputRow, context: RowContext): JsonObject | null {
-  if (context.options.keepColumns === false || !('value' in row)) return null;
-  let out: JsonObject | null = null;
-  for (const key in row.value) {
-    if (context.plan.consumed.has(key)) continue;
-    if (RESULT_FIELDS.has(key) || (context.options.keepResponse === true && key === 'response')) {
-      if (!context.collisions.has(key)) {
-        context.collisions.add(key);
-        process.stderr.write(`verdict: input column "${key}" is not passed through: a result field has that name\n`);
-      }
-      continue;
-    }
-    (out ??= {})[key] = row.value[key]!;
-  }
-  return out;
-}
-
-function assign(target: JsonObject, extra: JsonObject | null): JsonObject {
-  if (extra !== null) for (const key in extra) target[key] = extra[key]!;
-  return target;
-}
-
-/** A scored sample's result row; fields in the order of the file format (docs/cli.md). */
-function scoredRow(result: ShapedResult, sample: Sample, rollout: number | null, line: number, pass: JsonObject | null, context: RowContext): JsonObject {
-  const json: JsonObject = { id: result.id, line };
-  if (rollout !== null) json.rollout = rollout;
-  // The prompt a rollout belongs to travels with its result: pass rates per prompt (verdict
-  // curate learnability) and group reports read it from the results alone.
-  if (sample.groupId !== '') json.groupId = sample.groupId;
-  json.status = STATUS_NAMES[result.status];
-  if (result.reward !== undefined) json.reward = result.reward;
-  json.reason = result.status === 'INVALID' ? `line ${line}: ${result.reason}` : result.reason;
-  json.verifier = result.verifier;
-  json.verifierVersion = result.verifierVersion;
-  json.details = result.details;
-  if (result.advantage !== undefined) json.advantage = result.advantage;
-  fieldsToJson(json, RESULT_BEYOND, result);
-  json.receipt = context.receipts.of(sample, result.verifierVersion);
-  if (context.options.keepResponse === true) json.response = sample.response;
-  return assign(json, pass);
-}
-
-/** A row that is not a sample: one INVALID result naming the line. */
-function invalidRow(item: Extract<Item, { kind: 'invalid' }>, pass: JsonObject | null): JsonObject {
-  const json: JsonObject = {
-    id: item.id,
-    line: item.line,
-    status: STATUS_NAMES.INVALID,
-    reason: `line ${item.line}: ${item.error}`,
-    verifier: item.verifier,
-    verifierVersion: '',
-    details: {},
-    receipt: { verifier: '', config: '', input: 'value' in item.row ? shortHash(canonicalJson(item.row.value)) : '' },
-  };
-  return assign(json, pass);
-}
-
 /** A finished batch's items → its output rows and summary entries, in input order. */
-function batchOutput(items: readonly Item[], samples: readonly Sample[], timed: readonly TimedResult[], context: RowContext): BatchOutput {
-  const shaped = shapeGroups(samples, timed.map((t) => t.result), context.plan.groupOptions);
-  const out: BatchOutput = { rows: [], groups: context.plan.grouped ? shaped.groups : [], tally: [], lastLine: items.at(-1)?.line ?? 0 };
+function batchOutput(items: readonly Item[], samples: readonly Sample[], timed: readonly TimedResult[], context: RowContext, plan: RunPlan): BatchOutput {
+  const shaped = shapeGroups(samples, timed.map((t) => t.result), plan.groupOptions);
+  const out: BatchOutput = { rows: [], groups: plan.grouped ? shaped.groups : [], tally: [], pooled: [], lastLine: items.at(-1)?.line ?? 0 };
   let next = 0;
   for (const item of items) {
     if (item.kind === 'kept') {
@@ -354,6 +282,84 @@ async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
 }
 
 /**
+ * Lines a pool job carries at most: a job's rows stay young in its thread's heap (4,096-line jobs
+ * spent twice the collector time of the engine's 512-sample chunks on the dataset bench), and a
+ * batch is spread over the threads as the engine spreads its chunks.
+ */
+const BLOCK_LINES = 512;
+
+/** Blocks of lines in batches of about --batch-size lines, for the pool threads (rowsOnThreads). */
+async function* blockBatches(blocks: AsyncIterable<LineBlock>, size: number, keepReading: () => boolean): AsyncGenerator<LineBlock[]> {
+  let batch: LineBlock[] = [];
+  let lines = 0;
+  for await (const block of blocks) {
+    if (!keepReading()) return;
+    batch.push(block);
+    lines += block.lines;
+    if (lines >= size) {
+      yield batch;
+      batch = [];
+      lines = 0;
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/** Rows as items in batches of about --batch-size samples (Batcher), for scoring on this thread. */
+async function* itemBatches(source: RowSource, plan: RunPlan, options: ScoreFileOptions, previous: PreviousResults | null, keepReading: () => boolean): AsyncGenerator<Item[]> {
+  const batcher = new Batcher(options.batchSize, plan.grouped);
+  for await (const row of source.rows) {
+    if (!keepReading()) return;
+    // Awaited only with --retry-aborted: a promise per row is a cost on a million rows.
+    const kept = previous ? await previous.keptRows(row.line) : null;
+    const full = batcher.add(itemOf(row, plan.rules, options.countTokens ?? null, kept));
+    if (full !== null) yield full;
+  }
+  // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
+  const rest = batcher.take();
+  if (rest.length > 0) yield rest;
+}
+
+/** The input as blocks of lines for the pool threads (rowsOnThreads, where the scorer has threads), or as rows parsed here. */
+async function openInput(options: ScoreFileOptions, plan: RunPlan, scorer: BatchScorer, after: number): Promise<{ blocks: BlockSource } | { rows: RowSource }> {
+  if (plan.rowsOnThreads && scorer.rows !== undefined) {
+    return { blocks: openLineBlocks(options.input, plan.inputFormat as Exclude<DatasetFormat, 'parquet'>, Math.min(BLOCK_LINES, options.batchSize), after) };
+  }
+  return { rows: await openRows(options.input, plan.inputFormat, { after }) };
+}
+
+/** What result rows are made of in this run; an input column a result field shadows is told once on stderr. */
+function rowContext(options: ScoreFileOptions, plan: RunPlan): RowContext {
+  const told = new Set<string>();
+  return {
+    rules: plan.rules,
+    receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions),
+    collided(column) {
+      if (told.has(column)) return;
+      told.add(column);
+      process.stderr.write(`verdict: input column "${column}" is not passed through: a result field has that name\n`);
+    },
+  };
+}
+
+/** The outputs of a batch's blocks, as the batch's. */
+function joined(outputs: readonly BatchOutput[], after: number): BatchOutput {
+  return { rows: outputs.flatMap((o) => o.rows), groups: [], tally: outputs.flatMap((o) => o.tally), pooled: outputs.flatMap((o) => o.pooled), lastLine: outputs.at(-1)?.lastLine ?? after };
+}
+
+/** A written batch's results and groups, counted in the run's summary. */
+function count(summary: Summary, done: BatchOutput): void {
+  for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
+  for (const columns of done.pooled) {
+    for (let k = 0; k < columns.status.length; k++) {
+      const t = tallyAt(columns, k);
+      summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
+    }
+  }
+  for (const g of done.groups) summary.addGroup(g);
+}
+
+/**
  * Scores a dataset: one result row per sample (a row with n rollouts gives n), in input order, each
  * with the input `line` it came from; a row that is not a sample gets one INVALID result naming the
  * line. Memory holds a few batches, whatever the file's size.
@@ -361,64 +367,55 @@ async function openScorer(options: ScoreFileOptions): Promise<BatchScorer> {
 export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   const plan = planRun(options);
   const checkpoint = options.resume ? resumePoint(options, plan) : null;
-
-  const source = await openRows(options.input, plan.inputFormat, { after: checkpoint?.line ?? 0 });
+  const after = checkpoint?.line ?? 0;
+  // The threads start while the input and outputs are opened.
+  const scorer = await openScorer(options);
+  const input = await openInput(options, plan, scorer, after);
+  const read: Pick<BlockSource, 'bytesRead' | 'totalBytes'> = 'blocks' in input ? input.blocks : input.rows;
   const summary = checkpoint ? Summary.fromState(checkpoint.summary) : new Summary();
   const save = (line: number, outputBytes: number, groupsBytes: number | null) =>
     writeCheckpoint(options.output, { version: 2, key: plan.key, line, outputBytes, groupsBytes, summary: summary.state() });
   // A run killed before its first batch is written can be resumed too.
   if (plan.durable && checkpoint === null) await save(0, 0, options.groupsOutput ? 0 : null);
-  const { sink, groupsSink } = openSinks(options, plan, checkpoint, source.parquetColumns);
+  const { sink, groupsSink } = openSinks(options, plan, checkpoint, 'rows' in input ? input.rows.parquetColumns : null);
   const previous = options.retryAborted ? await PreviousResults.open(options.retryAborted) : null;
-  const scorer = await openScorer(options);
-  const context: RowContext = { options, plan, receipts: new Receipts(options.servers ? null : options.config, plan.groupOptions), collisions: new Set() };
-  const progress = options.progress ? new Progress(source.totalBytes, source.bytesRead) : null;
+  const context = rowContext(options, plan);
+  const progress = options.progress ? new Progress(read.totalBytes, read.bytesRead) : null;
   const sigint = sigintStop(options.handleSignals === true);
+  let stoppedEarly = false;
+  const keepReading = () => !(stoppedEarly ||= sigint.stopping());
 
   const scoreBatch = async (items: readonly Item[]): Promise<BatchOutput> => {
     const samples: Sample[] = [];
     for (const item of items) if (item.kind === 'samples') for (const s of item.samples) samples.push(s.sample);
     const timed: TimedResult[] = samples.length > 0 ? await scorer.score(samples) : [];
-    return batchOutput(items, samples, timed, context);
+    return batchOutput(items, samples, timed, context, plan);
   };
+  const scoreBlocks = async (blocks: LineBlock[]): Promise<BatchOutput> =>
+    joined(await Promise.all(blocks.map((block) => scoreOnThread(block, after, scorer, plan, context, scoreBatch))), after);
 
   // Batches are scored `parallelism` at a time and written strictly in input order.
   const inFlight: Array<Promise<BatchOutput>> = [];
-  let lastLine = checkpoint?.line ?? 0;
+  let lastLine = after;
   const writeNext = async () => {
     const done = await inFlight.shift()!;
     await sink.write(done.rows);
     if (groupsSink && done.groups.length > 0) await groupsSink.write(done.groups.map((g) => ({ json: groupToJson(g) })));
-    for (const t of done.tally) summary.add(t.verifier, t.status, t.reason, t.reward, t.seconds);
-    for (const g of done.groups) summary.addGroup(g);
+    count(summary, done);
     lastLine = done.lastLine;
     if (plan.durable) await save(lastLine, sink.bytes(), groupsSink ? groupsSink.bytes() : null);
     progress?.update(summary.total, { ok: summary.countOf('OK'), invalid: summary.countOf('INVALID'), aborted: summary.countOf('ABORTED') });
   };
-  const dispatch = async (items: Item[]) => {
-    const running = scoreBatch(items);
+  const dispatch = async (running: Promise<BatchOutput>) => {
     running.catch(() => undefined); // awaited in order by writeNext; this only keeps it from being "unhandled" meanwhile
     inFlight.push(running);
     if (inFlight.length >= scorer.parallelism) await writeNext();
   };
 
-  const batcher = new Batcher(options.batchSize, plan.grouped);
   let completed = false;
-  let stoppedEarly = false;
   try {
-    for await (const row of source.rows) {
-      if (sigint.stopping()) {
-        stoppedEarly = true;
-        break;
-      }
-      // Awaited only with --retry-aborted: a promise per row is a cost on a million rows.
-      const kept = previous ? await previous.keptRows(row.line) : null;
-      const full = batcher.add(itemOf(row, plan, options, kept));
-      if (full !== null) await dispatch(full);
-    }
-    // After SIGINT the unfinished batch is left for --resume: its last group may not be complete.
-    const rest = batcher.take();
-    if (rest.length > 0 && !stoppedEarly) await dispatch(rest);
+    if ('blocks' in input) for await (const blocks of blockBatches(input.blocks.blocks, options.batchSize, keepReading)) await dispatch(scoreBlocks(blocks));
+    else for await (const items of itemBatches(input.rows, plan, options, previous, keepReading)) await dispatch(scoreBatch(items));
     while (inFlight.length > 0) await writeNext();
     completed = !stoppedEarly;
   } finally {
@@ -439,4 +436,42 @@ export async function scoreFile(options: ScoreFileOptions): Promise<ScoreRun> {
   }
   if (completed && plan.durable) removeCheckpoint(options.output);
   return { summary, interrupted: !completed, lastLine };
+}
+
+/**
+ * A block of lines made into result rows on a pool thread; the rows it leaves (async verifiers) are
+ * scored here and put in their places. A thread lost with the block (a crash, a row past the
+ * budget) has the whole block scored here instead, where the engine isolates each sample.
+ */
+async function scoreOnThread(block: LineBlock, after: number, scorer: BatchScorer, plan: RunPlan, context: RowContext, scoreBatch: (items: readonly Item[]) => Promise<BatchOutput>): Promise<BatchOutput> {
+  const lastLine = block.firstLine + block.lines - 1;
+  const items = (indices?: number[]) => {
+    if (indices?.length === 0) return [];
+    const lines = splitLines(block, after);
+    return (indices ?? lines.map((_, i) => i)).map((i) => itemOf(parseJsonLine(lines[i]!.text, lines[i]!.line), plan.rules, null));
+  };
+  let reply;
+  try {
+    reply = await scorer.rows!(block, after, plan.rules, plan.outputFormat as Exclude<DatasetFormat, 'parquet'>);
+  } catch (error) {
+    process.stderr.write(`verdict: lines ${block.firstLine}–${lastLine}: a pool thread failed on them (${error instanceof Error ? error.message : String(error)}); scoring them sample by sample\n`);
+    return { ...(await scoreBatch(items())), lastLine };
+  }
+  for (const column of reply.collisions) context.collided(column);
+  const left = items(reply.parts.filter((part): part is number => typeof part === 'number'));
+  const scored = left.length > 0 ? await scoreBatch(left) : null;
+  const out: BatchOutput = { rows: [], groups: [], tally: scored?.tally ?? [], pooled: [reply.tally], lastLine };
+  let row = 0;
+  let k = 0;
+  for (const part of reply.parts) {
+    if (typeof part !== 'number') {
+      out.rows.push({ encoded: part });
+      continue;
+    }
+    const item = left[k++]!;
+    const count = item.kind === 'samples' ? item.samples.length : 1;
+    out.rows.push(...scored!.rows.slice(row, row + count));
+    row += count;
+  }
+  return out;
 }

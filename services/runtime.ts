@@ -3,7 +3,7 @@ import { createServices } from './bootstrap';
 import type { VerdictConfig } from './config';
 import type { SandboxObserver } from './observers';
 import { Engine, type EngineLimits, type EngineObserver } from './engine/engine';
-import { InlineExecutor, PoolExecutor } from './pool/executor';
+import { InlineExecutor, PoolExecutor, type Executor } from './pool/executor';
 import { VERDICT_VERIFIERS } from './pool-entry';
 import type { PoolEntry } from './pool/worker';
 
@@ -21,6 +21,8 @@ export interface RuntimeOptions {
 
 export interface Runtime {
   engine: Engine;
+  /** Where the engine runs pure work: jobs of the pool entry's module run here too (Executor.runJob). */
+  executor: Executor;
   /** Drains the engine (up to `drainMs`), then stops the services. */
   close(drainMs?: number): Promise<void>;
 }
@@ -37,7 +39,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
     ...(options.metricsRegistry ? { metricsRegistry: options.metricsRegistry } : {}),
     ...(options.sandboxObserver ? { sandboxObserver: options.sandboxObserver } : {}),
   });
-  const executor =
+  const executor: Executor =
     options.workers > 0 ? new PoolExecutor(verifiers, options.workers) : new InlineExecutor(registry);
   const engine = new Engine({
     registry,
@@ -48,6 +50,7 @@ export async function openRuntime(options: RuntimeOptions): Promise<Runtime> {
   });
   return {
     engine,
+    executor,
     async close(drainMs) {
       await engine.close(drainMs);
       await serviceSet.close();

@@ -46,8 +46,7 @@ let zstdReady: Promise<void> | null = null;
  * define a file of concatenated members as the concatenation of their contents, so each batch is
  * appended on its own and a file cut at a batch boundary (see --resume) stays valid.
  */
-export async function encodeBlock(format: DatasetFormat, text: string): Promise<Buffer> {
-  const bytes = Buffer.from(text, 'utf8');
+export async function encodeBlock(format: DatasetFormat, bytes: Buffer): Promise<Buffer> {
   if (format === 'jsonl.gz') return gzipSync(bytes);
   if (format === 'jsonl.zst') {
     zstdReady ??= zstdWasm.init();

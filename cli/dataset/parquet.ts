@@ -6,7 +6,7 @@ import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
 import { ScalarType, type DescField } from '@bufbuild/protobuf';
 import type { JsonObject } from '../../core/json';
 import { RESULT_ROW_COLUMNS, ROW_RESULT_FIELDS } from './result-columns';
-import { partialPath, type InputRow, type OutputRow, type ResultSink, type RowSource } from './rows';
+import { partialPath, type InputRow, type JsonRow, type OutputRow, type ResultSink, type RowSource } from './rows';
 
 /**
  * Parquet in and out with hyparquet / hyparquet-writer. Both are ES modules, which Node ≥ 20.19 loads
@@ -178,7 +178,7 @@ export class ParquetSink implements ResultSink {
     this.out = new FileByteWriter(this.fd);
   }
 
-  private start(rows: readonly OutputRow[]): ParquetWriter {
+  private start(rows: readonly JsonRow[]): ParquetWriter {
     const names: string[] = [];
     const seen = new Set<string>();
     for (const row of rows) for (const key of Object.keys(row.json)) if (!seen.has(key)) (seen.add(key), names.push(key));
@@ -202,8 +202,12 @@ export class ParquetSink implements ResultSink {
     return new ParquetWriter({ writer: this.out, schema });
   }
 
-  async write(rows: readonly OutputRow[]): Promise<void> {
-    if (rows.length === 0) return;
+  async write(output: readonly OutputRow[]): Promise<void> {
+    if (output.length === 0) return;
+    const rows = output.map((row) => {
+      if ('encoded' in row) throw new Error('a Parquet output is given rows, not encoded JSONL'); // planRun keeps pool-written rows to JSONL outputs
+      return row;
+    });
     this.writer ??= this.start(rows);
     for (const row of rows) {
       for (const key of Object.keys(row.json)) {

@@ -23,12 +23,19 @@ export interface RowSource {
 }
 
 /** One output row: its JSON form, and for rows from a Parquet input the pass-through values as read. */
-export interface OutputRow {
+export interface JsonRow {
   json: JsonObject;
   native?: Record<string, unknown>;
   /** A JSONL input line as read: written instead of `json` to a JSONL output. */
   text?: string;
 }
+
+/**
+ * What a sink writes: rows, or result rows a pool thread already wrote in the output's format
+ * (JSONL, or JSONL as one gzip member or zstd frame: `verdict score` on a JSONL file; only JSONL
+ * sinks are given them).
+ */
+export type OutputRow = JsonRow | { encoded: Uint8Array };
 
 /**
  * Where results go, one batch at a time. A file is written under a temporary name beside it

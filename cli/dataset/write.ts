@@ -32,10 +32,26 @@ export function openSink(path: string, format: DatasetFormat, options: SinkOptio
 const writeAsync = promisify(write);
 const fsyncAsync = promisify(fsync);
 
-function jsonlText(rows: readonly OutputRow[]): string {
+/**
+ * The rows in the output's format: runs of rows written here are encoded together (one gzip member
+ * or zstd frame), what pool threads already encoded is copied as it is; members and frames follow
+ * one another, which both formats read as one stream.
+ */
+async function encodeRows(format: DatasetFormat, rows: readonly OutputRow[]): Promise<Buffer> {
+  const parts: Uint8Array[] = [];
   let text = '';
-  for (const row of rows) text += (row.text ?? JSON.stringify(row.json)) + '\n';
-  return text;
+  const flush = async () => {
+    if (text !== '') parts.push(await encodeBlock(format, Buffer.from(text, 'utf8')));
+    text = '';
+  };
+  for (const row of rows) {
+    if ('encoded' in row) {
+      await flush();
+      parts.push(row.encoded);
+    } else text += (row.text ?? JSON.stringify(row.json)) + '\n';
+  }
+  await flush();
+  return parts.length === 1 ? Buffer.from(parts[0]!.buffer, parts[0]!.byteOffset, parts[0]!.byteLength) : Buffer.concat(parts);
 }
 
 class StdoutSink implements ResultSink {
@@ -43,7 +59,7 @@ class StdoutSink implements ResultSink {
   constructor(private readonly format: DatasetFormat) {}
   async write(rows: readonly OutputRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const block = await encodeBlock(this.format, jsonlText(rows));
+    const block = await encodeRows(this.format, rows);
     this.written += block.length;
     if (!process.stdout.write(block)) await once(process.stdout, 'drain');
   }
@@ -78,7 +94,7 @@ class JsonlFileSink implements ResultSink {
   }
   async write(rows: readonly OutputRow[]): Promise<void> {
     if (rows.length === 0) return;
-    const block = await encodeBlock(this.format, jsonlText(rows));
+    const block = await encodeRows(this.format, rows);
     // Written and synced off the main thread, which meanwhile reads and maps the next rows.
     let offset = 0;
     while (offset < block.length) offset += (await writeAsync(this.fd, block, offset, block.length - offset, this.written + offset)).bytesWritten;

@@ -7,7 +7,7 @@ import { OverBudget, type Executor } from '../pool/executor';
 import { outcomeAt, type ChunkReply } from '../pool/tasks';
 import { asBatch, type SampleBatch } from './batch';
 import type { EngineResult, WireFormat } from './encoded';
-import { toEncodedResult, toResult } from './result';
+import { responseTooLong, toEncodedResult, toResult } from './result';
 
 export interface EngineLimits {
   /** Samples in one request; a larger batch is refused as a whole. */
@@ -223,7 +223,7 @@ export class Engine {
       if (!verifier) return results.settle(index, invalid(this.registry.unknownVerifierReason(sample.verifier)));
       // A bound over the limit (a scanned response's UTF-8 bytes) is checked against the decoded characters.
       if (batch.responseCharsAtMost(index) > limit && batch.sample(index).response.length > limit) {
-        return results.settle(index, invalid(`response: longer than ${limit} characters`));
+        return results.settle(index, responseTooLong(limit));
       }
       if (verifier.kind === 'pure') pure.push(index);
       else void this.runAsync(verifier, batch.sample(index), signal).then((timed) => results.settle(index, timed.outcome, timed.seconds));

@@ -1,7 +1,12 @@
 import type { JsonObject } from '../../core/json';
-import type { Outcome, ResultHead, RoutedSample, ScoreResult } from '../../core/sample';
+import { invalid, type Outcome, type ResultHead, type RoutedSample, type ScoreResult } from '../../core/sample';
 import { boundDetails } from './details';
 import type { EncodedChunk, EncodedResult } from './encoded';
+
+/** A response over the engine's `maxResponseChars`: INVALID before any verifier sees it. */
+export function responseTooLong(limit: number): Outcome {
+  return invalid(`response: longer than ${limit} characters`);
+}
 
 /** A result's head: its outcome with the sample's id and position and the verifier's version. */
 function head(sample: RoutedSample, index: number, outcome: Outcome, verifierVersion: string): ResultHead {

@@ -19,6 +19,12 @@ export interface Executor {
    */
   scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
+  /**
+   * A job of the pool's entry module (PoolJobs) on a thread, under `budgetMs` as a chunk; the
+   * buffers of `transferList` move to the thread. Pool executors only: the inline executor has no
+   * entry module, and its callers do the job's work on their own thread.
+   */
+  runJob?(name: string, payload: unknown, signal: AbortSignal, budgetMs?: number, transferList?: ArrayBuffer[]): Promise<unknown>;
   /** Chunks waiting for a thread. */
   queued(): number;
   close(): Promise<void>;
@@ -87,11 +93,19 @@ export class PoolExecutor implements Executor {
 
   async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
     // A packed chunk's buffer is moved to the thread, not copied (see SampleBatch.chunk).
-    const transferList = Array.isArray(samples) ? undefined : [samples.bytes.buffer as ArrayBuffer];
-    if (budgetMs === undefined) {
-      return (await this.pool.run({ op: 'score', samples, ...(encode ? { encode } : {}) } satisfies PoolTask, { signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;
-    }
-    // The budget runs from when a thread takes the chunk, not from when it was queued: the thread
+    const transferList = Array.isArray(samples) ? [] : [samples.bytes.buffer as ArrayBuffer];
+    return (await this.runBudgeted({ op: 'score', samples, ...(encode ? { encode } : {}) }, signal, budgetMs, transferList)) as ChunkReply;
+  }
+
+  runJob(name: string, payload: unknown, signal: AbortSignal, budgetMs?: number, transferList: ArrayBuffer[] = []): Promise<unknown> {
+    return this.runBudgeted({ op: 'job', name, payload }, signal, budgetMs, transferList);
+  }
+
+  /** A chunk or job, stopped past `budgetMs` from when a thread takes it (OverBudget). */
+  private async runBudgeted(task: Extract<PoolTask, { op: 'score' | 'job' }>, signal: AbortSignal, budgetMs: number | undefined, transferList: ArrayBuffer[]): Promise<unknown> {
+    const transfer = transferList.length > 0 ? { transferList } : {};
+    if (budgetMs === undefined) return this.pool.run(task, { signal, ...transfer });
+    // The budget runs from when a thread takes the task, not from when it was queued: the thread
     // raises a shared flag, and a timer here watches it.
     const started = new SharedArrayBuffer(4);
     const flag = new Int32Array(started);
@@ -113,8 +127,7 @@ export class PoolExecutor implements Executor {
       Math.max(10, Math.min(250, budgetMs / 4)),
     );
     try {
-      const task: PoolTask = { op: 'score', samples, started, ...(encode ? { encode } : {}) };
-      return (await this.pool.run(task, { signal: stop.signal, ...(transferList ? { transferList } : {}) })) as ChunkReply;
+      return await this.pool.run({ ...task, started }, { signal: stop.signal, ...transfer });
     } catch (error) {
       if (overBudget) throw overBudget;
       throw error;

@@ -52,7 +52,7 @@ export interface EncodeAs {
   indices: Int32Array;
 }
 
-/** What the pool runs: a chunk of pure-verifier samples, or one named task of a verifier. */
+/** What the pool runs: a chunk of pure-verifier samples, one named task of a verifier, or a job of the entry module. */
 export type PoolTask =
   | {
       op: 'score';
@@ -62,7 +62,9 @@ export type PoolTask =
       started?: SharedArrayBuffer;
       encode?: EncodeAs;
     }
-  | { op: 'task'; verifier: string; task: string; payload: Json };
+  | { op: 'task'; verifier: string; task: string; payload: Json }
+  /** A job the pool's entry module adds (PoolJobs), under the same budget as a chunk. */
+  | { op: 'job'; name: string; payload: unknown; started?: SharedArrayBuffer };
 
 function outcomeOf(registry: Registry, sample: Sample): Outcome {
   const verifier = registry.get(sample.verifier);

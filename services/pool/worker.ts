@@ -16,13 +16,25 @@ export interface PoolEntry {
   createRegistry(): Registry;
 }
 
+/**
+ * Work an entry module adds beside scoring, by name: `verdict score` has its threads read, score and
+ * write whole dataset rows (cli/dataset/pool-rows.ts), so that its calling thread only moves lines.
+ * A job gets the thread's registry and the payload as sent; what it returns is sent back.
+ */
+export type PoolJobs = Readonly<Record<string, (registry: Registry, payload: never) => unknown>>;
+
 /** A pool thread's task handler over the registry `createRegistry` builds (on the first task). */
-export function poolHandler(createRegistry: () => Registry): (task: PoolTask) => unknown {
+export function poolHandler(createRegistry: () => Registry, jobs: PoolJobs = {}): (task: PoolTask) => unknown {
   let registry: Registry | undefined;
   return (task) => {
     registry ??= createRegistry();
     if (task.op === 'task') return runTask(registry, task.verifier, task.task, task.payload);
     if (task.started) Atomics.store(new Int32Array(task.started), 0, 1);
+    if (task.op === 'job') {
+      const job = jobs[task.name];
+      if (!job) throw new Error(`no job "${task.name}" in this pool's entry module`);
+      return job(registry, task.payload as never);
+    }
     return scoreChunk(registry, task.samples, task.encode);
   };
 }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { SCORE_VERIFIERS } from '../../cli/pool-entry';
 import { VERDICT_VERIFIERS } from '../../services/pool-entry';
 
 const DIST = path.resolve(__dirname, '..', '..');
@@ -42,6 +43,20 @@ describe('a pool thread', () => {
       (f) =>
         !/^(core|verifiers|rubrics|services\/wire)\//.test(f) &&
         !['services/pool-entry.js', 'services/pool/worker.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
+    );
+    expect(outside).toEqual([]);
+    expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);
+  });
+
+  it("verdict score's threads add only the modules that make result rows (cli/pool-entry.ts)", async () => {
+    const files = await loadedBy(SCORE_VERIFIERS.module);
+    const own = files.filter((f) => !f.includes(`${path.sep}node_modules${path.sep}`)).map((f) => path.relative(DIST, f));
+    expect(own).toContain(path.join('cli', 'dataset', 'pool-rows.js'));
+    const outside = own.filter(
+      (f) =>
+        !/^(core|verifiers|rubrics|services\/wire)\//.test(f) &&
+        !/^cli\/(pool-entry|receipt|dataset\/(pool-rows|result-rows|lines|json-line|mapping|result-columns|compression))\.js$/.test(f) &&
+        !['services/pool/worker.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);
