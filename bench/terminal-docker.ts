@@ -4,8 +4,8 @@ import * as tarStream from 'tar-stream';
 import type { Sample } from '../core/sample';
 import { scoreAsync } from '../core/score';
 import type { AsyncVerifier } from '../core/verifier';
-import { terminalConfigSection } from '../services/workspace';
-import { DockerWorkspace } from '../services/workspace/docker';
+import { terminalConfigSection } from '../services/terminal';
+import { DockerWorkspace } from '../services/terminal/docker';
 import { BASE_IMAGE, engineSocket, startEngine } from '../test/terminal/engine';
 import { terminal } from '../verifiers/terminal';
 import { heading, row, timed } from './timing';
@@ -86,8 +86,8 @@ export async function runDocker(): Promise<void> {
     archivePort = new DockerWorkspace(
       terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: socket, maxConcurrency: LANES, hostRead: false } }, defaultImage: BASE_IMAGE } }),
     );
-    const services = { workspace: port as DockerWorkspace };
-    const archiveServices = { workspace: archivePort as DockerWorkspace };
+    const services = { terminal: port as DockerWorkspace };
+    const archiveServices = { terminal: archivePort as DockerWorkspace };
     const tar = (await (async () => {
       const pack = tarStream.pack();
       const chunks: Buffer[] = [];

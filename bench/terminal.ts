@@ -6,7 +6,7 @@ import type { Sample } from '../core/sample';
 import { scoreAsync } from '../core/score';
 import type { AsyncVerifier } from '../core/verifier';
 import { systemMounts } from '../services/sandbox/bwrap';
-import { BwrapWorkspace, terminalConfigSection } from '../services/workspace';
+import { BwrapWorkspace, terminalConfigSection } from '../services/terminal';
 import { terminal } from '../verifiers/terminal';
 import { runDocker } from './terminal-docker';
 import { heading, row, timed } from './timing';
@@ -62,7 +62,7 @@ export async function run(): Promise<void> {
   writeFileSync(path.join(tests, 'test.sh'), TEST);
   const tar = (await tarOf(workspace)).toString('base64');
 
-  const services = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ workers: cores })) };
+  const services = { terminal: new BwrapWorkspace(terminalConfigSection.parse({ workers: cores })) };
   const sample = (i: number): Sample => ({ id: `t${i}`, verifier: 'terminal', response: '', label: { task: { id: 'bench', tests: { 'test.sh': TEST } } }, groupId: '', responseTokens: 0, metadata: { workspace: { tar } } });
   const scoreOne = (i: number) => scoreAsync(terminal as AsyncVerifier, sample(i), { signal: new AbortController().signal, services, compute: async () => null });
   for (let i = 0; i < 4; i++) await scoreOne(i);

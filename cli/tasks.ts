@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { dockerConfigSection, type DockerConfigSection } from '../services/workspace/config';
-import { buildTargets, buildTaskImage } from '../services/workspace/docker/build';
-import { engineClients } from '../services/workspace/docker/engine';
+import { dockerConfigSection, type DockerConfigSection } from '../services/terminal/config';
+import { buildTargets, buildTaskImage } from '../services/terminal/docker/build';
+import { engineClients } from '../services/terminal/docker/engine';
 import { config } from './options';
 
 /** `verdict tasks build TASKDIR`: each Harbor task's image, built through a configured engine. */

@@ -1,9 +1,9 @@
-import type { HarborTask, NetworkPolicy, WorkspacePort } from './ports/workspace';
+import type { HarborTask, NetworkPolicy, TerminalPort } from './ports/terminal';
 
 /**
  * A Harbor task from its parts — `tests/`, task.toml (already parsed), environment/Dockerfile —
  * the way Harbor's `TaskConfig` reads them (src/harbor/models/task/config.py), for a task folder
- * (services/workspace/tasks.ts) and a label's inline task (verifiers/terminal) alike. Errors name
+ * (services/terminal/tasks.ts) and a label's inline task (verifiers/terminal) alike. Errors name
  * the task.toml key.
  */
 
@@ -121,7 +121,7 @@ function episodeServices(toml: Record<string, unknown>): string[] {
   return [...new Set((names as string[]).map((n) => n.slice(0, 15)))];
 }
 
-export function harborTask(parts: HarborTaskParts, defaults: WorkspacePort['defaults']): Built {
+export function harborTask(parts: HarborTaskParts, defaults: TerminalPort['defaults']): Built {
   if (typeof parts.tests['test.sh'] === 'undefined') return { ok: false, error: 'no tests/test.sh' };
   if (!isTable(parts.toml)) return { ok: false, error: 'task.toml: expected a table' };
   const toml = parts.toml;

@@ -5,7 +5,7 @@ import type { JsIsolatePort } from './ports/js-isolate';
 import type { JudgePort } from './ports/judge';
 import type { RewardModelsPort } from './ports/reward-model';
 import type { SandboxPort } from './ports/sandbox';
-import type { WorkspacePort } from './ports/workspace';
+import type { TerminalPort } from './ports/terminal';
 import type { Outcome, Sample } from './sample';
 
 /** What every verifier's score function receives: the response, the validated label, the raw sample. */
@@ -33,8 +33,8 @@ export interface Services {
   jsIsolate?: JsIsolatePort;
   /** agent_state's limits and task directory; absent without an `agentState:` section. */
   agentState?: AgentStatePort;
-  /** The terminal verifier's workspace backend; absent without a `terminal:` section. */
-  workspace?: WorkspacePort;
+  /** The terminal verifier's backend (bwrap or docker), which runs a task's tests on an episode's workspace; absent without a `terminal:` section. */
+  terminal?: TerminalPort;
 }
 
 export interface VerifierEnv {
@@ -58,7 +58,7 @@ export const SERVICE_OF_SECTION: { readonly [S in ServiceSection]: keyof Service
   rewardModel: 'rewardModels',
   jsIsolate: 'jsIsolate',
   agentState: 'agentState',
-  terminal: 'workspace',
+  terminal: 'terminal',
 };
 
 /**

@@ -2,8 +2,8 @@ import type { Registry as MetricsRegistry } from 'prom-client';
 import { existsSync, statSync } from 'node:fs';
 import { SandboxError } from '../core/ports/sandbox';
 import { AwmReleaseError, agentStateService } from './agent-state';
-import { BwrapWorkspace } from './workspace';
-import { DockerWorkspace } from './workspace/docker';
+import { BwrapWorkspace } from './terminal';
+import { DockerWorkspace } from './terminal/docker';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import type { SandboxObserver } from './observers';
@@ -99,7 +99,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
       }
     if (problems.length === 0) {
       const workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
-      services.workspace = workspace;
+      services.terminal = workspace;
       if (workspace instanceof DockerWorkspace) closers.push(() => workspace.close());
     }
   }

@@ -9,7 +9,7 @@ import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
 import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
-import { terminalConfigSection } from '../workspace/config';
+import { terminalConfigSection } from '../terminal/config';
 import { trainersConfigSection } from '../http/config';
 
 /**

@@ -1,17 +1,17 @@
-import type { HarborTask, WorkspacePort, WorkspaceRun, WorkspaceSource } from '../../core/ports/workspace';
-import { WorkspaceError } from '../../core/ports/workspace';
+import type { HarborTask, TerminalPort, WorkspaceRun, WorkspaceSource } from '../../core/ports/terminal';
+import { WorkspaceError } from '../../core/ports/terminal';
 import { tarOf } from '../../core/tar';
 import { harborTaskOf, never, workspaceTar } from './helpers';
 
 /**
- * The backend contract of core/ports/workspace.ts (verifiers/terminal/README.md, "The backend
- * contract"), as a suite any WorkspacePort runs: the local bwrap backend, the docker one (fresh
+ * The backend contract of core/ports/terminal.ts (verifiers/terminal/README.md, "The backend
+ * contract"), as a suite any TerminalPort runs: the local bwrap backend, the docker one (fresh
  * containers), a remote one later. It calls the port directly, not through the verifier. `make`
  * gives a backend whose largest workspace is 2 MiB. `options` names what a backend says it cannot
  * do: `diskFull: false`, no disk cap (podman's overlay without quotas); `rootTests: true`, test.sh
  * runs as root (Harbor's default user), so /tests is within its reach.
  */
-export function describeWorkspaceBackend(name: string, make: () => WorkspacePort, options: { diskFull?: boolean; rootTests?: boolean } = {}): void {
+export function describeWorkspaceBackend(name: string, make: () => TerminalPort, options: { diskFull?: boolean; rootTests?: boolean } = {}): void {
   describe(`workspace backend contract: ${name}`, () => {
     const port = make();
     const task = (script: string, limits: Partial<HarborTask> = {}): HarborTask => ({ ...harborTaskOf({ 'test.sh': script }, port), ...limits });

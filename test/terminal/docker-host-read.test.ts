@@ -2,10 +2,10 @@ import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import type { JsonObject } from '../../core/json';
 import type { Outcome } from '../../core/sample';
-import { terminalConfigSection } from '../../services/workspace';
-import { DockerWorkspace } from '../../services/workspace/docker';
-import { isRealFolder, readRewardFiles } from '../../services/workspace/docker/archive';
-import { STASH } from '../../services/workspace/docker/processes';
+import { terminalConfigSection } from '../../services/terminal';
+import { DockerWorkspace } from '../../services/terminal/docker';
+import { isRealFolder, readRewardFiles } from '../../services/terminal/docker/archive';
+import { STASH } from '../../services/terminal/docker/processes';
 import { scoreTerminal, workspaceTar } from './helpers';
 import { BASE_IMAGE, SuiteEngine } from './engine';
 
@@ -58,10 +58,10 @@ describe('terminal docker backend: the paused reward read from the host', () => 
       const container = await episode(undefined, `mkdir -p /app && echo ${answer} > /app/answer.txt`);
       const metadata = { environment: { endpoint: 'local', container: container.id } };
       const hostPort = port('auto');
-      const host = await scoreTerminal(label, metadata, { workspace: hostPort });
+      const host = await scoreTerminal(label, metadata, { terminal: hostPort });
       // The first port's unpause is off its result path: awaited before another port verifies the container.
       await hostPort.close();
-      const archive = await scoreTerminal(label, metadata, { workspace: port(false) });
+      const archive = await scoreTerminal(label, metadata, { terminal: port(false) });
       expect(host.details.rewardRead).toBe('host');
       expect(archive.details.rewardRead).toBe('archive');
       expect(outcome(host)).toEqual(outcome(archive));
@@ -71,7 +71,7 @@ describe('terminal docker backend: the paused reward read from the host', () => 
   it('the symlinked reward is not followed: 0 reward_file_not_regular, on the host read', async () => {
     const label = { task: { id: 'read', tests: { 'test.sh': TESTS[3]![1] } } };
     const container = await episode(undefined);
-    const result = await scoreTerminal(label, { environment: { endpoint: 'local', container: container.id } }, { workspace: port('auto') });
+    const result = await scoreTerminal(label, { environment: { endpoint: 'local', container: container.id } }, { terminal: port('auto') });
     expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'reward_file_not_regular', details: { rewardRead: 'host' } });
   });
 
@@ -79,8 +79,8 @@ describe('terminal docker backend: the paused reward read from the host', () => 
     const label = { task: { id: 'read', tests: { 'test.sh': ANSWER.replace(/\/app\//g, '') } } };
     for (const answer of ['42', '41']) {
       const metadata: JsonObject = { workspace: { tar: workspaceTar({ 'answer.txt': `${answer}\n` }) } };
-      const host = await scoreTerminal(label, metadata, { workspace: port('auto') });
-      const archive = await scoreTerminal(label, metadata, { workspace: port(false) });
+      const host = await scoreTerminal(label, metadata, { terminal: port('auto') });
+      const archive = await scoreTerminal(label, metadata, { terminal: port(false) });
       expect(host).toMatchObject({ status: 'OK', reward: answer === '42' ? 1 : 0, details: { rewardRead: 'host' } });
       expect(archive.details.rewardRead).toBe('archive');
       expect(outcome(host)).toEqual(outcome(archive));
@@ -95,18 +95,18 @@ describe('terminal docker backend: the paused reward read from the host', () => 
     const solved = await episode(names.solved, 'mkdir -p /app && echo 42 > /app/answer.txt');
     const unsolved = await episode(names.unsolved, 'mkdir -p /app && echo 41 > /app/answer.txt');
     const by = (name: string) => ({ environment: { endpoint: 'local', container: name } });
-    expect(await scoreTerminal(label, by(names.solved), { workspace: verifier })).toMatchObject({ reward: 1, details: { rewardRead: 'host' } });
-    expect(await scoreTerminal(label, by(names.unsolved), { workspace: verifier })).toMatchObject({ reward: 0, details: { rewardRead: 'host' } });
+    expect(await scoreTerminal(label, by(names.solved), { terminal: verifier })).toMatchObject({ reward: 1, details: { rewardRead: 'host' } });
+    expect(await scoreTerminal(label, by(names.unsolved), { terminal: verifier })).toMatchObject({ reward: 0, details: { rewardRead: 'host' } });
     await verifier.close();
     // The names swapped: the cached folder of the solved name is now the unsolved container's.
     await solved.rename({ name: `${names.solved}-x` });
     await unsolved.rename({ name: names.solved });
     await solved.rename({ name: names.unsolved });
-    expect(await scoreTerminal(label, by(names.solved), { workspace: verifier })).toMatchObject({ status: 'OK', reward: 0, details: { rewardRead: 'archive' } });
+    expect(await scoreTerminal(label, by(names.solved), { terminal: verifier })).toMatchObject({ status: 'OK', reward: 0, details: { rewardRead: 'archive' } });
     // Inspected again: the host read of the right folder.
     await verifier.close();
-    expect(await scoreTerminal(label, by(names.solved), { workspace: verifier })).toMatchObject({ status: 'OK', reward: 0, details: { rewardRead: 'host' } });
-    expect(await scoreTerminal(label, by(names.unsolved), { workspace: verifier })).toMatchObject({ status: 'OK', reward: 1, details: { rewardRead: 'archive' } });
+    expect(await scoreTerminal(label, by(names.solved), { terminal: verifier })).toMatchObject({ status: 'OK', reward: 0, details: { rewardRead: 'host' } });
+    expect(await scoreTerminal(label, by(names.unsolved), { terminal: verifier })).toMatchObject({ status: 'OK', reward: 1, details: { rewardRead: 'archive' } });
   });
 
   it('the archive read of a stash that is a symlink: the engine\'s stat shows the link (Podman\'s archive follows it)', async () => {

@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import type { JsonObject } from '../../core/json';
-import { terminalConfigSection } from '../../services/workspace';
-import { DockerWorkspace } from '../../services/workspace/docker';
+import { terminalConfigSection } from '../../services/terminal';
+import { DockerWorkspace } from '../../services/terminal/docker';
 import { scoreTerminal, workspaceTar } from './helpers';
 import { BASE_IMAGE, SuiteEngine } from './engine';
 
@@ -61,16 +61,16 @@ describe('terminal docker backend, shared mode: services the task declares', () 
 
   it('keeps the declared service for the tests and stops the rest (a daemon rewriting reward.txt), reporting both: solved 1, unsolved 0', async () => {
     const p = port();
-    const solved = await scoreTerminal(task(DECLARED), await make('hello'), { workspace: p });
+    const solved = await scoreTerminal(task(DECLARED), await make('hello'), { terminal: p });
     expect(solved).toMatchObject({ status: 'OK', reward: 1, reason: 'tests_passed', details: { episodeServices: [expect.stringMatching(/^\d+ notes-server$/)], episodeProcessesStopped: true } });
     expect((solved.details as { episodeProcesses: string[] }).episodeProcesses).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ sh$/)]));
     expect((solved.details as { episodeProcesses: string[] }).episodeProcesses).not.toEqual(expect.arrayContaining([expect.stringMatching(/notes-server/)]));
-    const unsolved = await scoreTerminal(task(DECLARED), await make('wrong'), { workspace: p });
+    const unsolved = await scoreTerminal(task(DECLARED), await make('wrong'), { terminal: p });
     expect(unsolved).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed', details: { episodeServices: [expect.stringMatching(/notes-server$/)] } });
   }, 120_000);
 
   it('without the declaration the service is stopped with the rest: the tests cannot reach it (0), and it is reported', async () => {
-    const outcome = await scoreTerminal(task({}), await make('hello'), { workspace: port() });
+    const outcome = await scoreTerminal(task({}), await make('hello'), { terminal: port() });
     expect(outcome).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed', details: { episodeProcessesStopped: true } });
     expect((outcome.details as { episodeProcesses: string[] }).episodeProcesses).toEqual(expect.arrayContaining([expect.stringMatching(/^\d+ notes-server$/), expect.stringMatching(/^\d+ sh$/)]));
     expect(outcome.details).not.toHaveProperty('episodeServices');
@@ -78,14 +78,14 @@ describe('terminal docker backend, shared mode: services the task declares', () 
 
   it('keeps it as well when the tests run as another user, and the service outlives the verification', async () => {
     const c = await make('hello');
-    const outcome = await scoreTerminal(task({ ...DECLARED, verifier: { user: 'nobody' } }), c, { workspace: port() });
+    const outcome = await scoreTerminal(task({ ...DECLARED, verifier: { user: 'nobody' } }), c, { terminal: port() });
     expect(outcome).toMatchObject({ status: 'OK', reward: 1, details: { episodeServices: [expect.stringMatching(/notes-server$/)] } });
     // The cleanup after the tests spared it: a second verification finds it serving still.
-    expect(await scoreTerminal(task(DECLARED), c, { workspace: port() })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal(task(DECLARED), c, { terminal: port() })).toMatchObject({ status: 'OK', reward: 1 });
   }, 120_000);
 
   it('is ABORTED for the episode\'s files alone (fresh mode): the service it left running is not in them', async () => {
-    const outcome = await scoreTerminal(task(DECLARED), { workspace: { tar: workspaceTar({ 'notes.txt': 'hello\n' }) } }, { workspace: port() });
+    const outcome = await scoreTerminal(task(DECLARED), { workspace: { tar: workspaceTar({ 'notes.txt': 'hello\n' }) } }, { terminal: port() });
     expect(outcome).toMatchObject({ status: 'ABORTED', reason: 'episode_services_unavailable', details: { services: ['notes-server'] } });
   }, 60_000);
 });

@@ -1,6 +1,6 @@
 import type Docker from 'dockerode';
-import { terminalConfigSection } from '../../services/workspace';
-import { DockerWorkspace } from '../../services/workspace/docker';
+import { terminalConfigSection } from '../../services/terminal';
+import { DockerWorkspace } from '../../services/terminal/docker';
 import { harborTaskOf, scoreTerminal } from './helpers';
 import { BASE_IMAGE, startEngine, SuiteEngine } from './engine';
 
@@ -49,14 +49,14 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');
-    expect(await scoreTerminal(label, solved, { workspace: port })).toMatchObject({ status: 'OK', reward: 1, reason: 'tests_passed' });
+    expect(await scoreTerminal(label, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1, reason: 'tests_passed' });
     // Verified twice: nothing of the first verification (its /tests, its reward) decides the second.
-    const again = await scoreTerminal(label, solved, { workspace: port });
+    const again = await scoreTerminal(label, solved, { terminal: port });
     expect(again.details).not.toHaveProperty('tampered');
     expect(again.details).not.toHaveProperty('episodeProcesses');
     expect(again).toMatchObject({ status: 'OK', reward: 1 });
     const unsolved = await make('mkdir -p /app && echo 41 > /app/answer.txt');
-    expect(await scoreTerminal(label, unsolved, { workspace: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    expect(await scoreTerminal(label, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
     // The unpause is off the result path; close() (service shutdown) waits for it.
     await port.close();
     const info = await engine.docker.getContainer(unsolved.environment.container).inspect();
@@ -67,7 +67,7 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     // tamper: report, so that the tests run: the reward file the daemon wrote is a tampered path too.
     const port = new DockerWorkspace(config({ tamper: 'report' }));
     const env = await make('mkdir -p /app && echo 41 > /app/answer.txt', 'nohup setsid bash -c \'while :; do mkdir -p /logs/verifier; echo 1 > /logs/verifier/reward.txt; sleep 0.002; done\' >/dev/null 2>&1 &');
-    const result = await scoreTerminal(label, env, { workspace: port });
+    const result = await scoreTerminal(label, env, { terminal: port });
     expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed', details: { episodeProcessesStopped: true } });
     expect(JSON.stringify(result.details.episodeProcesses)).toMatch(/bash/);
   });
@@ -83,7 +83,7 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
   ])('%s: 0 environment_tampered, the path named in details', async (_name, trick, path, tests) => {
     const port = new DockerWorkspace(config());
     const env = await make('mkdir -p /app && echo 41 > /app/answer.txt', trick);
-    const result = await scoreTerminal({ task: { id: 'answer', tests } }, env, { workspace: port });
+    const result = await scoreTerminal({ task: { id: 'answer', tests } }, env, { terminal: port });
     expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
     expect(JSON.stringify(result.details.tampered)).toContain(path);
   });
@@ -94,7 +94,7 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
       'mkdir -p /app && echo 41 > /app/answer.txt',
       'mkdir -p /tests /logs/verifier && echo \'{"reward": 1}\' > /logs/verifier/reward.json && printf "import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    o = yield\\n    o.get_result().outcome = \'passed\'\\n" > /tests/conftest.py',
     );
-    const result = await scoreTerminal(label, env, { workspace: port });
+    const result = await scoreTerminal(label, env, { terminal: port });
     expect(result).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
     expect(result.details.tampered).toEqual(expect.arrayContaining(['/tests/conftest.py', '/logs/verifier/reward.json']));
   });
@@ -132,13 +132,13 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
   it('episodeProcesses: keep leaves a service the tests need running (reported, not a leftover); stop kills it; afterShared: remove removes the container', async () => {
     const service = 'nohup setsid bash -c \'while :; do echo up > /tmp/alive; sleep 0.05; done\' >/dev/null 2>&1 &';
     const needsService = { task: { id: 'service', tests: { 'test.sh': '#!/bin/bash\nrm -f /tmp/alive; sleep 0.5\nif [ -f /tmp/alive ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
-    const kept = await scoreTerminal(needsService, await make(service), { workspace: new DockerWorkspace(config({ episodeProcesses: 'keep' })) });
+    const kept = await scoreTerminal(needsService, await make(service), { terminal: new DockerWorkspace(config({ episodeProcesses: 'keep' })) });
     expect(kept).toMatchObject({ status: 'OK', reward: 1, details: { episodeProcessesStopped: false } });
     expect(JSON.stringify(kept.details.episodeProcesses)).toMatch(/bash/);
-    const stopped = await scoreTerminal(needsService, await make(service), { workspace: new DockerWorkspace(config()) });
+    const stopped = await scoreTerminal(needsService, await make(service), { terminal: new DockerWorkspace(config()) });
     expect(stopped).toMatchObject({ status: 'OK', reward: 0, details: { episodeProcessesStopped: true } });
     const removed = await make('mkdir -p /app && echo 42 > /app/answer.txt');
-    expect(await scoreTerminal(label, removed, { workspace: new DockerWorkspace(config({ afterShared: 'remove' })) })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal(label, removed, { terminal: new DockerWorkspace(config({ afterShared: 'remove' })) })).toMatchObject({ status: 'OK', reward: 1 });
     await expect(engine.docker.getContainer(removed.environment.container).inspect()).rejects.toMatchObject({ statusCode: 404 });
   });
 
@@ -148,7 +148,7 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     try {
       const remote = new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { remote: { host: '127.0.0.1', port } } } }));
       const env = await make('mkdir -p /app && echo 42 > /app/answer.txt');
-      expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: env.environment.container } }, { workspace: remote })).toMatchObject({ status: 'OK', reward: 1 });
+      expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: env.environment.container } }, { terminal: remote })).toMatchObject({ status: 'OK', reward: 1 });
     } finally {
       await tcp.stop();
     }
@@ -156,13 +156,13 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
 
   it('is ABORTED naming what is missing: a container that is gone, an engine that is unreachable, an endpoint not configured is INVALID', async () => {
     const port = new DockerWorkspace(config());
-    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'no-such-container' } }, { workspace: port })).toMatchObject({
+    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'no-such-container' } }, { terminal: port })).toMatchObject({
       status: 'ABORTED',
       reason: 'environment_missing',
       details: { error: expect.stringContaining('no-such-container') },
     });
     const away = new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', docker: { endpoints: { local: { socketPath: `${socket}.absent` } } } }));
-    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'x' } }, { workspace: away })).toMatchObject({ status: 'ABORTED', reason: 'engine_unreachable' });
-    expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: 'x' } }, { workspace: port })).toMatchObject({ status: 'INVALID', reason: expect.stringContaining('metadata.environment.endpoint') });
+    expect(await scoreTerminal(label, { environment: { endpoint: 'local', container: 'x' } }, { terminal: away })).toMatchObject({ status: 'ABORTED', reason: 'engine_unreachable' });
+    expect(await scoreTerminal(label, { environment: { endpoint: 'remote', container: 'x' } }, { terminal: port })).toMatchObject({ status: 'INVALID', reason: expect.stringContaining('metadata.environment.endpoint') });
   });
 });

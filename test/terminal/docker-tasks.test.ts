@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type Docker from 'dockerode';
-import { terminalConfigSection } from '../../services/workspace';
-import { DockerWorkspace } from '../../services/workspace/docker';
+import { terminalConfigSection } from '../../services/terminal';
+import { DockerWorkspace } from '../../services/terminal/docker';
 import { SuiteEngine } from './engine';
 import { scoreTerminal, workspaceTar } from './helpers';
 
@@ -57,8 +57,8 @@ describe('terminal docker backend: tasks with their own image', () => {
       const unsolved = await start();
       await shell(unsolved, 'echo wrong > /tmp/report.txt', 'builder');
       const p = port();
-      expect(await scoreTerminal({ taskId: 'tmp-report' }, { environment: { endpoint: 'local', container: solved.id } }, { workspace: p })).toMatchObject({ status: 'OK', reward: 1 });
-      expect(await scoreTerminal({ taskId: 'tmp-report' }, { environment: { endpoint: 'local', container: unsolved.id } }, { workspace: p })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+      expect(await scoreTerminal({ taskId: 'tmp-report' }, { environment: { endpoint: 'local', container: solved.id } }, { terminal: p })).toMatchObject({ status: 'OK', reward: 1 });
+      expect(await scoreTerminal({ taskId: 'tmp-report' }, { environment: { endpoint: 'local', container: unsolved.id } }, { terminal: p })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
     } finally {
       for (const c of containers) await c.remove({ force: true }).catch(() => {});
     }
@@ -79,16 +79,16 @@ describe('terminal docker backend: tasks with their own image', () => {
     const report = Buffer.concat(chunks).toString();
     const p = port();
     const changeSet = workspaceTar({ 'tmp/report.txt': report });
-    expect(await scoreTerminal({ taskId: 'tmp-report' }, { workspace: { tar: changeSet, root: '/' } }, { workspace: p })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal({ taskId: 'tmp-report' }, { workspace: { tar: changeSet, root: '/' } }, { terminal: p })).toMatchObject({ status: 'OK', reward: 1 });
     const inWorkdir = workspaceTar({ 'report.txt': report });
-    expect(await scoreTerminal({ taskId: 'tmp-report' }, { workspace: { tar: inWorkdir } }, { workspace: p })).toMatchObject({ status: 'OK', reward: 0 });
+    expect(await scoreTerminal({ taskId: 'tmp-report' }, { workspace: { tar: inWorkdir } }, { terminal: p })).toMatchObject({ status: 'OK', reward: 0 });
   }, 120_000);
 
   it('is ABORTED naming what the environment lacks: a command not in the task\'s image, an image that does not exist', async () => {
     const p = port();
     const tar = workspaceTar({ 'answer.json': '{"answer": 42}' });
-    expect(await scoreTerminal({ taskId: 'missing-tool' }, { workspace: { tar } }, { workspace: p })).toMatchObject({ status: 'ABORTED', reason: expect.stringMatching(/^command_not_found: jq/) });
+    expect(await scoreTerminal({ taskId: 'missing-tool' }, { workspace: { tar } }, { terminal: p })).toMatchObject({ status: 'ABORTED', reason: expect.stringMatching(/^command_not_found: jq/) });
     const label = { task: { id: 'no-image', tests: { 'test.sh': 'echo 1 > /logs/verifier/reward.txt' }, toml: { environment: { docker_image: 'localhost/verdict-no-such-image:1' } } } };
-    expect(await scoreTerminal(label, { workspace: { tar } }, { workspace: p })).toMatchObject({ status: 'ABORTED', reason: 'image_missing', details: { error: expect.stringContaining('localhost/verdict-no-such-image:1') } });
+    expect(await scoreTerminal(label, { workspace: { tar } }, { terminal: p })).toMatchObject({ status: 'ABORTED', reason: 'image_missing', details: { error: expect.stringContaining('localhost/verdict-no-such-image:1') } });
   }, 120_000);
 });

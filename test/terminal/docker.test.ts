@@ -1,8 +1,8 @@
 import type { JsonObject } from '../../core/json';
 import { createServices } from '../../services/bootstrap';
 import { ConfigError, parseConfig } from '../../services/config';
-import { DockerWorkspace } from '../../services/workspace/docker';
-import { terminalConfigSection } from '../../services/workspace';
+import { DockerWorkspace } from '../../services/terminal/docker';
+import { terminalConfigSection } from '../../services/terminal';
 import { describeWorkspaceBackend } from './contract';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier } from '../../core/verifier';
@@ -33,7 +33,7 @@ const RUNS = {
 };
 
 describe('terminal docker backend: the README\'s test.sh cannot be beaten', () => {
-  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
+  const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
   const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
 
   it('by a forged reward.json, a folder at reward.txt or a stopped test.sh: each 0', async () => {
@@ -47,7 +47,7 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
 });
 
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {
-  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
+  const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
   // A wall time of 600 s and a cancel after 120: a stop seen only at the wall time throws "cancelled".
   const run = (test: string) => {
     const task = { id: 'stopped', tests: { 'test.sh': test }, toml: { verifier: { timeout_sec: 600 } } };
@@ -71,7 +71,7 @@ describe('terminal docker backend: a stopped test run ends at once, not at its w
 });
 
 describe('terminal docker backend: what test.sh leaves', () => {
-  const services = { workspace: tracked(new DockerWorkspace(dockerConfig())) };
+  const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
   const run = (test: string) => scoreTerminal({ task: { id: 'left', tests: { 'test.sh': test } } }, { workspace: { tar: workspaceTar({ 'a.txt': 'a' }) } }, services);
 
   it('a helper test.sh killed without waiting is not left over, however late the signal lands (here: pending while it is stopped)', async () => {

@@ -5,8 +5,8 @@ import { promisify } from 'node:util';
 import type { JsonObject } from '../../core/json';
 import type { Outcome } from '../../core/sample';
 import type { Services } from '../../core/verifier';
-import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
-import { DockerWorkspace } from '../../services/workspace/docker';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/terminal';
+import { DockerWorkspace } from '../../services/terminal/docker';
 import { BASE_IMAGE, SuiteEngine } from './engine';
 import { scoreTerminal } from './helpers';
 
@@ -49,8 +49,8 @@ let bwrap: Services;
 let docker: Services;
 beforeAll(() => {
   for (const name of STAND_INS) engine.podman(['tag', BASE_IMAGE, `docker.io/library/${name}`]);
-  bwrap = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 1 })) };
-  docker = { workspace: engine.track(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } }))) };
+  bwrap = { terminal: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 1 })) };
+  docker = { terminal: engine.track(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } }))) };
 });
 
 /** "1", "0", or "ABORTED <reason>" — what EXPECTED compares with. */

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../core/json';
 import { tarOf, type TarEntry } from '../../core/tar';
 import type { Services } from '../../core/verifier';
-import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/terminal';
 import { scoreTerminal, TASKS, workspaceTar } from './helpers';
 
 /**
@@ -10,7 +10,7 @@ import { scoreTerminal, TASKS, workspaceTar } from './helpers';
  * episodes' files as a whole-filesystem change set — the way `docker export` gives them, system
  * folders included — through the bwrap backend.
  */
-const services: Services = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 2 })) };
+const services: Services = { terminal: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 2 })) };
 const b64 = (entries: TarEntry[]) => Buffer.from(tarOf(entries)).toString('base64');
 /** What an export of any Debian container holds besides the episode's files: skipped by bwrap. */
 const SYSTEM: TarEntry[] = [
@@ -42,7 +42,7 @@ describe('terminal: Harbor tasks whose answers live outside /app (bwrap, whole-f
       { name: 'workspace', type: 'dir' },
     ];
     const right = { name: 'results/summary.csv', data: 'east,2\nnorth,6\nsouth,7\n' };
-    const found = await services.workspace!.task('data-results');
+    const found = await services.terminal!.task('data-results');
     expect(found).toMatchObject({ kind: 'found', task: { workdir: '/workspace', user: 'tester', env: { EXPECTED_ROWS: '3', REPORT: 'summary.csv' }, network: { mode: 'no-network' } } });
     expect(await score('data-results', { tar: b64([...SYSTEM, ...files, right]), root: '/' })).toMatchObject({ status: 'OK', reward: 1 });
     expect(await score('data-results', { tar: b64([...SYSTEM, ...files, { ...right, data: 'north,6\n' }]), root: '/' })).toMatchObject({ status: 'OK', reward: 0 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { harborTask } from '../../core/harbor-task';
 import type { JsonObject } from '../../core/json';
-import type { HarborTask, WorkspacePort } from '../../core/ports/workspace';
+import type { HarborTask, TerminalPort } from '../../core/ports/terminal';
 import type { Outcome, Sample } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
@@ -44,7 +44,7 @@ export function scoreTerminal(label: JsonObject, metadata: JsonObject, services:
 }
 
 /** A task of these tests/ files and task.toml (parsed), read as a task folder would be. */
-export function harborTaskOf(tests: Record<string, string>, port: Pick<WorkspacePort, 'defaults'>, toml: Record<string, unknown> = {}, dockerfile: string | null = null): HarborTask {
+export function harborTaskOf(tests: Record<string, string>, port: Pick<TerminalPort, 'defaults'>, toml: Record<string, unknown> = {}, dockerfile: string | null = null): HarborTask {
   const built = harborTask({ id: 'contract', tests, toml, dockerfile, environmentDir: null }, port.defaults);
   if (!built.ok) throw new Error(built.error);
   return built.task;

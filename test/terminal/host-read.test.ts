@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, linkSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { NONCE_FILE, readStashOnHost } from '../../services/workspace/docker/host-read';
+import { NONCE_FILE, readStashOnHost } from '../../services/terminal/docker/host-read';
 
 /**
  * The host read of the docker backend on real files: a folder laid out as a container's root

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { JsonObject } from '../../core/json';
 import type { Services } from '../../core/verifier';
 import { tarOf } from '../../core/tar';
-import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/terminal';
 import { scoreTerminal, workspaceTar } from './helpers';
 
 /**
@@ -33,7 +33,7 @@ const RUNS = {
 };
 
 describe('terminal verifier: hostile workspaces', () => {
-  const services: Services = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 8, maxMembers: 20_000 })) };
+  const services: Services = { terminal: new BwrapWorkspace(terminalConfigSection.parse({ workers: 2, maxWorkspaceMb: 8, maxMembers: 20_000 })) };
   const run = (task: JsonObject, tar: string) => scoreTerminal({ task }, { workspace: { tar } }, services);
   const wrong = { 'answer.txt': '41' };
 

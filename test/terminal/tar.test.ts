@@ -1,5 +1,5 @@
 import { tarOf } from '../../core/tar';
-import { readArchive } from '../../services/workspace/tar';
+import { readArchive } from '../../services/terminal/tar';
 
 const limits = { maxBytes: 1 << 20, maxMembers: 100 };
 

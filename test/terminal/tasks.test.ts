@@ -1,11 +1,11 @@
 import type { Services } from '../../core/verifier';
-import { BwrapWorkspace, terminalConfigSection } from '../../services/workspace';
+import { BwrapWorkspace, terminalConfigSection } from '../../services/terminal';
 import { scoreTerminal, TASKS, workspaceTar } from './helpers';
 
 const LOG = ['1.2.3.4 - - [01/Jan/2026:10:00:00 +0000] "GET / HTTP/1.1" 200 12', '1.2.3.5 - - [01/Jan/2026:10:00:00 +0000] "GET /x HTTP/1.1" 404 0', '1.2.3.6 - - [01/Jan/2026:10:00:00 +0000] "GET /y HTTP/1.1" 404 0'].join('\n') + '\n';
 
 describe('terminal verifier: Harbor tasks in a real bubblewrap sandbox', () => {
-  const services: Services = { workspace: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 2 })) };
+  const services: Services = { terminal: new BwrapWorkspace(terminalConfigSection.parse({ taskDir: TASKS, workers: 2 })) };
   const score = (taskId: string, files: Parameters<typeof workspaceTar>[0], gzip = false) => scoreTerminal({ taskId }, { workspace: { tar: workspaceTar(files, { gzip }) } }, services);
 
   it.each([
@@ -39,7 +39,7 @@ describe('terminal verifier: Harbor tasks in a real bubblewrap sandbox', () => {
   });
 
   it('takes task.toml\'s limits from the task folder, and says INVALID or ABORTED for what it cannot resolve', async () => {
-    const found = await services.workspace!.task('pytest-json');
+    const found = await services.terminal!.task('pytest-json');
     expect(found).toMatchObject({ kind: 'found', task: { timeoutSec: 60, cpus: 1, memoryMb: 1024, storageMb: 256, workdir: '/app', image: null, user: null, env: {}, network: null } });
     expect(await scoreTerminal({ taskId: 'nope' }, { workspace: { tar: workspaceTar({}) } }, services)).toMatchObject({ status: 'INVALID', reason: 'label.taskId: no task "nope" in terminal.taskDir' });
     expect(await scoreTerminal({ taskId: 'file-ops' }, {}, services)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^metadata\.workspace: required/) });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isJsonObject, type JsonObject } from '../../core/json';
 import { harborTask } from '../../core/harbor-task';
-import { WorkspaceError, type EnvironmentReport, type HarborTask, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
+import { WorkspaceError, type EnvironmentReport, type HarborTask, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/terminal';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { defineAsync } from '../../core/verifier';
 
@@ -157,7 +157,7 @@ export const terminal = defineAsync({
   async score({ label, sample }, env): Promise<Outcome> {
     const source = readSource(sample.metadata);
     if (!source.ok) return invalid(source.error);
-    const port = env.services.workspace!;
+    const port = env.services.terminal!;
     let task: HarborTask;
     if ('task' in label) {
       const built = harborTask({ id: label.task.id, tests: label.task.tests, toml: label.task.toml ?? {}, dockerfile: label.task.dockerfile ?? null, environmentDir: null }, port.defaults);

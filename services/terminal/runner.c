@@ -1,6 +1,6 @@
 /*
  * The runner of the `terminal` verifier's bwrap backend: the one program Verdict starts inside each
- * test sandbox (services/workspace/index.ts starts it; verifiers/terminal/README.md has the
+ * test sandbox (services/terminal/index.ts starts it; verifiers/terminal/README.md has the
  * contract and the threat table).
  *
  * It runs as the sandbox's uid 0 with only CAP_SETUID, SETGID, KILL, CHOWN, FOWNER and
@@ -527,7 +527,7 @@ static int failed(const char *why) {
    exiting (PF_EXITING), no SIGKILL pending, and no SIGHUP, SIGINT or SIGTERM pending that it neither
    catches, blocks nor ignores (the kernel ends it before it returns to user code). A helper test.sh
    killed just before it ended, its signal not yet landed on a loaded machine, is not something the
-   test left, whatever the load (the docker backend's `dying`, services/workspace/docker/processes.ts). */
+   test left, whatever the load (the docker backend's `dying`, services/terminal/docker/processes.ts). */
 static int has_live_process(void) {
   DIR *proc = opendir("/proc");
   if (proc == NULL) return kill(-1, 0) == 0;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import * as tarStream from 'tar-stream';
-import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/workspace';
+import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTaskLookup, type TerminalPort, type WorkspaceRoot, type WorkspaceRun, type WorkspaceSource } from '../../../core/ports/terminal';
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
@@ -99,8 +99,8 @@ interface ImageFacts {
   user: string;
 }
 
-export class DockerWorkspace implements WorkspacePort {
-  readonly defaults: WorkspacePort['defaults'];
+export class DockerWorkspace implements TerminalPort {
+  readonly defaults: TerminalPort['defaults'];
   readonly endpoints: string[];
   private readonly docker: DockerConfigSection;
   private readonly clients: Map<string, Docker>;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type Docker from 'dockerode';
-import { WorkspaceError } from '../../../core/ports/workspace';
+import { WorkspaceError } from '../../../core/ports/terminal';
 import type { DockerConfigSection } from '../config';
 
 /**

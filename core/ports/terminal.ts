@@ -1,6 +1,6 @@
 /**
  * The workspace-backend port of the `terminal` verifier: "run this Harbor task's tests against this
- * episode's environment, under these limits, and give back what the runner saw". services/workspace
+ * episode's environment, under these limits, and give back what the runner saw". services/terminal
  * has the local bubblewrap backend; a container backend (Docker Engine API), a Kubernetes
  * `pods/exec` one or an E2B one implements the same contract, one file each
  * (verifiers/terminal/README.md, "The backend contract"; test/terminal/contract.ts is it as a suite).
@@ -141,7 +141,7 @@ export type WorkspaceRun =
 
 export type HarborTaskLookup = { kind: 'found'; task: HarborTask } | { kind: 'missing' } | { kind: 'broken'; error: string };
 
-export interface WorkspacePort {
+export interface TerminalPort {
   run(task: HarborTask, workspace: WorkspaceSource, signal: AbortSignal): Promise<WorkspaceRun>;
   /** The task of that id in `terminal.taskDir`; null when none is configured. */
   task(id: string): Promise<HarborTaskLookup | null>;

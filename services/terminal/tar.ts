@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { WorkspaceError } from '../../core/ports/workspace';
+import { WorkspaceError } from '../../core/ports/terminal';
 
 /**
  * Reads a workspace archive (tar, or gzip-compressed tar) into the entries the runner creates in

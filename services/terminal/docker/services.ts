@@ -1,4 +1,4 @@
-import type { HarborTask } from '../../../core/ports/workspace';
+import type { HarborTask } from '../../../core/ports/terminal';
 
 /**
  * The services a task declares (`[verdict] episode_services`, core/harbor-task.ts) in a shared

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { parse as parseToml } from 'smol-toml';
 import { harborTask } from '../../core/harbor-task';
-import type { HarborTaskLookup } from '../../core/ports/workspace';
+import type { HarborTaskLookup } from '../../core/ports/terminal';
 import type { TerminalConfigSection } from './config';
 
 const TASK_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;

@@ -2,7 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { WorkspaceError, type HarborTask, type HarborTaskLookup, type WorkspacePort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/workspace';
+import { WorkspaceError, type HarborTask, type HarborTaskLookup, type TerminalPort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/terminal';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
 import { runnerInput } from './runner-input';
@@ -58,10 +58,10 @@ interface Slot {
   uid: number;
 }
 
-export class BwrapWorkspace implements WorkspacePort {
+export class BwrapWorkspace implements TerminalPort {
   private readonly free: Slot[];
   private readonly waiting: Array<(slot: Slot) => void> = [];
-  readonly defaults: WorkspacePort['defaults'];
+  readonly defaults: TerminalPort['defaults'];
   private readonly tasks = new Map<string, HarborTaskLookup>();
   /** The host's /usr and its links, looked up once rather than on every run. */
   private readonly mounts = systemMounts();
