@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
-import { agentStateConfigSection } from '../agent-state';
+import { agentStateConfigSection } from '../agent-state/config';
 import { embeddingsConfigSection } from '../embeddings/config';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
@@ -11,6 +11,9 @@ import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
 import { terminalConfigSection } from '../workspace/config';
 import { trainersConfigSection } from '../http/config';
+import { ConfigError } from './error';
+
+export { ConfigError } from './error';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -29,20 +32,6 @@ export const configSchema = z.strictObject({
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */
 export type VerdictConfig = z.output<typeof configSchema> & { source?: string };
-
-/**
- * A config that cannot be used. Every problem is one line in one style, `SOURCE.key.path: what`
- * (`verdict.yaml.judge.endpoints.search.url: required`), and all of them are reported at once.
- */
-export class ConfigError extends Error {
-  readonly problems: readonly string[];
-
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === 'string' ? [problems] : problems;
-    super(list.length === 1 ? list[0] : `${list.length} problems:\n  ${list.join('\n  ')}`);
-    this.problems = list;
-  }
-}
 
 /** `expected "auto"` and `expected number, received string` → `expected "auto" or number, received string`. */
 function describeUnion(branches: readonly (readonly z.core.$ZodIssue[])[]): string | undefined {
