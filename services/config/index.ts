@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
@@ -112,7 +111,8 @@ export function loadConfig(path: string): VerdictConfig {
   }
   let value: unknown;
   try {
-    value = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    // yaml (~70 modules) is required for a YAML file only: the default config (no file) and JSON need none of it.
+    value = /\.json$/i.test(path) ? JSON.parse(text) : (require('yaml') as typeof import('yaml')).parse(text);
   } catch (error) {
     throw new ConfigError(`${path}: not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'} (${(error as Error).message})`);
   }
