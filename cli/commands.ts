@@ -1,7 +1,5 @@
 import { Option, type Command } from 'commander';
 import type { Registry } from '../core/registry';
-import { applyUpdates, checkCases, renderReports } from './check';
-import { diffFiles, renderDiff } from './diff';
 import { config, integer, workersOption } from './options';
 
 export function addCheckCommand(cli: Command): void {
@@ -18,6 +16,7 @@ export function addCheckCommand(cli: Command): void {
     .addHelpText('after', '\nexpect: any of status, reward (with tolerance), reason, reasonMatches (a regular expression), details (a subset). Exit 1 when a case fails.')
     .action(async (paths: string[], opts: { workers: number; config?: string; verbose?: boolean; filter?: string; update?: boolean; examples?: boolean }) => {
       if (paths.length === 0 && !opts.examples) throw new Error('give case files or folders, or --examples');
+      const { applyUpdates, checkCases, renderReports } = await import('./check');
       const { reports, cases } = await checkCases(paths, {
         workers: opts.workers,
         config: config(opts.config),
@@ -55,6 +54,7 @@ export function addDiffCommand(cli: Command): void {
     .option('--json', 'print the report as JSON')
     .option('--fail-on-change', 'exit 1 when any result changed')
     .action(async (oldFile: string, newFile: string, opts: { show: number; json?: boolean; failOnChange?: boolean }) => {
+      const { diffFiles, renderDiff } = await import('./diff');
       const report = await diffFiles(oldFile, newFile, { show: opts.show });
       process.stdout.write((opts.json ? JSON.stringify(report, null, 2) : renderDiff(report)) + '\n');
       const changed = report.totalChanged > 0 || report.onlyOld > 0 || report.onlyNew > 0;

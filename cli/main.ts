@@ -1,9 +1,8 @@
 import { Command, CommanderError, Option } from 'commander';
-import { createRegistry } from '../verifiers';
-import { ConfigError } from '../services/config';
+import { ConfigError } from '../services/config/error';
 import { ListenError } from '../services/listen-error';
 import { AuthSetupError, loadToken, TOKEN_ENV } from '../services/auth';
-import { createLogger, LOG_LEVELS, type LogLevel } from '../services/log';
+import { LOG_LEVELS, type LogLevel } from '../services/log-levels';
 import { packageVersion } from '../services/version';
 import { addCheckCommand, addDiffCommand, renderVerifiers } from './commands';
 import { collect, config, integer, UsageError, workersOption } from './options';
@@ -14,8 +13,10 @@ import { addAuditCommand } from './audit/command';
 import { addReportCommand } from './report';
 import { addTasksCommand } from './tasks';
 import { addExamples } from './examples';
-import { diagnose, renderFindings } from './doctor';
-import { sandboxConfigSection } from '../services/sandbox';
+
+// Each command loads what it runs when it runs (a dynamic import in its action): `verdict score`
+// starts its pool threads without first loading the verifiers, the config schema, the checker, the
+// curation and audit tools, the logger or the sandbox's host probes.
 
 /** `--allow-origin` values, each checked to be an origin (`https://host[:port]`). */
 function allowedOrigins(values: string[]): string[] {
@@ -54,8 +55,9 @@ export function program(): Command {
     .action(async (opts: { allowOrigin?: string[]; port: number; httpPort: number; http: boolean; host: string; workers: number; config?: string; drainMs: number; logLevel: LogLevel; authTokenFile?: string; tlsCert?: string; tlsKey?: string; tlsClientCa?: string }) => {
       if ((opts.tlsCert === undefined) !== (opts.tlsKey === undefined)) throw new AuthSetupError('--tls-cert and --tls-key go together');
       if (opts.tlsClientCa !== undefined && opts.tlsCert === undefined) throw new AuthSetupError('--tls-client-ca needs --tls-cert and --tls-key');
-      const logger = createLogger(opts.logLevel);
       // Loaded for `serve` alone: gRPC, the HTTP gateway and their services are no part of the other commands' start-up.
+      const { createLogger } = await import('../services/log');
+      const logger = createLogger(opts.logLevel);
       const { startServer } = await import('../services/server');
       const server = await startServer({
         host: opts.host,
@@ -98,7 +100,8 @@ export function program(): Command {
     .command('verifiers')
     .description('list the registered verifiers')
     .option('--json', 'print name, version, description, label JSON Schema, config sections read and example as JSON')
-    .action((opts: { json?: boolean }) => {
+    .action(async (opts: { json?: boolean }) => {
+      const { createRegistry } = await import('../verifiers');
       process.stdout.write(renderVerifiers(createRegistry(), opts.json === true));
     });
 
@@ -108,6 +111,7 @@ export function program(): Command {
     .option('--config <file>', 'service config (YAML or JSON); its sandbox section, else the defaults')
     .option('--json', 'print the findings as JSON')
     .action(async (opts: { config?: string; json?: boolean }) => {
+      const [{ diagnose, renderFindings }, { sandboxConfigSection }] = await Promise.all([import('./doctor'), import('../services/sandbox/config')]);
       const findings = await diagnose(config(opts.config).sandbox ?? sandboxConfigSection.parse({}));
       process.stdout.write((opts.json ? JSON.stringify(findings, null, 2) : renderFindings(findings)) + '\n');
       if (findings.some((f) => f.status === 'fail')) process.exitCode = 1;

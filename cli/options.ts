@@ -1,8 +1,13 @@
 import { availableParallelism } from 'node:os';
 import { InvalidArgumentError, Option } from 'commander';
 import type { GroupOptions } from '../core/groups';
-import { loadConfig, parseConfig, type VerdictConfig } from '../services/config';
-import { groupOptionsFromJson } from '../services/wire/group-options';
+import type * as ConfigModule from '../services/config';
+import type { VerdictConfig } from '../services/config';
+import type * as GroupOptionsModule from '../services/wire/group-options';
+
+// The config schema (zod, yaml) and the Score API's group options (the generated protobuf code) are
+// required where a flag is read, not when the commands are defined: `verdict score` starts its pool
+// threads first, and these load beside them (cli/score-command.ts).
 
 /**
  * A mistake in how the command was called (a flag's value, a missing or unreadable argument): exit 2
@@ -36,7 +41,7 @@ export function groupOptionsArgument(value: string): GroupOptions {
   } catch (error) {
     throw new InvalidArgumentError(`not valid JSON (${(error as Error).message})`);
   }
-  const parsed = groupOptionsFromJson(json);
+  const parsed = (require('../services/wire/group-options') as typeof GroupOptionsModule).groupOptionsFromJson(json);
   if (!parsed.ok) throw new InvalidArgumentError(parsed.error);
   return parsed.options;
 }
@@ -47,6 +52,7 @@ export function collect(value: string, previous: string[] | undefined): string[]
 }
 
 export function config(path: string | undefined): VerdictConfig {
+  const { loadConfig, parseConfig } = require('../services/config') as typeof ConfigModule;
   return path ? loadConfig(path) : parseConfig({});
 }
 

@@ -1,4 +1,4 @@
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
 
 function size(bytes: number): string {
   const units = ['B', 'KB', 'MB', 'GB', 'TB'];
@@ -37,7 +37,8 @@ export class Progress {
       totalBytes === null
         ? `${verb} {done} read | {rate} rows/s | ${counts}`
         : `${verb} [{bar}] {percentage}% {done}/{size} | {rate} rows/s | eta {left} | ${counts}`;
-    this.bar = new SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50 });
+    // Required here, not imported: runs without a terminal (every pipeline, the benchmarks) show no bar.
+    this.bar = new (require('cli-progress') as typeof import('cli-progress')).SingleBar({ format, stream: process.stderr, hideCursor: true, etaBuffer: 50 });
     this.bar.start(Math.max(1, totalBytes ?? 1), 0, this.payload(0, {}));
   }
 

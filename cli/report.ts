@@ -1,12 +1,11 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { isJsonObject, type JsonObject } from '../core/json';
-import { reportPage, type ReportData } from '../web/page';
+import type { ReportData } from '../web/page';
 import { REPORT_KINDS } from '../web/report-kinds';
 import { formatOf } from './dataset/format';
 import { openRows } from './dataset/read';
 import { resultRow, ResultRowError } from './dataset/results';
-import { at } from '../curate/text';
 
 /**
  * `verdict report INPUT [-o report.html]`: one self-contained HTML page of a results file (told by
@@ -88,6 +87,8 @@ function bounded(text: string): string {
  */
 export async function joinResponses(rows: JsonObject[], inputPath: string, responseField: string): Promise<number> {
   if (!existsSync(inputPath)) throw new ReportInputError(`--input ${inputPath}: no such file (the dataset verdict score read)`);
+  // Loaded here and in the action, not at import: this module defines the command for every start-up.
+  const { at } = await import('../curate/text');
   const format = formatOf(inputPath, undefined, '--input');
   if (!format.ok) throw new ReportInputError(format.error);
   const byLine = new Map<number, number[]>();
@@ -139,6 +140,7 @@ export function addReportCommand(cli: Command): void {
         joined = `, ${n} with their response`;
         if (n === 0) process.stderr.write(`verdict: warning: --input ${opts.input}: no result matched a row with a string at "${opts.responseField}" (by line or id): is it the file these results were scored from?\n`);
       }
+      const { reportPage } = await import('../web/page');
       writeFileSync(opts.output, reportPage(input, data));
       const what = 'rows' in data ? `${data.rows.length} results${joined}` : data.kind;
       process.stdout.write(`wrote ${opts.output} (${what})\n`);

@@ -1,16 +1,22 @@
 import { writeFileSync } from 'node:fs';
 import { Option, type Command } from 'commander';
 import type { GroupOptions } from '../core/groups';
-import type { Registry } from '../core/registry';
-import { sectionsRead, type ServiceSection } from '../core/verifier';
-import { createRegistry } from '../verifiers';
+import { startThreadsEarly } from '../services/pool/threads';
 import { FORMATS } from './dataset/format';
-import { diffFiles, renderDiff } from './diff';
+import type { Mapping } from './dataset/mapping';
 import { addMappingOptions, addServerOptions, mappingOrThrow, serverTarget } from './dataset-options';
 import { config, fraction, groupOptionsArgument, integer, UsageError, workersOption } from './options';
-import { formatPairsReport, runPairs } from './pairs';
-import { scoreFile } from './score';
-import { loadTokenCounter } from './tokenizer';
+
+// What a run needs beyond its flags is loaded in the action (dynamic imports), after the pool's
+// threads have started: they load the verifiers on the other cores while this thread loads the
+// reader, the engine and the writers (services/pool/threads.ts).
+
+/**
+ * The pool entry that a local run's threads load (cli/scorer.ts: SCORE_VERIFIERS.module, the
+ * verifiers and the job that makes result rows), resolved without loading it, which would load the
+ * verifiers before the threads start. test/spine/examples.test.ts checks that the two name the same file.
+ */
+export const POOL_ENTRY = require.resolve('./pool-entry');
 
 /** The INVALID share past which `verdict score` exits 1: a mapping that is wrong shows up as a failure, not as a file of INVALIDs. */
 export const DEFAULT_MAX_INVALID = 0.05;
@@ -52,36 +58,6 @@ interface ScoreFlags {
   tokenizer?: string;
 }
 
-/** What each section looks like in a config file, for the hints (examples/verdict.yaml has them in full). */
-const SECTION_SNIPPET: Readonly<Record<ServiceSection, string>> = {
-  sandbox: 'sandbox: {}',
-  judge: 'judge: {endpoints: {NAME: {url: …, model: …}}}',
-  rewardModel: 'rewardModel: {endpoints: {…}}',
-  jsIsolate: 'jsIsolate: {}',
-  agentState: 'agentState: {taskDir: DIR}',
-  terminal: 'terminal: {taskDir: DIR}',
-};
-
-/** The sections examples/verdict.yaml serves on this host (jsIsolate needs no section: it always runs). */
-const EXAMPLE_SERVES: ReadonlySet<ServiceSection> = new Set(['sandbox', 'jsIsolate']);
-
-/**
- * For each verifier with ABORTED `service_unavailable` samples: which config sections serve it, as
- * its definition declares them (`requires` and `uses`; `if` needs one only for python, js or judge rubrics).
- */
-export function serviceHints(rows: ReadonlyArray<{ verifier: string; status: string; reason: string; count: number }>, registry: Registry = createRegistry()): string[] {
-  const hints: string[] = [];
-  for (const row of rows) {
-    if (row.status !== 'ABORTED' || row.reason !== 'service_unavailable') continue;
-    const verifier = registry.get(row.verifier);
-    const sections = verifier ? sectionsRead(verifier).filter((s) => s !== 'jsIsolate') : [];
-    const section = sections.length > 0 ? sections.map((s) => SECTION_SNIPPET[s]).join(' and ') : 'the section its README names';
-    const example = sections.length > 0 && sections.every((s) => EXAMPLE_SERVES.has(s)) ? ', e.g. --config examples/verdict.yaml' : ' (examples/verdict.yaml shows the sections)';
-    hints.push(`hint: ${row.count} ${row.verifier} sample${row.count === 1 ? ' was' : 's were'} not scored (ABORTED service_unavailable): give --config FILE with ${section}${example}`);
-  }
-  return hints;
-}
-
 export function addScoreCommand(cli: Command): void {
   const command = cli
     .command('score')
@@ -113,6 +89,7 @@ export function addScoreCommand(cli: Command): void {
     .option('--groups <file>', 'write one GroupSummary JSON line per group (the input must keep each group contiguous)')
     .action(async (input: string, opts: ScoreFlags) => {
       if (opts.pairs) {
+        const { formatPairsReport, runPairs } = await import('./pairs');
         const report = await runPairs({ input, config: config(opts.config), ...(opts.endpoint ? { endpoint: opts.endpoint } : {}) });
         process.stdout.write(formatPairsReport(report) + '\n');
         return;
@@ -121,49 +98,63 @@ export function addScoreCommand(cli: Command): void {
       const mapping = mappingOrThrow(opts);
       if (opts.compare && opts.output === '-') throw new Error('--compare needs -o FILE: it reads the new results back');
       const target = serverTarget(opts);
-      const run = await scoreFile({
-        input,
-        output: opts.output,
-        ...(opts.format ? { inputFormat: opts.format } : {}),
-        ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
-        workers: opts.workers,
-        config: config(opts.config),
-        batchSize: opts.batchSize,
-        progress: opts.progress && process.stderr.isTTY === true,
-        groupOptions: opts.groupOptions ?? null,
-        ...(opts.groups ? { groupsOutput: opts.groups } : {}),
-        mapping,
-        keepColumns: opts.keepColumns,
-        keepResponse: opts.keepResponse === true,
-        resume: opts.resume === true,
-        ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
-        ...(target ?? {}),
-        countTokens: opts.tokenizer ? loadTokenCounter(opts.tokenizer) : null,
-        handleSignals: true,
-      });
-      const { summary } = run;
-      // stdout holds the results, or the summary as JSON with --summary-json -: the text goes to stderr then.
-      const report = opts.output === '-' || opts.summaryJson === '-' ? process.stderr : process.stdout;
-      const lines = [summary.render()];
-      const total = summary.total;
-      const invalid = summary.countOf('INVALID');
-      const failures: string[] = [];
-      if (run.interrupted) lines.push(`interrupted after input line ${run.lastLine}: continue with the same command and --resume`);
-      else if (summary.countOf('OK') === 0) failures.push(total === 0 ? 'the input has no samples' : 'no sample was scored OK');
-      else if (invalid / total > opts.maxInvalid) failures.push(`${invalid} of ${total} samples are INVALID (${((100 * invalid) / total).toFixed(1)}%, --max-invalid ${opts.maxInvalid})`);
-      if (failures.length > 0) {
-        lines.push(`verdict score failed: ${failures.join('; ')}`);
-        const top = summary.topReasons('INVALID', 5);
-        if (top.length > 0) lines.push('top INVALID reasons:', ...top.map((r) => `  ${String(r.count).padStart(9)}  ${r.reason}`));
+      const early = target === null && opts.workers > 0 ? startThreadsEarly(POOL_ENTRY, opts.workers) : null;
+      try {
+        await scoreAndReport(input, opts, mapping, target);
+      } finally {
+        await early?.release();
       }
-      lines.push(...serviceHints(summary.rows()));
-      report.write(lines.join('\n') + '\n');
-      if (opts.summaryJson) {
-        const json = JSON.stringify({ ...summary.toJson(), interrupted: run.interrupted, lastLine: run.lastLine, failures }, null, 2) + '\n';
-        if (opts.summaryJson === '-') process.stdout.write(json);
-        else writeFileSync(opts.summaryJson, json);
-      }
-      if (opts.compare && !run.interrupted) report.write(renderDiff(await diffFiles(opts.compare, opts.output, {})) + '\n');
-      process.exitCode = run.interrupted ? 130 : failures.length > 0 ? 1 : 0;
     });
+}
+
+/** Scores `input` here or on the replicas of `target`, and prints the summary, the hints and `--compare`'s diff. */
+async function scoreAndReport(input: string, opts: ScoreFlags, mapping: Mapping, target: ReturnType<typeof serverTarget>): Promise<void> {
+  const { scoreFile } = await import('./score');
+  const run = await scoreFile({
+    input,
+    output: opts.output,
+    ...(opts.format ? { inputFormat: opts.format } : {}),
+    ...(opts.outputFormat ? { outputFormat: opts.outputFormat } : {}),
+    workers: opts.workers,
+    config: config(opts.config),
+    batchSize: opts.batchSize,
+    progress: opts.progress && process.stderr.isTTY === true,
+    groupOptions: opts.groupOptions ?? null,
+    ...(opts.groups ? { groupsOutput: opts.groups } : {}),
+    mapping,
+    keepColumns: opts.keepColumns,
+    keepResponse: opts.keepResponse === true,
+    resume: opts.resume === true,
+    ...(opts.retryAborted ? { retryAborted: opts.retryAborted } : {}),
+    ...(target ?? {}),
+    countTokens: opts.tokenizer ? (await import('./tokenizer')).loadTokenCounter(opts.tokenizer) : null,
+    handleSignals: true,
+  });
+  const { summary } = run;
+  // stdout holds the results, or the summary as JSON with --summary-json -: the text goes to stderr then.
+  const report = opts.output === '-' || opts.summaryJson === '-' ? process.stderr : process.stdout;
+  const lines = [summary.render()];
+  const total = summary.total;
+  const invalid = summary.countOf('INVALID');
+  const failures: string[] = [];
+  if (run.interrupted) lines.push(`interrupted after input line ${run.lastLine}: continue with the same command and --resume`);
+  else if (summary.countOf('OK') === 0) failures.push(total === 0 ? 'the input has no samples' : 'no sample was scored OK');
+  else if (invalid / total > opts.maxInvalid) failures.push(`${invalid} of ${total} samples are INVALID (${((100 * invalid) / total).toFixed(1)}%, --max-invalid ${opts.maxInvalid})`);
+  if (failures.length > 0) {
+    lines.push(`verdict score failed: ${failures.join('; ')}`);
+    const top = summary.topReasons('INVALID', 5);
+    if (top.length > 0) lines.push('top INVALID reasons:', ...top.map((r) => `  ${String(r.count).padStart(9)}  ${r.reason}`));
+  }
+  lines.push(...(await import('./service-hints')).serviceHints(summary.rows()));
+  report.write(lines.join('\n') + '\n');
+  if (opts.summaryJson) {
+    const json = JSON.stringify({ ...summary.toJson(), interrupted: run.interrupted, lastLine: run.lastLine, failures }, null, 2) + '\n';
+    if (opts.summaryJson === '-') process.stdout.write(json);
+    else writeFileSync(opts.summaryJson, json);
+  }
+  if (opts.compare && !run.interrupted) {
+    const { diffFiles, renderDiff } = await import('./diff');
+    report.write(renderDiff(await diffFiles(opts.compare, opts.output, {})) + '\n');
+  }
+  process.exitCode = run.interrupted ? 130 : failures.length > 0 ? 1 : 0;
 }

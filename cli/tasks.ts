@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
-import { dockerConfigSection, type DockerConfigSection } from '../services/terminal/config';
-import { buildTargets, buildTaskImage } from '../services/terminal/docker/build';
-import { engineClients } from '../services/terminal/docker/engine';
+import type { DockerConfigSection } from '../services/terminal/config';
 import { config } from './options';
 
 /** `verdict tasks build TASKDIR`: each Harbor task's image, built through a configured engine. */
@@ -15,6 +13,12 @@ export function addTasksCommand(cli: Command): void {
     .option('--endpoint <name>', 'the endpoint to build on (default: terminal.docker.freshEndpoint, else the first)')
     .option('--socket <path>', 'without --config: the engine\'s unix socket (Docker, or podman system service)')
     .action(async (taskdir: string, opts: { config?: string; endpoint?: string; socket?: string }) => {
+      // Loaded when a build runs: the docker backend is no part of the other commands' start-up.
+      const [{ dockerConfigSection }, { buildTargets, buildTaskImage }, { engineClients }] = await Promise.all([
+        import('../services/terminal/config'),
+        import('../services/terminal/docker/build'),
+        import('../services/terminal/docker/engine'),
+      ]);
       let section: DockerConfigSection;
       if (opts.config !== undefined) {
         const docker = config(opts.config).terminal?.docker;

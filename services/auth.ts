@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import * as grpc from '@grpc/grpc-js';
+import type * as grpc from '@grpc/grpc-js';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 
 /**
@@ -8,6 +8,15 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * always open, so kubelet probes and load balancers need no secret; everything else (scoring,
  * `/metrics`, reflection) needs the token once one is set.
  */
+
+/**
+ * grpc-js (~70 modules) is required by the functions that build a gRPC interceptor or credentials,
+ * not at import: the CLI reads tokens and client files here (`verdict score`, every command's error
+ * line) without starting a gRPC stack.
+ */
+function grpcJs(): typeof grpc {
+  return require('@grpc/grpc-js') as typeof grpc;
+}
 
 /** The environment variable that holds the token when no token file is given. */
 export const TOKEN_ENV = 'VERDICT_AUTH_TOKEN';
@@ -53,6 +62,7 @@ const OPEN_GRPC_PREFIX = '/grpc.health.v1.Health/';
 
 /** Refuses gRPC calls without the bearer token (`UNAUTHENTICATED`), except health checks. */
 export function grpcAuth(token: string): grpc.ServerInterceptor {
+  const grpc = grpcJs();
   return (method, call) => {
     if (method.path.startsWith(OPEN_GRPC_PREFIX)) return new grpc.ServerInterceptingCall(call);
     return new grpc.ServerInterceptingCall(call, {
@@ -116,6 +126,7 @@ function readPem(option: string, file: string): Buffer {
 
 /** TLS credentials from PEM files, or plaintext when none are given. */
 export function grpcServerCredentials(tls: TlsFiles | null): grpc.ServerCredentials {
+  const grpc = grpcJs();
   if (!tls) return grpc.ServerCredentials.createInsecure();
   const cert = readPem('--tls-cert', tls.certFile);
   const key = readPem('--tls-key', tls.keyFile);
@@ -170,6 +181,7 @@ export function loadClientAuth(files: ClientAuthFiles, env: NodeJS.ProcessEnv = 
 
 /** Adds the bearer token to every call's metadata; works on plaintext and TLS channels alike. */
 export function bearerInterceptor(token: string): grpc.Interceptor {
+  const grpc = grpcJs();
   return (options, nextCall) =>
     new grpc.InterceptingCall(nextCall(options), {
       start(metadata, listener, next) {
@@ -181,6 +193,7 @@ export function bearerInterceptor(token: string): grpc.Interceptor {
 
 /** Channel credentials and interceptors for `auth`: plaintext unless it names a CA. */
 export function grpcClientAuth(auth: ClientAuth = {}): { credentials: grpc.ChannelCredentials; interceptors: grpc.Interceptor[] } {
+  const grpc = grpcJs();
   const credentials = auth.tls
     ? grpc.credentials.createSsl(auth.tls.ca, auth.tls.key ?? null, auth.tls.cert ?? null)
     : grpc.credentials.createInsecure();

@@ -1,16 +1,10 @@
 import type { Registry as MetricsRegistry } from 'prom-client';
 import { existsSync, statSync } from 'node:fs';
 import { SandboxError } from '../core/ports/sandbox';
-import { AwmReleaseError, agentStateService } from './agent-state';
-import { BwrapWorkspace } from './terminal';
-import { DockerWorkspace } from './terminal/docker';
 import type { Services } from '../core/verifier';
 import { ConfigError, type VerdictConfig } from './config';
 import type { SandboxObserver } from './observers';
 import { jsIsolateConfigSection, JsIsolates } from './js-isolate';
-import { openJudges } from './judge';
-import { createRewardModels, RewardModelSetupError } from './reward-model';
-import { Sandbox } from './sandbox';
 
 export interface ServiceSet {
   services: Services;
@@ -32,6 +26,10 @@ export interface ServiceOptions {
  * contributes one block here; services not configured stay absent, and verifiers that need them
  * answer ABORTED ("service_unavailable"). Every problem found is reported at once, each naming
  * its key; whatever was opened before a failure is closed again.
+ *
+ * A service's module is loaded (a dynamic import) only when its section is there: the judge's
+ * metrics, the docker client's streams and the agent-state service are ~150 modules that a run
+ * without them (`verdict score` on pure verifiers, the default) does not wait for at start-up.
  */
 export async function createServices(config: VerdictConfig, options: ServiceOptions = {}): Promise<ServiceSet> {
   const root = config.source ?? 'config';
@@ -49,6 +47,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
   services.jsIsolate = new JsIsolates(config.jsIsolate ?? jsIsolateConfigSection.parse({}));
 
   if (config.judge) {
+    const { openJudges } = await import('./judge');
     const opened = openJudges(config.judge, {
       root: `${root}.judge`,
       ...(options.env ? { env: options.env } : {}),
@@ -60,6 +59,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
     } else problems.push(...opened.errors);
   }
   if (config.rewardModel) {
+    const { createRewardModels, RewardModelSetupError } = await import('./reward-model');
     try {
       services.rewardModels = createRewardModels(config.rewardModel, root);
     } catch (error) {
@@ -68,6 +68,7 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
     }
   }
   if (config.agentState) {
+    const { AwmReleaseError, agentStateService } = await import('./agent-state');
     const section = config.agentState;
     const fileMb = config.sandbox?.limits.fileMb ?? 16;
     // Both states are files the run writes: each must fit the sandbox's file-size limit.
@@ -97,14 +98,15 @@ export async function createServices(config: VerdictConfig, options: ServiceOpti
         const file = endpoint.tls?.[key];
         if (file !== undefined && !existsSync(file)) problems.push(`${root}.terminal.docker.endpoints.${name}.tls.${key}: ${file} does not exist`);
       }
-    if (problems.length === 0) {
-      const workspace = section.backend === 'docker' ? new DockerWorkspace(section) : new BwrapWorkspace(section);
+    if (problems.length === 0 && section.backend === 'docker') {
+      const workspace = new (await import('./terminal/docker')).DockerWorkspace(section);
       services.terminal = workspace;
-      if (workspace instanceof DockerWorkspace) closers.push(() => workspace.close());
-    }
+      closers.push(() => workspace.close());
+    } else if (problems.length === 0) services.terminal = new (await import('./terminal')).BwrapWorkspace(section);
   }
   // The sandbox starts processes: only once everything else is known to be right.
   if (config.sandbox && problems.length === 0) {
+    const { Sandbox } = await import('./sandbox');
     try {
       const sandbox = await Sandbox.start(config.sandbox, options.sandboxObserver);
       services.sandbox = sandbox;

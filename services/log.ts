@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { knownDetails, type EngineResult } from './engine/encoded';
+import type { LogLevel } from './log-levels';
 
 export type { Logger };
-
-/** The levels `--log-level` accepts, most severe first; `silent` logs nothing. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { LOG_LEVELS, type LogLevel } from './log-levels';
 
 /**
  * One JSON object per line on stdout (or `destination`): level by name, ISO time, so log shippers

@@ -6,7 +6,6 @@ import { addMappingOptions, mappingOrThrow } from '../dataset-options';
 import { FORMATS } from '../dataset/format';
 import type { MappingFlags } from '../dataset/mapping';
 import { config, fraction, integer, workersOption } from '../options';
-import { audit, renderAudit } from './audit';
 
 interface AuditFlags extends MappingFlags {
   format?: string;
@@ -52,6 +51,8 @@ export function addAuditCommand(cli: Command): void {
     .option('--self', 'audit Verdict\'s own verifiers with the project\'s example labels (fails on any hack a verifier lets through)')
     .addOption(workersOption());
   addMappingOptions(command).action(async (datasets: string[], opts: AuditFlags) => {
+    // Loaded when an audit runs: the batteries and the verifiers are no part of other commands' start-up.
+    const { audit, renderAudit } = await import('./audit');
     if (opts.self && datasets.length > 0) throw new Error('--self audits the project\'s own labels: give no dataset');
     if (!opts.self && datasets.length === 0) throw new Error('give a dataset (or --self)');
     const inputs = opts.self ? selfInputs() : datasets;

@@ -7,11 +7,10 @@ import { addMappingOptions, addServerOptions, mappingOrThrow, serverTarget, type
 import { FORMATS } from '../dataset/format';
 import type { MappingFlags } from '../dataset/mapping';
 import { collect, config, fraction, integer, workersOption } from '../options';
-import { decontam, parseBenchmark, renderDecontam, type ScreenInput } from './decontam';
-import { dedup, renderDedup } from './dedup';
-import { dense, renderDense } from './dense';
-import { resolveEmbeddingsEndpoint } from '../../services/embeddings';
-import { learnability, renderLearnability } from './learnability';
+import type { ScreenInput } from './decontam';
+
+// Each gate's module is loaded when that gate runs (a dynamic import in its action): the other
+// commands, `verdict score` among them, do not load the curation tools at start-up.
 
 /** `verdict curate`: the prompt-set gates of the recipe, beside the verifiers whose verdicts they use. */
 export function addCurateCommand(cli: Command): void {
@@ -112,6 +111,7 @@ function addLearnability(curate: Command): void {
     if (!opts.score && opts.results) throw new Error('--results: only with --score');
     const mapping = mappingOrThrow(opts);
     const target = serverTarget(opts);
+    const { learnability, renderLearnability } = await import('./learnability');
     const report = await learnability({
       input,
       ...(opts.format ? { format: opts.format } : {}),
@@ -168,6 +168,7 @@ function addDedup(curate: Command): void {
     .option('--removed <file>', 'removed rows, each with the line and id of the copy kept')
     .option('--clusters <file>', 'one record per statement that occurs more than once')
     .action(async (input: string, opts: DedupFlags) => {
+      const { dedup, renderDedup } = await import('./dedup');
       const report = await dedup({
         input,
         ...(opts.format ? { format: opts.format } : {}),
@@ -210,8 +211,9 @@ function screenOptions(command: Command, screened: { text: string; benchmark: st
 }
 
 /** The shared fields of a screen's options, checked: at least one benchmark. */
-function screenInput(input: string, opts: ScreenFlags): ScreenInput {
+async function screenInput(input: string, opts: ScreenFlags): Promise<ScreenInput> {
   if (!opts.benchmark || opts.benchmark.length === 0) throw new Error('give at least one --benchmark FILE or FOLDER');
+  const { parseBenchmark } = await import('./decontam');
   return {
     input,
     ...(opts.format ? { format: opts.format } : {}),
@@ -263,9 +265,10 @@ function addDecontam(curate: Command): void {
     .option('-o, --output <file>', 'kept samples, untouched')
     .option('--removed <file>', 'removed samples with the benchmark, the item id and the phrases that matched (for review)')
     .action(async (input: string, opts: DecontamFlags) => {
-      const screen = screenInput(input, opts);
+      const screen = await screenInput(input, opts);
       if (opts.threshold === 0) throw new Error('--threshold must be above 0 (0 would remove every sample)');
       if (opts.form === 'code' && opts.exhaustive !== undefined) throw new Error('--exhaustive: only with --form words (the code form already takes every n-gram)');
+      const { decontam, renderDecontam } = await import('./decontam');
       const report = await decontam({
         ...screen,
         form: opts.form,
@@ -324,9 +327,10 @@ function addDense(curate: Command): void {
     .option('-o, --output <file>', 'with --decisions: kept samples, untouched')
     .option('--removed <file>', 'with --decisions: dropped samples with the decisions that dropped them (who, when)')
     .action(async (input: string, opts: DenseFlags) => {
-      const screen = screenInput(input, opts);
+      const screen = await screenInput(input, opts);
       if (!opts.decisions && (opts.output || opts.removed)) throw new Error('-o and --removed: only with --decisions (dense retrieval itself drops nothing: a person decides)');
       const section = config(opts.config).embeddings;
+      const [{ resolveEmbeddingsEndpoint }, { dense, renderDense }] = await Promise.all([import('../../services/embeddings'), import('./dense')]);
       const resolved = resolveEmbeddingsEndpoint(section, opts.endpoint, process.env, `${opts.config ?? 'config'}.embeddings`);
       if (!resolved.ok) throw new Error(resolved.errors.join('\n'));
       const report = await dense({

@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { parse as parseYaml } from 'yaml';
 import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { fieldPath } from '../../core/label';
-import { agentStateConfigSection } from '../agent-state';
+import { agentStateConfigSection } from '../agent-state/config';
 import { embeddingsConfigSection } from '../embeddings/config';
 import { jsIsolateConfigSection } from '../js-isolate/config';
 import { judgeConfigSection } from '../judge/config';
@@ -11,6 +10,9 @@ import { rewardModelConfigSchema } from '../reward-model/config';
 import { sandboxConfigSection } from '../sandbox/config';
 import { terminalConfigSection } from '../terminal/config';
 import { trainersConfigSection } from '../http/config';
+import { ConfigError } from './error';
+
+export { ConfigError } from './error';
 
 /**
  * The one config file of `verdict serve --config` / `verdict score --config` (YAML or JSON). Each
@@ -29,20 +31,6 @@ export const configSchema = z.strictObject({
 
 /** A parsed config, with `source` (the file, or "config") that every later error names keys under. */
 export type VerdictConfig = z.output<typeof configSchema> & { source?: string };
-
-/**
- * A config that cannot be used. Every problem is one line in one style, `SOURCE.key.path: what`
- * (`verdict.yaml.judge.endpoints.search.url: required`), and all of them are reported at once.
- */
-export class ConfigError extends Error {
-  readonly problems: readonly string[];
-
-  constructor(problems: string | readonly string[]) {
-    const list = typeof problems === 'string' ? [problems] : problems;
-    super(list.length === 1 ? list[0] : `${list.length} problems:\n  ${list.join('\n  ')}`);
-    this.problems = list;
-  }
-}
 
 /** `expected "auto"` and `expected number, received string` → `expected "auto" or number, received string`. */
 function describeUnion(branches: readonly (readonly z.core.$ZodIssue[])[]): string | undefined {
@@ -123,7 +111,8 @@ export function loadConfig(path: string): VerdictConfig {
   }
   let value: unknown;
   try {
-    value = /\.json$/i.test(path) ? JSON.parse(text) : parseYaml(text);
+    // yaml (~70 modules) is required for a YAML file only: the default config (no file) and JSON need none of it.
+    value = /\.json$/i.test(path) ? JSON.parse(text) : (require('yaml') as typeof import('yaml')).parse(text);
   } catch (error) {
     throw new ConfigError(`${path}: not valid ${/\.json$/i.test(path) ? 'JSON' : 'YAML'} (${(error as Error).message})`);
   }

@@ -1,10 +1,11 @@
 import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
 import type { PackedSamples } from '../engine/encoded';
 import { runTask, scoreChunk, type ChunkReply, type EncodeAs, type PoolTask } from './tasks';
+import { takeThreads } from './threads';
 import type { PoolEntry } from './worker';
 
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
@@ -68,7 +69,10 @@ export class InlineExecutor implements Executor {
   async close(): Promise<void> {}
 }
 
-/** A piscina worker-thread pool; an aborted chunk is dropped from the queue, or its thread stopped. */
+/**
+ * A piscina worker-thread pool (./threads.ts, which may have started its threads already); an
+ * aborted chunk is dropped from the queue, or its thread stopped.
+ */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
 
@@ -77,18 +81,7 @@ export class PoolExecutor implements Executor {
     entry: PoolEntry,
     readonly threads: number = availableParallelism(),
   ) {
-    this.pool = new Piscina({
-      filename: entry.module,
-      minThreads: threads,
-      maxThreads: threads,
-      idleTimeout: Number.POSITIVE_INFINITY,
-      // Between tasks a thread waits on its event loop, not in Atomics.wait (piscina's default): V8
-      // runs a heap's own tasks there (finishing a concurrent marking, the memory reducer). Blocked
-      // threads never ran them, and each thread's old space grew request after request (15 → 55 MiB
-      // over a soak of 65,536-sample requests; ~23 MiB with this). Tasks are chunks of 64–512
-      // samples, so the slower hand-off of a message does not show in throughput.
-      atomics: 'disabled',
-    });
+    this.pool = takeThreads(entry.module, threads);
   }
 
   async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {

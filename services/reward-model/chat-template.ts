@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Template } from '@huggingface/jinja';
+import type { Template } from '@huggingface/jinja';
 import type { ChatMessage } from '../../core/chat';
 import type { Json, JsonObject } from '../../core/json';
 import { isJsonObject } from '../../core/json';
@@ -22,7 +22,9 @@ export class ChatTemplate {
     readonly source: string,
     private readonly specialTokens: Record<string, string> = {},
   ) {
-    this.template = new Template(source);
+    // Required here, not imported: the config module reads templates' sources through this one,
+    // and `verdict score` loads the config module without rendering any template.
+    this.template = new (require('@huggingface/jinja') as typeof import('@huggingface/jinja')).Template(source);
   }
 
   render(messages: readonly ChatMessage[], options: RenderOptions = {}): string {

@@ -62,11 +62,12 @@ describe('a pool thread', () => {
     expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);
   });
 
-  it('would notice a service: the same probe on the services module sees their packages', async () => {
-    // (The judge's client and cache require openai and better-sqlite3 only when one is opened, so
-    // the services module itself holds the other I/O packages.)
-    const files = await loadedBy(path.join(DIST, 'services', 'bootstrap.js'));
+  it('would notice a service: the same probe on a service module sees its packages', async () => {
+    // (bootstrap.ts loads each service's module when the config has its section, so the probe loads
+    // one service directly: the judge's, whose metrics are prom-client's. Its client and cache
+    // require openai and better-sqlite3 only when one is opened.)
+    const files = await loadedBy(path.join(DIST, 'services', 'judge', 'index.js'));
     expect(files.filter((f) => IO_PACKAGES.test(f))).not.toEqual([]);
-    expect(files.some((f) => f.endsWith(path.join('services', 'sandbox', 'pool.js')))).toBe(true);
+    expect(files.some((f) => f.endsWith(path.join('services', 'judge', 'metrics.js')))).toBe(true);
   });
 });

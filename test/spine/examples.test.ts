@@ -1,4 +1,6 @@
-import { serviceHints } from '../../cli/score-command';
+import { SCORE_VERIFIERS } from '../../cli/pool-entry';
+import { POOL_ENTRY } from '../../cli/score-command';
+import { serviceHints } from '../../cli/service-hints';
 import { VERDICT_VERIFIERS } from '../../services/pool-entry';
 import { checkSections, smokeExamples } from '../fixtures/smoke';
 
@@ -9,6 +11,10 @@ describe('every registered verifier\'s example (the smoke test)', () => {
 
   it('declares the sections its receipts hash (agent_state and terminal no longer hash the whole config)', () => {
     checkSections(VERDICT_VERIFIERS.createRegistry());
+  });
+
+  it('is served by the threads `verdict score` starts before it loads the verifiers (the same pool entry)', () => {
+    expect(POOL_ENTRY).toBe(SCORE_VERIFIERS.module);
   });
 
   it('gives `verdict score` hints naming the sections each verifier declares', () => {

@@ -1,6 +1,6 @@
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import { depthFor, evaluate, type Mode } from '../../rubrics/evaluate';
-import { constraintById } from '../../rubrics/registry';
+import { constraintById } from '../../rubrics/lookup';
 import { withMemo } from '../../rubrics/text/memo';
 
 /** What the `constraints` pool task receives: one sample's final text and its constraint rubrics. */

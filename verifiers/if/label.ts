@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { constraintById, constraintIds } from '../../rubrics/registry';
+import { constraintById, constraintIds } from '../../rubrics/lookup';
 
 /** The references drop kwargs set to null (IFBench rows carry unused ones as None). */
 export function presentKwargs(kwargs: Record<string, unknown>): Record<string, unknown> {
