@@ -19,8 +19,8 @@ export interface TimedOutcome {
  * results encoded, those results in the asked wire format with the outcomes in columns beside them.
  * The details then travel only in the encoding (except an ABORTED outcome's, which the service-
  * failure log reads): the calling thread neither receives nor encodes them again, and typed columns
- * cross between threads as a few copies where 512 outcome objects were cloned one by one (~1 µs
- * per result, measured).
+ * cross between threads as a few moved buffers (worker.ts) where 512 outcome objects were cloned
+ * one by one (~1 µs per result, measured).
  */
 export type ChunkReply = { timed: TimedOutcome[] } | { columns: OutcomeColumns; encoded: EncodedChunk };
 
@@ -99,10 +99,12 @@ export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Packed
 }
 
 /**
- * The chunk with its bytes alone in a buffer of their size. A message to another thread copies a
- * typed array's whole ArrayBuffer, not just its view: the writer's spare room (it grows by doubling:
- * up to as much again as the results) would cross too, and stay beside the reply on the thread that
- * sends it until the reply is out (a 65,536-result reply: ~17 MiB of it).
+ * The chunk with its bytes alone in a buffer of their size, which the thread then moves to the
+ * calling thread (worker.ts). A typed array crosses with its whole ArrayBuffer, not just its view:
+ * the writer's spare room (it grows by doubling: up to as much again as the results) would cross
+ * too, and stay beside the reply on the thread that sends it until the reply is out (a
+ * 65,536-result reply: ~17 MiB of it); and a small writer's buffer is a slice of Node's shared
+ * pool, which cannot be moved.
  */
 function exactBytes(chunk: EncodedChunk): EncodedChunk {
   const { bytes } = chunk;

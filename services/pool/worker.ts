@@ -1,8 +1,9 @@
 // What each pool thread runs. A thread loads a pool entry module (see PoolEntry), whose default
 // export is `poolHandler(createRegistry)`: the registry is built once per thread, so per-verifier
 // caches (parsed golds, compiled checkers) live as long as the thread.
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Registry } from '../../core/registry';
-import { runTask, scoreChunk, type PoolTask } from './tasks';
+import { runTask, scoreChunk, type ChunkReply, type PoolTask } from './tasks';
 
 /**
  * The verifiers a pool serves, in the two forms a pool needs: `createRegistry` for the calling
@@ -35,6 +36,19 @@ export function poolHandler(createRegistry: () => Registry, jobs: PoolJobs = {})
       if (!job) throw new Error(`no job "${task.name}" in this pool's entry module`);
       return job(registry, task.payload as never);
     }
-    return scoreChunk(registry, task.samples, task.encode);
+    return movedReply(scoreChunk(registry, task.samples, task.encode));
   };
+}
+
+/**
+ * An encoded chunk's reply with its buffers moved to the calling thread, not copied: the encoded
+ * results (a buffer of their own size, see tasks.ts) and the outcome columns. Copied, each crossed
+ * twice (into the message, and out of it into a new buffer on the calling thread, in that thread's
+ * malloc heap: ~10 MiB a 65,536-result reply, there until its next full collection).
+ */
+function movedReply(reply: ChunkReply): unknown {
+  if (!('encoded' in reply)) return reply;
+  const { encoded, columns } = reply;
+  const buffers = [encoded.bytes.buffer, columns.status.buffer, columns.reward.buffer, columns.seconds.buffer];
+  return move({ [transferableSymbol]: buffers, [valueSymbol]: reply } as Parameters<typeof move>[0]);
 }

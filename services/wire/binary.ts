@@ -8,6 +8,7 @@ import type { ScannedBatch } from '../engine/batch';
 import { encodedBytes, encodedLength, isEncoded, type ReplyResult } from '../engine/encoded';
 import { byNumber, emptySample, GROUP_BEYOND, readField, RESULT_BEYOND, SAMPLE_BEYOND, setZeros, writeFields } from './contract';
 import { MAX_JSON_DEPTH, tooDeepReason } from './depth';
+import { Offsets } from './offsets';
 import {
   GroupOptionsSchema,
   GroupSummarySchema,
@@ -136,10 +137,10 @@ export function scanScoreRequest(bytes: Uint8Array): ScannedRequest {
   const routes: RoutedSample[] = [];
   const rejected = new Map<number, string>();
   // Where each sample's field (its tag), its message and its end are in the bytes.
-  const fields: number[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const responseBytes: number[] = [];
+  const fields = new Offsets();
+  const starts = new Offsets();
+  const ends = new Offsets();
+  const responseBytes = new Offsets();
   let groupOptions: GroupOptionsParse | null = null;
   while (reader.pos < reader.len) {
     const fieldAt = reader.pos;
@@ -158,13 +159,14 @@ export function scanScoreRequest(bytes: Uint8Array): ScannedRequest {
       groupOptions = resolveGroupOptions(fromBinary(GroupOptionsSchema, reader.bytes()));
     } else reader.skip(wireType);
   }
+  for (const offsets of [fields, starts, ends, responseBytes]) offsets.trim();
   const batch: ScannedBatch = {
     routes,
     sample(index) {
-      return readSample(new Reader(bytes.subarray(starts[index], ends[index])), ends[index]! - starts[index]!, true).sample;
+      return readSample(new Reader(bytes.subarray(starts.at(index), ends.at(index))), ends.at(index) - starts.at(index), true).sample;
     },
     // A response's UTF-8 bytes bound its characters.
-    responseCharsAtMost: (index) => responseBytes[index]!,
+    responseCharsAtMost: (index) => responseBytes.at(index),
     chunk(indices) {
       return { wire: 'protobuf', bytes: packed(indices) };
     },
@@ -175,12 +177,12 @@ export function scanScoreRequest(bytes: Uint8Array): ScannedRequest {
     const first = indices[0]!;
     const last = indices[indices.length - 1]!;
     let adjacent = last - first === indices.length - 1;
-    for (let k = 1; adjacent && k < indices.length; k++) adjacent = indices[k] === first + k && fields[first + k] === ends[first + k - 1];
-    if (adjacent) return new Uint8Array(bytes.subarray(fields[first], ends[last]));
+    for (let k = 1; adjacent && k < indices.length; k++) adjacent = indices[k] === first + k && fields.at(first + k) === ends.at(first + k - 1);
+    if (adjacent) return new Uint8Array(bytes.subarray(fields.at(first), ends.at(last)));
     let size = 0;
-    for (const i of indices) size += ends[i]! - starts[i]! + 6;
+    for (const i of indices) size += ends.at(i) - starts.at(i) + 6;
     const writer = new Writer(size);
-    for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts[i], ends[i]));
+    for (const i of indices) writer.tag(Q.samples!.number, LD).bytes(bytes.subarray(starts.at(i), ends.at(i)));
     // A buffer of its own (a small Buffer lives in a pool shared with others), so it can be transferred.
     return new Uint8Array(writer.finish());
   }

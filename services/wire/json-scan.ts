@@ -3,6 +3,7 @@ import type { RoutedSample, Sample } from '../../core/sample';
 import type { ScannedBatch } from '../engine/batch';
 import { SAMPLE_BEYOND, setZeros, type NamedSampleField } from './contract';
 import { MAX_JSON_DEPTH } from './depth';
+import { Offsets } from './offsets';
 import { SampleSchema } from './gen/verdict/v1/score_pb';
 
 /**
@@ -295,9 +296,9 @@ function scan(body: Buffer): ScannedJsonRequest {
   // A UTF-8 byte-order mark, which the full read drops too.
   if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) s.pos = 3;
   const routes: RoutedSample[] = [];
-  const starts: number[] = [];
-  const ends: number[] = [];
-  const responseBytes: number[] = [];
+  const starts = new Offsets();
+  const ends = new Offsets();
+  const responseBytes = new Offsets();
   s.ws();
   s.expect(OPEN_BRACE);
   s.ws();
@@ -331,22 +332,23 @@ function scan(body: Buffer): ScannedJsonRequest {
   }
   s.ws();
   if (s.pos !== body.length) throw NOT_PLAIN;
+  for (const offsets of [starts, ends, responseBytes]) offsets.trim();
   const batch: ScannedBatch = {
     routes,
-    sample: (index) => scannedSample(JSON.parse(body.toString('utf8', starts[index], ends[index])) as ScannedSample),
+    sample: (index) => scannedSample(JSON.parse(body.toString('utf8', starts.at(index), ends.at(index))) as ScannedSample),
     // A response's UTF-8 bytes bound its characters (an escape takes more bytes than its character).
-    responseCharsAtMost: (index) => responseBytes[index]!,
+    responseCharsAtMost: (index) => responseBytes.at(index),
     chunk(indices) {
       // A JSON array of the samples' objects, copied as they are.
       let size = 1 + Math.max(indices.length, 1);
-      for (const i of indices) size += ends[i]! - starts[i]!;
+      for (const i of indices) size += ends.at(i) - starts.at(i);
       const bytes = new Uint8Array(size);
       let p = 0;
       bytes[p++] = OPEN_BRACKET;
       indices.forEach((i, k) => {
         if (k > 0) bytes[p++] = COMMA;
-        bytes.set(body.subarray(starts[i], ends[i]), p);
-        p += ends[i]! - starts[i]!;
+        bytes.set(body.subarray(starts.at(i), ends.at(i)), p);
+        p += ends.at(i) - starts.at(i);
       });
       bytes[p++] = CLOSE_BRACKET;
       return { wire: 'json', bytes: bytes.subarray(0, p) };
