@@ -4,9 +4,20 @@ import { aborted, invalid, type Outcome, type Sample, type Status } from '../../
 import { scorePure } from '../../core/score';
 import type { EncodedChunk, PackedSamples, WireFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
-import { decodeScoreRequest } from '../wire/binary';
-import { decodePackedJsonSamples } from '../wire/json-scan';
-import { CHUNK_ENCODERS } from '../wire/formats';
+import type * as Binary from '../wire/binary';
+import type * as JsonScan from '../wire/json-scan';
+import type * as Formats from '../wire/formats';
+
+/**
+ * The Score API's codecs, loaded by a thread when it first decodes a packed chunk or encodes one:
+ * only serving sends those, and a `verdict score` or `check` thread starts without them (76 modules
+ * of the 239 a thread loaded).
+ */
+const wire = {
+  binary: () => require('../wire/binary') as typeof Binary,
+  jsonScan: () => require('../wire/json-scan') as typeof JsonScan,
+  formats: () => require('../wire/formats') as typeof Formats,
+};
 
 /** An outcome and the CPU time it took, measured where it was computed. */
 export interface TimedOutcome {
@@ -73,8 +84,8 @@ function outcomeOf(registry: Registry, sample: Sample): Outcome {
 }
 
 /** A packed chunk's samples. It was checked when its request was read (ScannedBatch): it decodes without error. */
-function unpack({ wire, bytes }: PackedSamples): Sample[] {
-  return wire === 'protobuf' ? decodeScoreRequest(bytes).samples : decodePackedJsonSamples(bytes);
+function unpack({ wire: format, bytes }: PackedSamples): Sample[] {
+  return format === 'protobuf' ? wire.binary().decodeScoreRequest(bytes).samples : wire.jsonScan().decodePackedJsonSamples(bytes);
 }
 
 export function scoreChunk(registry: Registry, chunk: readonly Sample[] | PackedSamples, encode?: EncodeAs): ChunkReply {
@@ -95,7 +106,7 @@ export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Packed
     columns.reason[k] = outcome.reason;
     if (outcome.status === 'ABORTED') columns.abortedDetails.push([k, outcome.details]);
   });
-  return { columns, encoded: exactBytes(CHUNK_ENCODERS[encode.format](results)) };
+  return { columns, encoded: exactBytes(wire.formats().CHUNK_ENCODERS[encode.format](results)) };
 }
 
 /**
