@@ -26,6 +26,12 @@ describe('math verifier', () => {
     expect(score('<think>it is \\boxed{5}', { gold: '5' })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
   });
 
+  it('scores an answer with a subscript of any shape, never ABORTED (a policy must not leave its group)', () => {
+    expect(score('\\boxed{a_{n^2}}', { gold: 'a_{n^2}' })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(score('\\boxed{x_{1/2}}', { gold: '5' })).toMatchObject({ status: 'OK', reward: 0 });
+    expect(score('\\boxed{5}', { gold: 'a_{\\frac{1}{2}}' })).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('honours label.extract', () => {
     const response = 'The final answer is $5$. I hope it is correct.';
     expect(score(response, { gold: '5' })).toMatchObject({ reward: 1 });
