@@ -58,6 +58,10 @@ describe('answers battery', () => {
     expect(hack('think-only')({ gold })).toBe('<think>It is \\boxed{17}.</think>I am not sure.');
   });
 
+  it('tries a subscript that is an expression, which once made the math verifier ABORT', () => {
+    expect(hack('odd-subscript')({ gold: '3' })).toBe('\\boxed{x_{n^2}}');
+  });
+
   it('copies the question back when the row has one, and makes nothing without a gold', () => {
     expect(hack('question-back')({ gold: '1' }, { prompt: 'What is 0+1?' })).toBe('\\boxed{What is 0+1?}');
     expect(hack('question-back')({ gold: '1' })).toBeNull();
