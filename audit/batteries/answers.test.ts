@@ -58,8 +58,9 @@ describe('answers battery', () => {
     expect(hack('think-only')({ gold })).toBe('<think>It is \\boxed{17}.</think>I am not sure.');
   });
 
-  it('tries a subscript that is an expression, which once made the math verifier ABORT', () => {
+  it('tries the answers that once made the math verifier ABORT: an expression as a subscript, 0 to a negative power', () => {
     expect(hack('odd-subscript')({ gold: '3' })).toBe('\\boxed{x_{n^2}}');
+    expect(hack('zero-negative-power')({ gold: '3' })).toBe('\\boxed{0^{-1}}');
   });
 
   it('copies the question back when the row has one, and makes nothing without a gold', () => {

@@ -32,6 +32,13 @@ describe('math verifier', () => {
     expect(score('\\boxed{5}', { gold: 'a_{\\frac{1}{2}}' })).toMatchObject({ status: 'OK', reward: 0 });
   });
 
+  it('scores zero to a negative power as no value, like 1/0, never ABORTED', () => {
+    for (const answer of ['0^{-1}', '0^{-2}', '0^{i^2}', '(0)^{(-1)}']) {
+      expect([answer, score(`\\boxed{${answer}}`, { gold: '1/2' })]).toEqual([answer, expect.objectContaining({ status: 'OK', reward: 0, reason: 'unparseable_answer' })]);
+    }
+    expect(score('\\boxed{\\frac{1}{0}}', { gold: '1/2' })).toMatchObject({ status: 'OK', reward: 0, reason: 'unparseable_answer' });
+  });
+
   it('honours label.extract', () => {
     const response = 'The final answer is $5$. I hope it is correct.';
     expect(score(response, { gold: '5' })).toMatchObject({ reward: 1 });
