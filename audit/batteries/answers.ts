@@ -75,5 +75,7 @@ export const answers: Battery = {
     withGold('deep-nesting', 'a deeply nested expression', () => `\\boxed{${'('.repeat(3000)}1${')'.repeat(3000)}}`),
     withGold('huge-power', 'a tower of powers', () => '\\boxed{10^{10^{10^{10}}}}'),
     withGold('huge-text', 'a 200,000-character answer', () => `\\boxed{${'9'.repeat(200_000)}}`),
+    withGold('zero-negative-power', 'zero to a negative power, 1/0 spelt another way (once ABORTED)', () => '\\boxed{0^{-1}}'),
+    withGold('odd-subscript', 'a symbol with a subscript that is an expression (once ABORTED)', () => '\\boxed{x_{n^2}}'),
   ],
 };

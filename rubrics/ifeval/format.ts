@@ -161,8 +161,11 @@ export const multipleSections = defineConstraint({
 });
 
 /**
- * `text` with NaN, Infinity and -Infinity outside strings written 0, as
+ * `text` with NaN, Infinity and -Infinity outside strings written `null`, as
  * `text.replace(/"(?:[^"\\]|\\.)*"|-?Infinity|NaN/gsu, …)` writes it; null when there is none.
+ * `null` is a JSON value exactly where Python's scanner reads these (a value's start) and glues to
+ * nothing: written `0`, `[-NaN]`, `[1NaN]` and `[--Infinity]` parsed (`[-0]`, `[10]`), which
+ * Python's json.loads refuses.
  * Scanned once: the pattern retried every later quote of an unclosed string to the end of the text
  * (quadratic in `"\"\"\"…`). Once one string does not close, no later one does (a later quote is one
  * that string escaped, and reading on from it follows the same path), so quotes are ordinary then.
@@ -186,7 +189,7 @@ function withoutNonFinite(text: string): string | null {
       i++;
       continue;
     }
-    out += `${text.slice(from, i)}0`;
+    out += `${text.slice(from, i)}null`;
     i += word;
     from = i;
   }

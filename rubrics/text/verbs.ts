@@ -21,9 +21,13 @@ const BASE_VERBS = new Set(
   ).split(' '),
 );
 
+// The parentheses matter: `'a ' + 'b'.split(' ')` splits only the second string and makes the Set
+// one of characters (as this was once, letting "Something" and "Building" through as verbs).
 const NOT_VERBS = new Set(
-  'anything nothing something everything morning evening thing king ring spring string wing ceiling building ' +
-    'feeling meeting painting wedding during bed red need seed speed hundred indeed'.split(' '),
+  (
+    'anything nothing something everything morning evening thing king ring spring string wing ceiling building ' +
+    'feeling meeting painting wedding during bed red need seed speed hundred indeed'
+  ).split(' '),
 );
 
 export function startsWithVerb(firstToken: string): boolean {

@@ -26,6 +26,19 @@ describe('math verifier', () => {
     expect(score('<think>it is \\boxed{5}', { gold: '5' })).toMatchObject({ status: 'OK', reward: 0, reason: 'no_answer' });
   });
 
+  it('scores an answer with a subscript of any shape, never ABORTED (a policy must not leave its group)', () => {
+    expect(score('\\boxed{a_{n^2}}', { gold: 'a_{n^2}' })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(score('\\boxed{x_{1/2}}', { gold: '5' })).toMatchObject({ status: 'OK', reward: 0 });
+    expect(score('\\boxed{5}', { gold: 'a_{\\frac{1}{2}}' })).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('scores zero to a negative power as no value, like 1/0, never ABORTED', () => {
+    for (const answer of ['0^{-1}', '0^{-2}', '0^{i^2}', '(0)^{(-1)}']) {
+      expect([answer, score(`\\boxed{${answer}}`, { gold: '1/2' })]).toEqual([answer, expect.objectContaining({ status: 'OK', reward: 0, reason: 'unparseable_answer' })]);
+    }
+    expect(score('\\boxed{\\frac{1}{0}}', { gold: '1/2' })).toMatchObject({ status: 'OK', reward: 0, reason: 'unparseable_answer' });
+  });
+
   it('honours label.extract', () => {
     const response = 'The final answer is $5$. I hope it is correct.';
     expect(score(response, { gold: '5' })).toMatchObject({ reward: 1 });

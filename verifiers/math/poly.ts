@@ -1,5 +1,6 @@
 import type { Budget } from './budget';
 import {
+  DivisionByZero,
   ONE,
   ZERO,
   exactRoot,
@@ -182,7 +183,8 @@ function invertTerm(t: Term): Term {
   return term(coef, t.rad, t.factors.map(([a, e]) => [a, -e] as const).filter(([a]) => a.kind !== 'i'));
 }
 
-export class DivisionByZero extends Error {}
+/** Re-exported: the algebra's callers catch it as `P.DivisionByZero`. */
+export { DivisionByZero };
 
 export function reciprocal(b: Poly, budget?: Budget): Poly {
   if (b.terms.length === 0) throw new DivisionByZero('division by zero');

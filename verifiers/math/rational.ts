@@ -20,8 +20,15 @@ export function gcd(a: bigint, b: bigint): bigint {
   return a;
 }
 
+/**
+ * A division by zero anywhere in the arithmetic (`1/0`, and `0^{-1}` through `qInv`): one class, so
+ * canonicalization turns each into "not a value". A RangeError from `q` once escaped that, and
+ * `\boxed{0^{-1}}` ABORTED the sample instead of scoring 0.
+ */
+export class DivisionByZero extends Error {}
+
 export function q(n: bigint, d: bigint = 1n): Q {
-  if (d === 0n) throw new RangeError('division by zero');
+  if (d === 0n) throw new DivisionByZero('division by zero');
   if (d < 0n) {
     n = -n;
     d = -d;

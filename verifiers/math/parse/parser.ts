@@ -768,6 +768,8 @@ export function symbolName(node: Node): string {
     case 'neg':
       return `-${symbolName(node.arg)}`;
     default:
-      return JSON.stringify(node);
+      // Any other node (`a_{n^2}`, `x_{1/2}`) as its JSON, numbers' bigints written out: plain
+      // JSON.stringify throws on a bigint, which made such a subscript ABORT the sample.
+      return JSON.stringify(node, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
   }
 }
