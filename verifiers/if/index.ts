@@ -45,7 +45,7 @@ function record(report: RubricReport, pass: boolean, reason: string): void {
  */
 export const ifVerifier = defineAsync({
   name: 'if',
-  version: '1.1.0',
+  version: '1.1.1',
   audit: ['degenerate-texts', 'judge-injection'],
   // Only python, js and judge rubrics need a service: `score` checks each rubric's, naming it.
   requires: [],

@@ -132,7 +132,7 @@ export function scoreMath(response: string, label: MathLabel): Outcome {
 
 export const math = definePure({
   name: 'math',
-  version: '1.3.0',
+  version: '1.3.1',
   audit: ['answers'],
   example: { label: { gold: '0.5' }, response: 'Halving 1 gives \\boxed{\\frac{1}{2}}', reward: 1 },
   description:
