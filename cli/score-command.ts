@@ -68,7 +68,7 @@ export function addScoreCommand(cli: Command): void {
     .addOption(new Option('--output-format <format>', 'output format instead of the extension\'s').choices(FORMATS))
     .addOption(workersOption())
     .option('--config <file>', 'service config (YAML or JSON)')
-    .addOption(new Option('--batch-size <n>', 'samples scored together').argParser(integer('--batch-size', 1)).default(4096))
+    .addOption(new Option('--batch-size <n>', 'samples scored together (lines, where the pool threads make the rows: JSONL in and out)').argParser(integer('--batch-size', 1)).default(4096))
     .option('--no-progress', 'no progress line (none is shown unless stderr is a terminal)');
   addServerOptions(addMappingOptions(command))
     .option('--no-keep-columns', 'do not copy unmapped input columns to the results')
