@@ -80,6 +80,7 @@ describe('IFBench word constraints', () => {
   it('prime_lengths needs every word, punctuation removed, to have a prime number of characters', () => {
     expect(passes(primeLengths, 'We ate three plums.')).toBe(true);
     expect(checkWith(primeLengths, 'We ate four plums.')).toEqual({ pass: false, reason: '"four" has 4 letters, not a prime number' });
+    expect(checkWith(primeLengths, 'We ate a plum.')).toEqual({ pass: false, reason: '"a" has 1 letter, not a prime number' });
     expect(passes(primeLengths, 'A cat.')).toBe(false);
   });
 });

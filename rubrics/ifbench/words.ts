@@ -140,7 +140,8 @@ export const primeLengths = defineConstraint({
   kwargs: NO_KWARGS,
   check(response) {
     const bad = pySplit(removePunctuation(response)).find((w) => !PRIMES.has(pyLen(w)));
-    return verdict(bad === undefined, `"${bad}" has ${pyLen(bad ?? '')} letters, not a prime number`);
+    const n = pyLen(bad ?? '');
+    return verdict(bad === undefined, `"${bad}" has ${n} letter${n === 1 ? '' : 's'}, not a prime number`);
   },
   examples: [
     { response: 'We ate three plums.', pass: true },
