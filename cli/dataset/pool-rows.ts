@@ -6,6 +6,7 @@
 import type { Registry } from '../../core/registry';
 import { invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
+import { STATUSES } from '../../core/status';
 import type { VerdictConfig } from '../../services/config';
 import { responseTooLong, toResult } from '../../services/engine/result';
 import { Receipts } from '../receipt';
@@ -31,7 +32,7 @@ export interface RowsJob {
 /** A block's summary entries, in columns: a typed array crosses threads as one copy. */
 export interface TallyColumns {
   verifier: string[];
-  /** Index into STATUS_CODES. */
+  /** Index into core's STATUSES. */
   status: Uint8Array;
   reason: string[];
   /** NaN where there is no reward. */
@@ -51,8 +52,6 @@ export interface RowsReply {
   /** Input columns not passed through because a result field has their name. */
   collisions: string[];
 }
-
-export const STATUS_CODES = ['OK', 'INVALID', 'ABORTED'] as const;
 
 /** One pure sample's outcome, refused as the engine refuses it (an unknown verifier, a response too long); null when its verifier is async. */
 function pureOutcome(registry: Registry, sample: Sample, maxResponseChars: number): { outcome: Outcome; seconds: number } | null {
@@ -140,7 +139,7 @@ function columnsOf(tallies: readonly Tally[]): TallyColumns {
   const columns: TallyColumns = { verifier: new Array<string>(n), status: new Uint8Array(n), reason: new Array<string>(n), reward: new Float64Array(n), seconds: new Float64Array(n) };
   tallies.forEach((t, k) => {
     columns.verifier[k] = t.verifier;
-    columns.status[k] = STATUS_CODES.indexOf(t.status);
+    columns.status[k] = STATUSES.indexOf(t.status);
     columns.reason[k] = t.reason;
     columns.reward[k] = t.reward ?? NaN;
     columns.seconds[k] = t.seconds ?? NaN;
@@ -152,5 +151,5 @@ function columnsOf(tallies: readonly Tally[]): TallyColumns {
 export function tallyAt(columns: TallyColumns, k: number): Tally {
   const reward = columns.reward[k]!;
   const seconds = columns.seconds[k]!;
-  return { verifier: columns.verifier[k]!, status: STATUS_CODES[columns.status[k]!]!, reason: columns.reason[k]!, reward: Number.isNaN(reward) ? undefined : reward, seconds: Number.isNaN(seconds) ? null : seconds };
+  return { verifier: columns.verifier[k]!, status: STATUSES[columns.status[k]!]!, reason: columns.reason[k]!, reward: Number.isNaN(reward) ? undefined : reward, seconds: Number.isNaN(seconds) ? null : seconds };
 }

@@ -1,7 +1,8 @@
 import type { Json, JsonObject } from '../../core/json';
 import type { Registry } from '../../core/registry';
-import { aborted, invalid, type Outcome, type Sample, type Status } from '../../core/sample';
+import { aborted, invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
+import { STATUSES } from '../../core/status';
 import type { EncodedChunk, PackedSamples, WireFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import type * as Binary from '../wire/binary';
@@ -46,11 +47,10 @@ export interface OutcomeColumns {
   abortedDetails: Array<[number, JsonObject]>;
 }
 
-const STATUS_CODES: readonly Status[] = ['OK', 'INVALID', 'ABORTED'];
 
 /** Outcome `k` of a chunk's columns (its details empty unless ABORTED: they are in the encoding). */
 export function outcomeAt(columns: OutcomeColumns, k: number, abortedDetails: ReadonlyMap<number, JsonObject>): Outcome {
-  const status = STATUS_CODES[columns.status[k]!]!;
+  const status = STATUSES[columns.status[k]!]!;
   const reason = columns.reason[k]!;
   if (status === 'OK') return { status, reward: columns.reward[k]!, reason, details: {} };
   return { status, reason, details: status === 'ABORTED' ? (abortedDetails.get(k) ?? {}) : {} };
@@ -100,7 +100,7 @@ export function scoreChunk(registry: Registry, chunk: readonly Sample[] | Packed
   const n = samples.length;
   const columns: OutcomeColumns = { status: new Uint8Array(n), reward: new Float64Array(n), seconds: new Float64Array(n), reason: new Array<string>(n), abortedDetails: [] };
   timed.forEach(({ outcome, seconds }, k) => {
-    columns.status[k] = STATUS_CODES.indexOf(outcome.status);
+    columns.status[k] = STATUSES.indexOf(outcome.status);
     if (outcome.status === 'OK') columns.reward[k] = outcome.reward;
     columns.seconds[k] = seconds;
     columns.reason[k] = outcome.reason;
