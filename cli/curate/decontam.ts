@@ -8,7 +8,7 @@ import { formatOf } from '../dataset/format';
 import { openLines, parseJsonLine } from '../dataset/read';
 import type { ScanOutcome, ScanTask } from './scan-task';
 import { at, itemText, rowText } from '../../curate/text';
-import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 import { startScanner } from './scanner';
 import type { InputRow } from '../dataset/read';
 
@@ -137,6 +137,8 @@ export function sampleId(row: JsonObject, field: string): string | null {
  */
 export async function decontam(options: DecontamOptions): Promise<DecontamReport> {
   const started = Date.now();
+  const outputs = { kept: keptOutput(options.output, options.outputFormat), removed: { path: options.removed, option: '--removed' } };
+  checkOutputs(...Object.values(outputs));
   const loaded = await loadBenchmarks(options.benchmarks, options.benchmarkFields, options.benchmarkIdField);
   const names = new Set(loaded.map((b) => b.source.name));
   for (const name of options.exhaustive ?? []) if (!names.has(name)) throw new Error(`--exhaustive ${name}: no --benchmark has that name (known: ${[...names].join(', ')})`);
@@ -152,8 +154,8 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
   // writes. Parquet rows arrive decoded, so their texts are taken here.
   const lines = choice.format === 'parquet' ? null : openLines(options.input, choice.format);
   const input = lines ? null : await openInput(options.input, choice.format, 'input');
-  const kept = maybeOutput(options.output, input, options.outputFormat);
-  const removed = maybeOutput(options.removed, null);
+  const kept = maybeOutput(outputs.kept, input);
+  const removed = maybeOutput(outputs.removed, null);
   const removedBy = loaded.map(() => 0);
   // Per pass: item → removals and phrase → samples, for the review list.
   const byItem = loaded.map(() => new Map<string, { removed: number; phrases: Map<string, number> }>());

@@ -15,6 +15,12 @@ const lines = (name: string) => readFileSync(file(name), 'utf8').split('\n').fil
 const options = (over: Partial<DedupOptions>): DedupOptions => ({ input: file('in.jsonl'), textFields: null, idField: 'id', progress: false, ...over });
 
 describe('curate dedup on files', () => {
+  it('refuses a bad output name before opening anything: no kept file is started and left behind', async () => {
+    writeFileSync(file('in.jsonl'), '{"id":"a","prompt":"x"}\n{"id":"b","prompt":"x"}\n');
+    await expect(dedup(options({ output: file('kept.jsonl'), removed: file('removed.jsonl'), clusters: file('clusters.txt') }))).rejects.toThrow(/^--clusters .*clusters\.txt: unknown extension/);
+    expect(readdirSync(dir)).toEqual(['in.jsonl']);
+  });
+
   it('keeps the first row of each statement byte for byte, and reports the removed rows and their clusters', async () => {
     const input = [
       '{"id": "a",  "prompt": "Add 2 and 2."}',

@@ -1,7 +1,7 @@
 import type { JsonObject } from '../../core/json';
 import { dedupKey } from '../../curate/dedup';
 import { at, promptText, rowText } from '../../curate/text';
-import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 export interface DedupOptions {
   input: string;
@@ -43,9 +43,11 @@ interface Cluster {
  * per distinct key (its hash and first line), and the later copies' lines for the cluster report.
  */
 export async function dedup(options: DedupOptions): Promise<DedupReport> {
+  const outputs = { kept: keptOutput(options.output, options.outputFormat), removed: { path: options.removed, option: '--removed' }, clusters: { path: options.clusters, option: '--clusters' } };
+  checkOutputs(...Object.values(outputs));
   const input = await openInput(options.input, options.format, 'input');
-  const kept = maybeOutput(options.output, input, options.outputFormat);
-  const removed = maybeOutput(options.removed, null);
+  const kept = maybeOutput(outputs.kept, input);
+  const removed = maybeOutput(outputs.removed, null);
   const seen = new Map<string, Cluster>();
   let rows = 0;
   let dropped = 0;
@@ -84,7 +86,7 @@ export async function dedup(options: DedupOptions): Promise<DedupReport> {
     await finishOutputs(ok, kept, removed);
   }
   const clusters = [...seen.entries()].filter(([, c]) => c.copies.length > 0);
-  const out = maybeOutput(options.clusters, null);
+  const out = maybeOutput(outputs.clusters, null);
   if (out) {
     for (const [key, c] of clusters) {
       await out.record({ key, size: 1 + c.copies.length, kept: { line: c.firstLine, ...(c.firstId !== null ? { id: c.firstId } : {}) }, removed: c.copies.map((line, k) => ({ line, ...(c.copyIds[k] !== null ? { id: c.copyIds[k]! } : {}) })) });

@@ -7,7 +7,7 @@ import { rowText } from '../../curate/text';
 import { EmbeddingCache, EmbeddingsClient, textKey, type EmbeddingsEndpoint } from '../../services/embeddings';
 import { openLines, parseJsonLine } from '../dataset/read';
 import { loadBenchmarks, sampleId, type ScreenInput } from './decontam';
-import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
 
 /**
  * `verdict curate dense`: the recipe's dense-retrieval detector. Every benchmark item and every
@@ -117,6 +117,8 @@ const pairOf = (item: number, key: string) => `${item}:${key}`;
 
 export async function dense(options: DenseOptions): Promise<DenseReport> {
   const started = Date.now();
+  const outputs = { kept: keptOutput(options.output, options.outputFormat), removed: { path: options.removed, option: '--removed' }, candidates: { path: options.candidates, option: '--candidates' } };
+  checkOutputs(...Object.values(outputs));
   // usearch's native module is loaded by this command only, not by every start of the CLI.
   const { ItemNeighbours, NeighbourIndex, nearestSamples } = await import('../../curate/neighbours');
   const loaded = await loadBenchmarks(options.benchmarks, options.benchmarkFields, options.benchmarkIdField);
@@ -129,8 +131,8 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
   const client = new EmbeddingsClient(options.endpoint, cache);
   const totals = { cached: 0, embedded: 0 };
   const input = await openInput(options.input, options.format, 'input');
-  const kept = maybeOutput(options.output, input, options.outputFormat);
-  const removed = maybeOutput(options.removed, null);
+  const kept = maybeOutput(outputs.kept, input);
+  const removed = maybeOutput(outputs.removed, null);
   const progress = progressFor(input.source, options.progress, 'embedding', ['samples', 'cached', 'embedded', 'candidates']);
   const above = new Map<string, { item: number; similarity: number; sample: Sample }>();
   let samples = 0;
@@ -237,7 +239,7 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
       });
     }
     pairs.sort((x, y) => y.similarity - x.similarity || x.line - y.line || (x.itemId < y.itemId ? -1 : x.itemId > y.itemId ? 1 : 0));
-    const candidates = maybeOutput(options.candidates, null);
+    const candidates = maybeOutput(outputs.candidates, null);
     let written = false;
     try {
       for (const p of pairs) await candidates?.record(p);

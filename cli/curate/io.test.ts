@@ -4,7 +4,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { InputRow } from '../dataset/rows';
 import { partialPath } from '../dataset/rows';
-import { finishOutputs, maybeOutput, openInput, Output, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, Output, rowOrThrow } from './io';
 
 let dir: string;
 beforeEach(() => {
@@ -13,6 +13,8 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const file = (name: string) => path.join(dir, name);
+/** A record output (`--removed`) at `name`. */
+const records = (name: string) => ({ path: file(name), option: '--removed' });
 
 async function rows(name: string, format?: string): Promise<InputRow[]> {
   const input = await openInput(file(name), format, 'input');
@@ -34,7 +36,7 @@ describe('files in and out of verdict curate', () => {
   });
 
   it('writes rows as read, lines unparsed and records as JSON, under a temporary name until closed', async () => {
-    const out = new Output(file('out.jsonl'), null);
+    const out = new Output(records('out.jsonl'), null);
     expect(out.takesLines).toBe(true);
     await out.row({ line: 1, value: { a: 1 }, text: '{ "a" : 1 }' });
     await out.line('{"raw":true}');
@@ -46,7 +48,7 @@ describe('files in and out of verdict curate', () => {
   });
 
   it('writes in batches of 1024 as it goes, not all at the end', async () => {
-    const out = new Output(file('big.jsonl'), null);
+    const out = new Output(records('big.jsonl'), null);
     for (let i = 0; i < 1025; i++) await out.record({ i });
     expect(readFileSync(partialPath(file('big.jsonl')), 'utf8').split('\n')).toHaveLength(1025); // 1024 lines and the empty end
     await out.abandon();
@@ -54,8 +56,8 @@ describe('files in and out of verdict curate', () => {
   });
 
   it('abandons every output when the command failed', async () => {
-    const a = new Output(file('a.jsonl'), null);
-    const b = new Output(file('b.jsonl.zst'), null);
+    const a = new Output(records('a.jsonl'), null);
+    const b = new Output(records('b.jsonl.zst'), null);
     await a.record({ x: 1 });
     await finishOutputs(false, a, b);
     expect([existsSync(file('a.jsonl')), existsSync(partialPath(file('a.jsonl'))), existsSync(partialPath(file('b.jsonl.zst')))]).toEqual([false, false, false]);
@@ -63,12 +65,20 @@ describe('files in and out of verdict curate', () => {
 
   // Parquet outputs are left to the cross-layer suites, which run the CLI: jest's module loader cannot require() hyparquet's ES modules.
   it('no path, no output; a name without a format is refused', async () => {
-    expect(maybeOutput(undefined, null)).toBeNull();
-    const some = maybeOutput(file('x.jsonl'), null)!;
+    expect(maybeOutput({ path: undefined, option: '--removed' }, null)).toBeNull();
+    const some = maybeOutput(records('x.jsonl'), null)!;
     expect(some.takesLines).toBe(true);
     await some.abandon();
-    expect(() => new Output(file('out.csv'), null)).toThrow(/^output .*out\.csv: unknown extension; .*--output-format/);
+    // -o is told of its format option; a record file, which has none, only of the extensions.
+    expect(() => new Output({ ...keptOutput(file('out.csv'), undefined), path: file('out.csv') }, null)).toThrow(/^-o .*out\.csv: unknown extension; .*or choose the format with --output-format/);
+    expect(() => new Output(records('out.csv'), null)).toThrow(/^--removed .*out\.csv: unknown extension; name it \.jsonl, \.jsonl\.gz, \.jsonl\.zst or \.parquet$/);
     expect(existsSync(partialPath(file('out.csv')))).toBe(false);
+  });
+
+  it('checks every output name before any is opened: a bad last one leaves no file behind', () => {
+    expect(() => checkOutputs(keptOutput(file('kept.jsonl'), undefined), records('removed.txt'))).toThrow(/^--removed .*removed\.txt: unknown extension/);
+    expect(() => checkOutputs(keptOutput(file('kept.txt'), 'jsonl'), { path: undefined, option: '--clusters' })).not.toThrow();
+    expect(existsSync(partialPath(file('kept.jsonl')))).toBe(false);
   });
 
   it('stops at a row that is not an object, naming file and line', () => {

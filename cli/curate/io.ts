@@ -22,6 +22,34 @@ export async function openInput(path: string, formatFlag: string | undefined, wh
   return { source: await openRows(path, choice.format), format: choice.format };
 }
 
+/** An output file of a curate command, as its command line names it. */
+export interface OutputSpec {
+  path: string | undefined;
+  /** The option that names it (`-o`, `--removed`): errors say which. */
+  option: string;
+  /** The command's format option for this output (`--output-format` and its value); others follow their extension. */
+  format?: { flag: string; value: string | undefined };
+}
+
+/** `-o`: the rows kept, in --output-format or its extension's format. */
+export function keptOutput(path: string | undefined, format: string | undefined): OutputSpec {
+  return { path, option: '-o', format: { flag: '--output-format', value: format } };
+}
+
+function outputFormat(spec: OutputSpec & { path: string }): DatasetFormat {
+  const choice = outputFormatOf(spec.path, spec.format?.value, spec.option, spec.format?.flag ?? null);
+  if (!choice.ok) throw new Error(choice.error);
+  return choice.format;
+}
+
+/**
+ * Every output's name checked before the input or any output is opened: a bad name (the last one
+ * given, say) stops the command with no file created and none left open.
+ */
+export function checkOutputs(...specs: OutputSpec[]): void {
+  for (const spec of specs) if (spec.path !== undefined) outputFormat({ ...spec, path: spec.path });
+}
+
 /** Batched writes of rows or records to one file. */
 export class Output {
   private readonly sink: ResultSink;
@@ -30,15 +58,13 @@ export class Output {
   /** A JSONL-family file: an input line can be written as it was read, unparsed. */
   readonly takesLines: boolean;
 
-  constructor(
-    readonly path: string,
-    input: OpenedInput | null,
-    formatFlag?: string,
-  ) {
-    const choice = outputFormatOf(path, formatFlag, 'output', '--output-format');
-    if (!choice.ok) throw new Error(choice.error);
-    this.takesLines = choice.format !== 'parquet';
-    this.sink = openSink(path, choice.format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });
+  readonly path: string;
+
+  constructor(spec: OutputSpec & { path: string }, input: OpenedInput | null) {
+    this.path = spec.path;
+    const format = outputFormat(spec);
+    this.takesLines = format !== 'parquet';
+    this.sink = openSink(spec.path, format, { durable: false, inputRows: true, parquetColumns: input?.source.parquetColumns ?? null });
   }
 
   /** An input row as it was read. */
@@ -84,8 +110,9 @@ export async function finishOutputs(ok: boolean, ...outputs: Array<Output | null
   for (const out of outputs) await (ok ? out?.close() : out?.abandon());
 }
 
-export function maybeOutput(path: string | undefined, input: OpenedInput | null, formatFlag?: string): Output | null {
-  return path === undefined ? null : new Output(path, input, formatFlag);
+/** The output `spec` names, opened (written under a temporary name until closed); null where the option was not given. */
+export function maybeOutput(spec: OutputSpec, input: OpenedInput | null): Output | null {
+  return spec.path === undefined ? null : new Output({ ...spec, path: spec.path }, input);
 }
 
 /** A row that is not JSON (or not an object) stops the command, naming the file and line: nothing is dropped unseen. */

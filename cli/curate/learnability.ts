@@ -6,7 +6,7 @@ import { addSample, decide, defaultMinOk, formatInterval, histogramBin, HISTOGRA
 import { at } from '../../curate/text';
 import { resultRow } from '../dataset/results';
 import { scoreFile, type ScoreFileOptions } from '../score';
-import { finishOutputs, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow, type OutputSpec } from './io';
 
 export interface LearnabilityOptions {
   /** Scored results (verdict score's output), or rollouts when `score` is given. */
@@ -65,7 +65,14 @@ function keyOf(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : typeof value === 'number' ? String(value) : null;
 }
 
+/** Where each decision's prompts go. */
+function outputSpecs(options: LearnabilityOptions): Record<Decision, OutputSpec> {
+  return { kept: keptOutput(options.output, options.outputFormat), dropped: { path: options.dropped, option: '--dropped' }, undecided: { path: options.undecided, option: '--undecided' } };
+}
+
 export async function learnability(options: LearnabilityOptions): Promise<LearnabilityReport> {
+  // Checked before any scoring: a bad name found after an hour of it would lose the hour.
+  checkOutputs(...Object.values(outputSpecs(options)));
   let resultsPath = options.input;
   let scratch: string | null = null;
   if (options.score) {
@@ -143,7 +150,8 @@ async function curateResults(resultsPath: string, options: LearnabilityOptions):
 
 /** Without a prompt file: one record per prompt (its tally and decision) in the output of its decision. */
 async function writeTallies(options: LearnabilityOptions, decisions: Map<string, { decision: Decision }>, record: (key: string) => JsonObject): Promise<null> {
-  const outputs = { kept: maybeOutput(options.output, null, options.outputFormat), dropped: maybeOutput(options.dropped, null), undecided: maybeOutput(options.undecided, null) };
+  const specs = outputSpecs(options);
+  const outputs = { kept: maybeOutput(specs.kept, null), dropped: maybeOutput(specs.dropped, null), undecided: maybeOutput(specs.undecided, null) };
   let ok = false;
   try {
     for (const [key, d] of decisions) await outputs[d.decision]?.record(record(key));
@@ -162,9 +170,10 @@ async function writePromptRows(
 ): Promise<{ rows: number; noResults: number; unknownKeys: number }> {
   const path = options.prompts!;
   const input = await openInput(path, options.promptsFormat, '--prompts');
-  const kept = maybeOutput(options.output, input, options.outputFormat);
-  const dropped = maybeOutput(options.dropped, null);
-  const undecided = maybeOutput(options.undecided, null);
+  const specs = outputSpecs(options);
+  const kept = maybeOutput(specs.kept, input);
+  const dropped = maybeOutput(specs.dropped, null);
+  const undecided = maybeOutput(specs.undecided, null);
   const seen = new Set<string>();
   let rows = 0;
   let noResults = 0;

@@ -36,12 +36,11 @@ const JSONL_EXTENSION = /\.(jsonl|ndjson|json)$/i;
  * The format of a file about to be written: as `formatOf`, except that an extension no format has
  * (`results.csv`) is refused rather than filled with JSONL the name does not promise.
  */
-export function outputFormatOf(path: string, flag: string | undefined, what: string, flagName: string): FormatChoice {
+export function outputFormatOf(path: string, flag: string | undefined, what: string, flagName: string | null): FormatChoice {
   if (flag === undefined && path !== '-' && !JSONL_EXTENSION.test(path) && !BY_EXTENSION.some(([pattern]) => pattern.test(path))) {
-    return {
-      ok: false,
-      error: `${what} ${path}: unknown extension; name it .jsonl, .jsonl.gz, .jsonl.zst or .parquet, or choose the format with ${flagName} (${FORMATS.join(', ')})`,
-    };
+    // Only an output that has a format option is told of it (curate's record files take their extension's).
+    const choose = flagName === null ? '' : `, or choose the format with ${flagName} (${FORMATS.join(', ')})`;
+    return { ok: false, error: `${what} ${path}: unknown extension; name it .jsonl, .jsonl.gz, .jsonl.zst or .parquet${choose}` };
   }
   return formatOf(path, flag, what);
 }
