@@ -1,25 +1,28 @@
 /**
- * The Python that runs the verification in the sandbox, appended after the task's own code (so its
- * names win). Verdict's code, not the dataset's: it turns the states into read-only database files
- * in the run's working directory, checks them, picks the calling convention from the function's
- * signature, and only then calls the task's function. Whatever goes wrong before that call is the
- * state's fault and comes back tagged `state`; an exception of the task's function itself
- * propagates (the sandbox reports it as raised).
+ * The Python that runs the verification in the sandbox: Verdict's code, not the dataset's. The task's
+ * code comes as an argument and is compiled and run on its own, in a namespace holding the modules
+ * AgentWorldModel's runner puts there (json, os, re, sqlite3), as that runner execs it — so the code
+ * is exactly the file it wrote (a `from __future__` import stays its first line, tracebacks keep its
+ * line numbers). The harness turns the states into read-only database files in the run's working
+ * directory, checks them, picks the calling convention from the function's signature, and only then
+ * calls the task's function. Whatever goes wrong before that call is the state's fault and comes back
+ * tagged `state`; code that does not load comes back `load_error`; an exception of the task's
+ * function itself propagates (the sandbox reports it as raised).
  */
 export const STATE_ENTRY = '__verdict_agent_state__';
-
-/**
- * Put before the task's code: the modules AgentWorldModel's runner puts in the namespace it execs a
- * verification in, so code written for it finds them without importing them.
- */
-export const PRELUDE = 'import json, os, re, sqlite3\n';
 
 export const HARNESS = String.raw`
 
 import base64 as _verdict_b64
+import builtins as _verdict_builtins
 import inspect as _verdict_inspect
+import json as _verdict_json
 import os as _verdict_os
+import re as _verdict_re
 import sqlite3 as _verdict_sqlite3
+
+# The harness's own connections: never the clock-fixed one the task's code is given.
+_verdict_connect = _verdict_sqlite3.connect
 
 _VERDICT_AWM_NAMES = ('initial_db_path', 'final_db_path', 'final_answer')
 
@@ -27,7 +30,7 @@ _VERDICT_AWM_NAMES = ('initial_db_path', 'final_db_path', 'final_answer')
 def _verdict_shape(path, check):
     # Everything a task's SQL can depend on, per table or view: what it is (table, view, virtual),
     # WITHOUT ROWID, STRICT, and every column with table_xinfo (table_info hides generated columns).
-    con = _verdict_sqlite3.connect('file:%s?mode=ro' % path, uri=True)
+    con = _verdict_connect('file:%s?mode=ro' % path, uri=True)
     try:
         if check:
             rows = con.execute('PRAGMA integrity_check').fetchall()
@@ -49,7 +52,7 @@ def _verdict_materialize(state, name):
         with open(path, 'wb') as out:
             out.write(_verdict_b64.b64decode(state['sqlite']))
     else:
-        con = _verdict_sqlite3.connect(path)
+        con = _verdict_connect(path)
         try:
             con.executescript(state['sql'])
             con.commit()
@@ -87,7 +90,6 @@ def _verdict_fix_clock(reference):
     # date/time functions read "now" the same way, on every connection it opens. SQLite answers each
     # call on a connection of its own, so every other modifier keeps its meaning.
     clock = _verdict_sqlite3.connect(':memory:')
-    real_connect = _verdict_sqlite3.connect
 
     def override(name, at):
         def fn(*args):
@@ -105,7 +107,7 @@ def _verdict_fix_clock(reference):
     functions = [(name, override(name, at)) for name, at in _VERDICT_CLOCK_AT.items()]
 
     def connect(*args, **kwargs):
-        con = real_connect(*args, **kwargs)
+        con = _verdict_connect(*args, **kwargs)
         for name, fn in functions:
             con.create_function(name, -1, fn, deterministic=True)
         return con
@@ -113,8 +115,25 @@ def _verdict_fix_clock(reference):
     _verdict_sqlite3.connect = connect
 
 
-def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
-    fn = globals().get(entry)
+def _verdict_load(code):
+    # AgentWorldModel's runner: exec(code, {sqlite3, json, os, re, __builtins__}) and take the
+    # function from that namespace.
+    namespace = {'sqlite3': _verdict_sqlite3, 'json': _verdict_json, 'os': _verdict_os, 're': _verdict_re, '__builtins__': _verdict_builtins}
+    exec(compile(code, '<verification>', 'exec', dont_inherit=True), namespace)
+    return namespace
+
+
+def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_time):
+    # The clock first: code that binds sqlite3.connect while loading gets the fixed one too.
+    if reference_time is not None:
+        _verdict_fix_clock(reference_time)
+    try:
+        namespace = _verdict_load(code)
+    except MemoryError:
+        raise
+    except Exception as exc:
+        return {'verdict': 'load_error', 'error': '%s: %s' % (type(exc).__name__, exc)}
+    fn = namespace.get(entry)
     if not callable(fn):
         return {'verdict': 'missing_entry'}
     plan, names = _verdict_call_plan(fn, awm)
@@ -137,8 +156,6 @@ def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
         changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
         if changed:
             return {'verdict': 'schema', 'tables': changed[:20]}
-    if reference_time is not None:
-        _verdict_fix_clock(reference_time)
     given = {'initial_db_path': initial_path, 'final_db_path': final_path, 'final_answer': answer}
     if plan == 'named':
         result = fn(**{n: given[n] for n in names})
