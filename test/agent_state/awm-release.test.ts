@@ -92,4 +92,36 @@ describe('agent_state on AgentWorldModel-1K release files (real tasks, real sand
     }
     expect(await score(5, after(AIR_FRYERS), 'Done.', withVariants)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task e_commerce_33\.5: the verification code does not load: SyntaxError: .*line 1\)$/) });
   });
+
+  it('gives the verification\'s Python the built database\'s "now": a task asking for orders of the last 60 days with datetime.now() sees its seed data', async () => {
+    // AWM's seed data is written relative to "now" (datetime('now', '-40 days')) and its verifications
+    // read "now" from Python as often as from SQL: in a database built at the reference time, both
+    // must be that time, or a right state is a quiet 0 once the real clock has moved on.
+    const code = [
+      'def verify_task_completion(initial_db_path: str, final_db_path: str, final_answer: str | None = None) -> dict:',
+      '    import sqlite3',
+      '    import time',
+      '    from datetime import date, datetime, timedelta',
+      "    cutoff = (datetime.now() - timedelta(days=60)).strftime('%Y-%m-%d %H:%M:%S')",
+      "    if date.today().isoformat() != cutoff[:10] and time.strftime('%Y-%m-%d', time.localtime(time.time() - 60 * 86400)) != cutoff[:10]:",
+      '        return {"result": "others"}',
+      '    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)',
+      "    row = conn.execute(\"SELECT oi.product_offer_id, oi.quantity FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.user_id = 1 AND o.placed_at >= ? AND oi.product_title LIKE '%Paper Towels%' ORDER BY o.placed_at DESC LIMIT 1\", (cutoff,)).fetchone()",
+      '    conn.close()',
+      '    if row is None:',
+      '        return {"result": "others"}',
+      '    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)',
+      '    n = conn.execute("SELECT count(*) FROM cart_items WHERE cart_id = 1 AND product_offer_id = ? AND quantity = ?", row).fetchone()[0]',
+      '    conn.close()',
+      '    return {"result": "complete" if n == 1 else "others"}',
+      '',
+    ].join('\n');
+    const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-release-'));
+    const line = { scenario: ENV, task_idx: 0, task: "Reorder the paper towels I bought in the last 60 days, same item and quantity.", verification: { code, raw_response: '' } };
+    const verifiers = path.join(dir, 'gen_verifier.pure_code.jsonl');
+    writeFileSync(verifiers, JSON.stringify(line) + '\n');
+    const withClock = servicesFor({ verifiers, db: FILES.db, sample: FILES.sample });
+    expect(await score(0, after(REORDER_TOWELS), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
+    expect(await score(0, after(''), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 0 });
+  });
 });

@@ -15,11 +15,13 @@ export const HARNESS = String.raw`
 
 import base64 as _verdict_b64
 import builtins as _verdict_builtins
+import datetime as _verdict_datetime
 import inspect as _verdict_inspect
 import json as _verdict_json
 import os as _verdict_os
 import re as _verdict_re
 import sqlite3 as _verdict_sqlite3
+import time as _verdict_time
 
 # The harness's own connections: never the clock-fixed one the task's code is given.
 _verdict_connect = _verdict_sqlite3.connect
@@ -115,6 +117,48 @@ def _verdict_fix_clock(reference):
     _verdict_sqlite3.connect = connect
 
 
+def _verdict_fix_python_clock(reference):
+    # The same "now" for the verification's Python: datetime.now()/utcnow()/today(), date.today()
+    # and the time module's clock read the reference time (UTC; local time is UTC), so a task that
+    # asks for orders of the last 30 days with datetime.now() sees the seed data it was written
+    # for. Classes are replaced in the datetime module before the task's code imports from it.
+    base = _verdict_datetime.datetime
+    at = base.strptime(reference, '%Y-%m-%d %H:%M:%S').replace(tzinfo=_verdict_datetime.timezone.utc)
+    epoch = at.timestamp()
+
+    class datetime(base):
+        @classmethod
+        def now(cls, tz=None):
+            t = at if tz is None else at.astimezone(tz)
+            return cls(t.year, t.month, t.day, t.hour, t.minute, t.second, t.microsecond, None if tz is None else t.tzinfo)
+
+        @classmethod
+        def utcnow(cls):
+            return cls.now()
+
+        @classmethod
+        def today(cls):
+            return cls.now()
+
+    class date(_verdict_datetime.date):
+        @classmethod
+        def today(cls):
+            return cls(at.year, at.month, at.day)
+
+    for fixed, name in ((datetime, 'datetime'), (date, 'date')):
+        fixed.__name__ = fixed.__qualname__ = name
+        fixed.__module__ = 'datetime'
+    _verdict_datetime.datetime = datetime
+    _verdict_datetime.date = date
+    localtime, gmtime, strftime, ctime = _verdict_time.localtime, _verdict_time.gmtime, _verdict_time.strftime, _verdict_time.ctime
+    _verdict_time.time = lambda: epoch
+    _verdict_time.time_ns = lambda: int(epoch) * 1000000000
+    _verdict_time.localtime = lambda secs=None: localtime(epoch if secs is None else secs)
+    _verdict_time.gmtime = lambda secs=None: gmtime(epoch if secs is None else secs)
+    _verdict_time.strftime = lambda format, t=None: strftime(format, localtime(epoch) if t is None else t)
+    _verdict_time.ctime = lambda secs=None: ctime(epoch if secs is None else secs)
+
+
 def _verdict_load(code):
     # AgentWorldModel's runner: exec(code, {sqlite3, json, os, re, __builtins__}) and take the
     # function from that namespace.
@@ -124,9 +168,10 @@ def _verdict_load(code):
 
 
 def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_time):
-    # The clock first: code that binds sqlite3.connect while loading gets the fixed one too.
+    # The clock first: code that binds sqlite3.connect or datetime while loading gets the fixed one.
     if reference_time is not None:
         _verdict_fix_clock(reference_time)
+        _verdict_fix_python_clock(reference_time)
     try:
         namespace = _verdict_load(code)
     except MemoryError:
