@@ -124,4 +124,31 @@ describe('agent_state on AgentWorldModel-1K release files (real tasks, real sand
     expect(await score(0, after(REORDER_TOWELS), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
     expect(await score(0, after(''), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 0 });
   });
+
+  it('reads the CURRENT_* keywords in the verification\'s SQL as the built database\'s "now": the subscription due within a month is found', async () => {
+    // Subscription 2 is seeded with next_delivery_date datetime('now', '+30 days'): the one due this
+    // month at the reference time, long past by the real clock.
+    const code = [
+      'def verify_task_completion(initial_db_path: str, final_db_path: str, final_answer: str | None = None) -> dict:',
+      '    import sqlite3',
+      '    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)',
+      "    due = conn.execute(\"SELECT id FROM user_subscriptions WHERE user_id = 1 AND status = 'active' AND next_delivery_date > CURRENT_TIMESTAMP AND date(next_delivery_date) <= date(CURRENT_DATE, '+31 days') -- not CURRENT_TIME\").fetchall()",
+      "    literal = conn.cursor().execute(\"SELECT 'CURRENT_DATE'\").fetchone()[0]",
+      '    conn.close()',
+      "    if len(due) != 1 or literal != 'CURRENT_DATE':",
+      '        return {"result": "others"}',
+      '    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)',
+      '    status = conn.execute("SELECT status FROM user_subscriptions WHERE id = ?", due[0]).fetchone()',
+      '    conn.close()',
+      '    return {"result": "complete" if status == ("canceled",) else "others"}',
+      '',
+    ].join('\n');
+    const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-release-'));
+    const line = { scenario: ENV, task_idx: 0, task: 'Cancel my subscription whose next delivery is due within the next month.', verification: { code, raw_response: '' } };
+    const verifiers = path.join(dir, 'gen_verifier.pure_code.jsonl');
+    writeFileSync(verifiers, JSON.stringify(line) + '\n');
+    const withClock = servicesFor({ verifiers, db: FILES.db, sample: FILES.sample });
+    expect(await score(0, after("UPDATE user_subscriptions SET status = 'canceled' WHERE id = 2;"), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
+    expect(await score(0, after("UPDATE user_subscriptions SET status = 'canceled' WHERE id = 1;"), 'Done.', withClock)).toMatchObject({ status: 'OK', reward: 0 });
+  });
 });
