@@ -106,7 +106,7 @@ describe('agent_state on AgentWorldModel-1K release files (real tasks, real sand
       "    if date.today().isoformat() != cutoff[:10] and time.strftime('%Y-%m-%d', time.localtime(time.time() - 60 * 86400)) != cutoff[:10]:",
       '        return {"result": "others"}',
       '    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)',
-      "    row = conn.execute(\"SELECT oi.product_offer_id, oi.quantity FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.user_id = 1 AND o.placed_at >= ? AND oi.product_title LIKE '%Paper Towels%' ORDER BY o.placed_at DESC LIMIT 1\", (cutoff,)).fetchone()",
+      "    row = conn.execute(\"SELECT oi.product_offer_id, oi.quantity FROM order_items oi JOIN orders o ON o.id = oi.order_id WHERE o.user_id = 1 AND o.placed_at >= ? AND oi.product_title LIKE '%Paper Towels%' ORDER BY o.placed_at DESC LIMIT 1\", (datetime.now() - timedelta(days=60),)).fetchone()",
       '    conn.close()',
       '    if row is None:',
       '        return {"result": "others"}',

@@ -195,9 +195,13 @@ def _verdict_fix_python_clock(reference):
         def today(cls):
             return cls(at.year, at.month, at.day)
 
-    for fixed, name in ((datetime, 'datetime'), (date, 'date')):
+    for fixed, real, name in ((datetime, base, 'datetime'), (date, _verdict_datetime.date, 'date')):
         fixed.__name__ = fixed.__qualname__ = name
         fixed.__module__ = 'datetime'
+        # sqlite3 finds adapters by exact type: a datetime.now() bound as a parameter must still bind.
+        adapter = _verdict_sqlite3.adapters.get((real, _verdict_sqlite3.PrepareProtocol))
+        if adapter is not None:
+            _verdict_sqlite3.register_adapter(fixed, adapter)
     _verdict_datetime.datetime = datetime
     _verdict_datetime.date = date
     localtime, gmtime, strftime, ctime = _verdict_time.localtime, _verdict_time.gmtime, _verdict_time.strftime, _verdict_time.ctime
