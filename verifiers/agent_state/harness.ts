@@ -91,7 +91,7 @@ def _verdict_fix_clock(reference):
     # The initial database was built with "now" at the reference time: the verification's own SQL
     # date/time functions read "now" the same way, on every connection it opens. SQLite answers each
     # call on a connection of its own, so every other modifier keeps its meaning.
-    clock = _verdict_sqlite3.connect(':memory:')
+    clock = _verdict_connect(':memory:')
 
     def override(name, at):
         def fn(*args):
