@@ -1,25 +1,30 @@
 /**
- * The Python that runs the verification in the sandbox, appended after the task's own code (so its
- * names win). Verdict's code, not the dataset's: it turns the states into read-only database files
- * in the run's working directory, checks them, picks the calling convention from the function's
- * signature, and only then calls the task's function. Whatever goes wrong before that call is the
- * state's fault and comes back tagged `state`; an exception of the task's function itself
- * propagates (the sandbox reports it as raised).
+ * The Python that runs the verification in the sandbox: Verdict's code, not the dataset's. The task's
+ * code comes as an argument and is compiled and run on its own, in a namespace holding the modules
+ * AgentWorldModel's runner puts there (json, os, re, sqlite3), as that runner execs it — so the code
+ * is exactly the file it wrote (a `from __future__` import stays its first line, tracebacks keep its
+ * line numbers). The harness turns the states into read-only database files in the run's working
+ * directory, checks them, picks the calling convention from the function's signature, and only then
+ * calls the task's function. Whatever goes wrong before that call is the state's fault and comes back
+ * tagged `state`; code that does not load comes back `load_error`; an exception of the task's
+ * function itself propagates (the sandbox reports it as raised).
  */
 export const STATE_ENTRY = '__verdict_agent_state__';
-
-/**
- * Put before the task's code: the modules AgentWorldModel's runner puts in the namespace it execs a
- * verification in, so code written for it finds them without importing them.
- */
-export const PRELUDE = 'import json, os, re, sqlite3\n';
 
 export const HARNESS = String.raw`
 
 import base64 as _verdict_b64
+import builtins as _verdict_builtins
+import datetime as _verdict_datetime
 import inspect as _verdict_inspect
+import json as _verdict_json
 import os as _verdict_os
+import re as _verdict_re
 import sqlite3 as _verdict_sqlite3
+import time as _verdict_time
+
+# The harness's own connections: never the clock-fixed one the task's code is given.
+_verdict_connect = _verdict_sqlite3.connect
 
 _VERDICT_AWM_NAMES = ('initial_db_path', 'final_db_path', 'final_answer')
 
@@ -27,7 +32,7 @@ _VERDICT_AWM_NAMES = ('initial_db_path', 'final_db_path', 'final_answer')
 def _verdict_shape(path, check):
     # Everything a task's SQL can depend on, per table or view: what it is (table, view, virtual),
     # WITHOUT ROWID, STRICT, and every column with table_xinfo (table_info hides generated columns).
-    con = _verdict_sqlite3.connect('file:%s?mode=ro' % path, uri=True)
+    con = _verdict_connect('file:%s?mode=ro' % path, uri=True)
     try:
         if check:
             rows = con.execute('PRAGMA integrity_check').fetchall()
@@ -49,7 +54,7 @@ def _verdict_materialize(state, name):
         with open(path, 'wb') as out:
             out.write(_verdict_b64.b64decode(state['sqlite']))
     else:
-        con = _verdict_sqlite3.connect(path)
+        con = _verdict_connect(path)
         try:
             con.executescript(state['sql'])
             con.commit()
@@ -86,8 +91,7 @@ def _verdict_fix_clock(reference):
     # The initial database was built with "now" at the reference time: the verification's own SQL
     # date/time functions read "now" the same way, on every connection it opens. SQLite answers each
     # call on a connection of its own, so every other modifier keeps its meaning.
-    clock = _verdict_sqlite3.connect(':memory:')
-    real_connect = _verdict_sqlite3.connect
+    clock = _verdict_connect(':memory:')
 
     def override(name, at):
         def fn(*args):
@@ -105,7 +109,10 @@ def _verdict_fix_clock(reference):
     functions = [(name, override(name, at)) for name, at in _VERDICT_CLOCK_AT.items()]
 
     def connect(*args, **kwargs):
-        con = real_connect(*args, **kwargs)
+        # factory is connect's sixth parameter: one the code chose itself is left alone.
+        if len(args) < 6 and 'factory' not in kwargs:
+            kwargs['factory'] = _VerdictConnection
+        con = _verdict_connect(*args, **kwargs)
         for name, fn in functions:
             con.create_function(name, -1, fn, deterministic=True)
         return con
@@ -113,8 +120,119 @@ def _verdict_fix_clock(reference):
     _verdict_sqlite3.connect = connect
 
 
-def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
-    fn = globals().get(entry)
+# The CURRENT_* keywords are not functions, so the overrides above cannot reach them: in the SQL the
+# verification runs they are written as the functions they equal, outside string literals, quoted
+# names and comments (as the environment's schema and seed data are when it is built). \x60 is a
+# backquote, which this template literal cannot hold.
+_VERDICT_SKIP = _verdict_re.compile(r"'(?:[^']|'')*'?|\"(?:[^\"]|\"\")*\"?|\x60[^\x60]*\x60?|\[[^\]]*\]?|--[^\n]*|/\*.*?(?:\*/|\Z)", _verdict_re.S)
+_VERDICT_CURRENT = _verdict_re.compile(r'\bCURRENT_(TIMESTAMP|DATE|TIME)\b', _verdict_re.I)
+_VERDICT_AS_FUNCTION = {'timestamp': "(datetime('now'))", 'date': "(date('now'))", 'time': "(time('now'))"}
+
+
+def _verdict_with_clock(sql):
+    if not isinstance(sql, str) or 'current_' not in sql.lower():
+        return sql
+    out = []
+    k = 0
+    for quoted in _VERDICT_SKIP.finditer(sql):
+        out.append(_VERDICT_CURRENT.sub(lambda m: _VERDICT_AS_FUNCTION[m.group(1).lower()], sql[k:quoted.start()]))
+        out.append(quoted.group(0))
+        k = quoted.end()
+    out.append(_VERDICT_CURRENT.sub(lambda m: _VERDICT_AS_FUNCTION[m.group(1).lower()], sql[k:]))
+    return ''.join(out)
+
+
+class _VerdictCursor(_verdict_sqlite3.Cursor):
+    def execute(self, sql, *args, **kwargs):
+        return super().execute(_verdict_with_clock(sql), *args, **kwargs)
+
+    def executemany(self, sql, *args, **kwargs):
+        return super().executemany(_verdict_with_clock(sql), *args, **kwargs)
+
+    def executescript(self, sql):
+        return super().executescript(_verdict_with_clock(sql))
+
+
+class _VerdictConnection(_verdict_sqlite3.Connection):
+    def cursor(self, factory=_VerdictCursor):
+        return super().cursor(factory)
+
+    def execute(self, sql, *args, **kwargs):
+        return self.cursor().execute(sql, *args, **kwargs)
+
+    def executemany(self, sql, *args, **kwargs):
+        return self.cursor().executemany(sql, *args, **kwargs)
+
+    def executescript(self, sql):
+        return self.cursor().executescript(sql)
+
+
+def _verdict_fix_python_clock(reference):
+    # The same "now" for the verification's Python: datetime.now()/utcnow()/today(), date.today()
+    # and the time module's clock read the reference time (UTC; local time is UTC), so a task that
+    # asks for orders of the last 30 days with datetime.now() sees the seed data it was written
+    # for. Classes are replaced in the datetime module before the task's code imports from it.
+    base = _verdict_datetime.datetime
+    at = base.strptime(reference, '%Y-%m-%d %H:%M:%S').replace(tzinfo=_verdict_datetime.timezone.utc)
+    epoch = at.timestamp()
+
+    class datetime(base):
+        @classmethod
+        def now(cls, tz=None):
+            t = at if tz is None else at.astimezone(tz)
+            return cls(t.year, t.month, t.day, t.hour, t.minute, t.second, t.microsecond, None if tz is None else t.tzinfo)
+
+        @classmethod
+        def utcnow(cls):
+            return cls.now()
+
+        @classmethod
+        def today(cls):
+            return cls.now()
+
+    class date(_verdict_datetime.date):
+        @classmethod
+        def today(cls):
+            return cls(at.year, at.month, at.day)
+
+    for fixed, real, name in ((datetime, base, 'datetime'), (date, _verdict_datetime.date, 'date')):
+        fixed.__name__ = fixed.__qualname__ = name
+        fixed.__module__ = 'datetime'
+        # sqlite3 finds adapters by exact type: a datetime.now() bound as a parameter must still bind.
+        adapter = _verdict_sqlite3.adapters.get((real, _verdict_sqlite3.PrepareProtocol))
+        if adapter is not None:
+            _verdict_sqlite3.register_adapter(fixed, adapter)
+    _verdict_datetime.datetime = datetime
+    _verdict_datetime.date = date
+    localtime, gmtime, strftime, ctime = _verdict_time.localtime, _verdict_time.gmtime, _verdict_time.strftime, _verdict_time.ctime
+    _verdict_time.time = lambda: epoch
+    _verdict_time.time_ns = lambda: int(epoch) * 1000000000
+    _verdict_time.localtime = lambda secs=None: localtime(epoch if secs is None else secs)
+    _verdict_time.gmtime = lambda secs=None: gmtime(epoch if secs is None else secs)
+    _verdict_time.strftime = lambda format, t=None: strftime(format, localtime(epoch) if t is None else t)
+    _verdict_time.ctime = lambda secs=None: ctime(epoch if secs is None else secs)
+
+
+def _verdict_load(code):
+    # AgentWorldModel's runner: exec(code, {sqlite3, json, os, re, __builtins__}) and take the
+    # function from that namespace.
+    namespace = {'sqlite3': _verdict_sqlite3, 'json': _verdict_json, 'os': _verdict_os, 're': _verdict_re, '__builtins__': _verdict_builtins}
+    exec(compile(code, '<verification>', 'exec', dont_inherit=True), namespace)
+    return namespace
+
+
+def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_time):
+    # The clock first: code that binds sqlite3.connect or datetime while loading gets the fixed one.
+    if reference_time is not None:
+        _verdict_fix_clock(reference_time)
+        _verdict_fix_python_clock(reference_time)
+    try:
+        namespace = _verdict_load(code)
+    except MemoryError:
+        raise
+    except Exception as exc:
+        return {'verdict': 'load_error', 'error': '%s: %s' % (type(exc).__name__, exc)}
+    fn = namespace.get(entry)
     if not callable(fn):
         return {'verdict': 'missing_entry'}
     plan, names = _verdict_call_plan(fn, awm)
@@ -137,8 +255,6 @@ def ${STATE_ENTRY}(entry, awm, initial, final, params, answer, reference_time):
         changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
         if changed:
             return {'verdict': 'schema', 'tables': changed[:20]}
-    if reference_time is not None:
-        _verdict_fix_clock(reference_time)
     given = {'initial_db_path': initial_path, 'final_db_path': final_path, 'final_answer': answer}
     if plan == 'named':
         result = fn(**{n: given[n] for n in names})

@@ -5,7 +5,7 @@ import { sandboxAborted } from '../../core/ports/sandbox';
 import { aborted, invalid, ok, type Outcome } from '../../core/sample';
 import { finalText } from '../../core/text';
 import { defineAsync, type VerifierExample } from '../../core/verifier';
-import { HARNESS, PRELUDE, STATE_ENTRY } from './harness';
+import { HARNESS, STATE_ENTRY } from './harness';
 
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a Python identifier');
 
@@ -132,19 +132,20 @@ export const agentState = defineAsync({
     const answer = finalText(sample.response)?.trim() ?? '';
     // With the environment's database, the verification's SQL reads "now" as that database was built.
     const referenceTime = !initial && task.initialState ? task.initialState.referenceTime : null;
-    const args: Json[] = [task.entry, task.source === 'awm', initialState, final.state as unknown as Json, task.params, answer, referenceTime];
+    const args: Json[] = [task.code, task.entry, task.source === 'awm', initialState, final.state as unknown as Json, task.params, answer, referenceTime];
     let result;
     try {
-      result = await sandbox.callFunction({ source: `${PRELUDE}${task.code}\n${HARNESS}`, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
+      result = await sandbox.callFunction({ source: HARNESS, entry: STATE_ENTRY, args, limits: { cpuMs: limits.cpuMs, memoryMb: limits.memoryMb } }, env.signal);
     } catch (error) {
       return sandboxAborted(error, { task: task.id });
     }
     const where = { task: task.id };
     switch (result.kind) {
+      // The module the sandbox loads is Verdict's harness alone (the task's code is its argument):
+      // one that does not load is Verdict's fault, never the dataset's or the policy's.
       case 'compile_error':
-        return invalid(`task ${task.id}: the verification code does not load: ${result.error}`, where);
       case 'missing_entry':
-        return invalid(`task ${task.id}: no verification function`, where);
+        return aborted('sandbox_error', { ...where, error: `the agent_state harness did not load: ${result.error}` });
       case 'raised':
         return invalid(`task ${task.id}: the verification raised on a well-formed state: ${result.error}`, where);
       // The run's limits are reached on this state: the state's doing as far as anyone can tell
@@ -157,6 +158,8 @@ export const agentState = defineAsync({
     const reply = result.value;
     if (!isJsonObject(reply) || typeof reply.verdict !== 'string') return invalid(`task ${task.id}: unexpected harness reply`, where);
     switch (reply.verdict) {
+      case 'load_error':
+        return invalid(`task ${task.id}: the verification code does not load: ${String(reply.error).slice(0, 2000)}`, where);
       case 'missing_entry':
         return invalid(`task ${task.id}: no function "${task.entry}" in its verification code`, where);
       case 'needs_initial':
