@@ -22,12 +22,15 @@ export const STASH = '/tmp/.verdict-rewards';
  * code). A helper test.sh killed just before it ended (`kill $PID` without `wait`) is such a process
  * for a moment on a loaded machine: not something the verification left, whatever the load. The
  * masks are read on their low 32 bits (all these signals are there; sh arithmetic is 64-bit signed).
+ * A process gone between the reads (its stat read, its status not, or not to the end: it exited and
+ * was reaped meanwhile, as a killed helper is at any moment) is dying too: read as one with nothing
+ * pending, it was listed as left over, and a right answer scored 0 under load.
  *
  * `list TAG`: the processes other than the container's init (pid 1), the script itself and the
  * kept ones, as `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is
  * stopped); zombies and dying processes are left out (they cannot write).
  */
-const LIST = `kept() {
+export const LIST = `kept() {
   [ -z "$KEEP" ] && return 1
   q=$1; n=0
   while [ "$q" -gt 1 ] && [ "$n" -lt 64 ]; do
@@ -42,10 +45,11 @@ dying() {
   df=\${df##*) }; set -- "$1" $df
   [ $(($8 & 4)) -ne 0 ] && return 0
   dpnd=0; dhold=0
-  while read -r dk dv; do
+  { while read -r dk dv; do
     dv=\${dv#\${dv%????????}}
     case "$dk" in SigPnd:|ShdPnd:) dpnd=$((dpnd | 0x$dv)) ;; SigBlk:|SigIgn:|SigCgt:) dhold=$((dhold | 0x$dv)) ;; esac
-  done 2>/dev/null < "$1/status"
+  done < "$1/status"; } 2>/dev/null || return 0
+  [ -e "$1/status" ] || return 0
   [ $((dpnd & 256)) -ne 0 ] || [ $((dpnd & 16387 & ~dhold)) -ne 0 ]
 }
 list() {
