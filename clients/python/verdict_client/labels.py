@@ -61,6 +61,26 @@ def route_metadata(route: Route) -> dict[str, Any]:
     return {key: value for key, value in (("chat_format", route.chat_format), ("tool_format", route.tool_format)) if value}
 
 
+#: What a rollout knows besides its text, read by verifiers from sample metadata: explicit tool-call
+#: counts, the tools offered and how the episode ended (search), and the episode's state: the databases
+#: agent_state compares, the workspace or running environment terminal tests. The trainers carry them
+#: beside the text (verl's extra_info, where its agent loop merges `tool_extra_fields`; slime's
+#: sample.metadata, which a custom generate function fills).
+TRAJECTORY_KEYS = ("tool_calls", "tools", "termination", "initialState", "finalState", "workspace", "environment")
+
+
+def plain(value: Any) -> Any:
+    """numpy arrays and scalars (as parquet datasets and verl's batches hand them over) as plain Python values."""
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def trajectory_metadata(source: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The TRAJECTORY_KEYS that `source` holds (None values left out), as sample metadata."""
+    if not source:
+        return {}
+    return {key: plain(source[key]) for key in TRAJECTORY_KEYS if source.get(key) is not None}
+
+
 def route_for(routes: Mapping[str, Route], key: str) -> Route:
     """The route of a data source: exact match, else the "*" default, else none (verifier from the label)."""
     return routes.get(key) or routes.get("*") or Route("")

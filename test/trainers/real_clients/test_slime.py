@@ -9,12 +9,13 @@ jitter) and finally raised, failing the rollout.
 from __future__ import annotations
 
 import asyncio
+import os
 import unittest
 from argparse import Namespace
 
 import aiohttp
 
-from .cases import AGENT_STATE_CASE, CASES, Case, chatml
+from .cases import AGENT_STATE_CASE, CASES, GRPC, Case, chatml
 from .theirs import slime_rm_hub
 
 hub = slime_rm_hub()
@@ -88,6 +89,37 @@ class SlimeRemoteRmTest(unittest.TestCase):
                 self.assertEqual(raised.exception.status, status)
                 self.assertTrue(raised.exception.message.startswith(reason), raised.exception.message)
                 self.assertIn(f"remote_rm failed after 2 attempts: {status}, message='{reason}", "\n".join(logs.output))
+
+
+class SlimeCustomRmTest(unittest.TestCase):
+    """--custom-rm-path verdict_client.slime.reward: async_rm loads it with slime's load_function and awaits it."""
+
+    def setUp(self):
+        self.env = dict(os.environ)
+        os.environ.update({"VERDICT_TARGETS": GRPC["B"], "VERDICT_VERIFIER": "agent_state"})
+
+    def tearDown(self):
+        os.environ.clear()
+        os.environ.update(self.env)
+
+    def score(self, s):
+        custom = Namespace(rm_type="", rm_url=None, custom_rm_path="verdict_client.slime.reward")
+        return asyncio.run(hub["async_rm"](custom, s))
+
+    def test_the_episode_state_a_generate_function_put_in_sample_metadata(self):
+        case = AGENT_STATE_CASE
+        s = Sample(prompt=chatml(case.question), response=case.response, label=case.label, metadata={"rm_type": "", **case.extra})
+        self.assertEqual(self.score(s), 1.0)
+        self.assertEqual(s.metadata["verdict"]["status"], "OK")
+        self.assertFalse(s.remove_sample)
+
+    def test_without_it_the_sample_is_dropped_naming_the_field(self):
+        case = AGENT_STATE_CASE
+        s = Sample(prompt=chatml(case.question), response=case.response, label=case.label)
+        with self.assertLogs("verdict_client.slime", level="WARNING"):
+            self.assertEqual(self.score(s), 0.0)
+        self.assertTrue(s.remove_sample)
+        self.assertTrue(s.metadata["verdict"]["reason"].startswith("metadata.finalState: required"), s.metadata["verdict"])
 
 
 if __name__ == "__main__":

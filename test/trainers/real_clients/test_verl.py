@@ -64,6 +64,15 @@ class VerlRewardLoopTest(unittest.TestCase):
                     self.assertEqual(out["reward_score"], case.reward)
                     self.assertEqual(out["reward_extra_info"], {"acc": case.reward})
 
+    def test_an_agent_loop_passes_the_episode_state_in_tool_extra_fields(self):
+        """The reward loop merges the agent loop's `tool_extra_fields` into extra_info: agent_state's databases."""
+        case = AGENT_STATE_CASE
+        manager = self.manager("B", [case])
+        r = row(case)
+        r["tool_extra_fields"] = dict(case.extra)
+        [out] = asyncio.run(run_single(manager, [r]))
+        self.assertEqual(out["reward_score"], 1.0)
+
     def test_many_rollouts_in_the_thread_pool(self):
         cases = [c for c in CASES if c.server == "B"]
         batch = [cases[i % len(cases)] for i in range(256)]
