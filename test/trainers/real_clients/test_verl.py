@@ -97,6 +97,22 @@ class VerlBatchManagerTest(unittest.TestCase):
         data = DataProto.of([row(c, i // 8) for i, c in enumerate(batch)])
         self.assertEqual(list(manager.verify(data)), [c.reward for c in batch])
 
+    def test_rollouts_without_a_reward_in_the_batch(self):
+        """A rollout Verdict could not score gets its group's mean OK reward; a group with none gets 0.0 for
+        each, which under GRPO is an advantage of 0 for all of them (a group of equal rewards), logged."""
+        qa = CASES[0]
+        flaky = Case("flaky", "A", "flaky", {}, {"reward": 1.0}, "q", "r", 1.0)
+        fn = custom_fn("compute_score_batch", "A", {"qa": verl_route(qa), "flaky": "flaky"})
+        rows = [row(qa, 0), {**row(qa, 0), "response": "\\boxed{A}"}, row(flaky, 0), row(flaky, 1), row(flaky, 1)]
+        # One prompt's rollouts: qa and flaky rows of index 0 share a group (extra_info group_id).
+        for r in rows:
+            r["extra_info"]["group_id"] = f"p{r['extra_info']['index']}"
+        with self.assertLogs("verdict_client.verl", level="WARNING") as logs:
+            scores = BatchRewardManager(CharTokenizer(), 0, fn).verify(DataProto.of(rows))
+        self.assertEqual(list(scores), [1.0, 0.0, 0.5, 0.0, 0.0])
+        self.assertIn("rollout 2 (flaky, prompt index 0) ABORTED sandbox_unavailable: no reward, scored 0.5", "\n".join(logs.output))
+        self.assertIn("3 of 5 samples had no reward", "\n".join(logs.output))
+
 
 if __name__ == "__main__":
     unittest.main()
