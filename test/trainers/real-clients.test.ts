@@ -13,7 +13,7 @@ import { ABORTING_VERIFIERS } from '../python-client/aborting-registry';
  * async_rm, verl's get_custom_reward_fn and its reward loop and batch managers — loaded from their
  * published files (test/fixtures/trainer-clients, SOURCE.md) by test/trainers/real_clients and run by
  * /usr/bin/python3 (Debian's python3-aiohttp, python3-numpy, python3-grpcio) against real servers:
- * B with a sandbox (qa, math, code, puzzle, if, agent_state), C with a fake reward model and judge
+ * B with a sandbox, agentState and terminal's bwrap backend (qa, math, code, puzzle, if, agent_state, terminal), C with a fake reward model and judge
  * (rlhf, search), A whose `flaky` verifier always aborts.
  */
 const PYTHON = '/usr/bin/python3';
@@ -44,7 +44,7 @@ describe("the trainers' real reward clients against Verdict", () => {
     expect(existsSync(PYTHON)).toBe(true);
     [a, b, c] = await Promise.all([
       startTestServer({ workers: 1, verifiers: ABORTING_VERIFIERS }),
-      startTestServer({ workers: 2, config: parseConfig({ sandbox: {}, agentState: {} }) }),
+      startTestServer({ workers: 2, config: parseConfig({ sandbox: {}, agentState: {}, terminal: {} }) }),
       startModelBackedServer(),
     ]);
     // The routes log one line per failed answer; the failures here are on purpose.

@@ -1,7 +1,8 @@
 """One sample per verifier, as a trainer's dataset and rollout hold it, and where each is served.
 
 Servers (started by test/trainers/real-clients.test.ts, addresses in the environment):
-  B  the verifiers with a sandbox and agentState configured (qa, math, code, puzzle, if, agent_state);
+  B  the verifiers with a sandbox, agentState and terminal (bwrap) configured (qa, math, code, puzzle,
+     if, agent_state, terminal);
   C  rlhf on a fake SGLang reward model, search and if-judge on a fake judge (test/fakes);
   A  a registry whose `flaky` verifier always answers ABORTED (a replica with a broken sandbox).
 """
@@ -107,6 +108,20 @@ AGENT_STATE_CASE = Case(
     "agent_state", "B", "agent_state", {}, json.dumps(AGENT_STATE_LABEL), "How many tracks are in Chill?",
     "<think>Tracks 1, 2 and 4.</think>\nYour Chill playlist has 3 tracks.", 1.0, extra=AGENT_STATE,
 )
+
+
+#: terminal tests the episode's files: a Harbor task inline, the workspace (answer.txt holding 42) as a tar.gz.
+TERMINAL_CASE = Case(
+    "terminal", "B", "terminal", {},
+    json.dumps({"task": {"id": "answer-42", "tests": {"test.sh": (
+        'cd /app\nif [ "$(cat answer.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n'
+    )}}}),
+    "Write 42 to answer.txt.", "Wrote the answer.", 1.0,
+    extra={"workspace": {"tar": "H4sIAAAAAAACA+3NMQrCQBQE0H8UTyBDWN3zpLC1SDbo8UUrsTcovNfMMM3M1/V2WY7jPuprkuTc2iuTfGaS6a0/9977qQ6pHWzrmJfKLl8/qE0FAAAAAAAAAADAH3oA6vlHOAAoAAA="}},
+)
+
+#: The verifiers that read the episode beside its text.
+EPISODE_CASES = [AGENT_STATE_CASE, TERMINAL_CASE]
 
 
 def verl_route(case: Case) -> dict[str, str]:

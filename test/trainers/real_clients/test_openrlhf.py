@@ -12,7 +12,7 @@ import asyncio
 import logging
 import unittest
 
-from .cases import AGENT_STATE_CASE, CASES, HTTP, Case
+from .cases import AGENT_STATE_CASE, CASES, TERMINAL_CASE, Case
 from .rollout import CharTokenizer, Engine, sampling_params
 from .theirs import openrlhf_agent
 
@@ -73,17 +73,18 @@ class OpenRLHFExecutorTest(unittest.TestCase):
         flaky = Case("flaky", "A", "flaky", {}, '{"reward": 1.0}', "q", "r", 1.0)
 
         async def run():
-            return await asyncio.gather(rollout(flaky), rollout(AGENT_STATE_CASE))
+            return await asyncio.gather(rollout(flaky), rollout(AGENT_STATE_CASE), rollout(TERMINAL_CASE))
 
         with self.assertLogs(LOG, level="INFO") as logs:
-            aborted, no_state = asyncio.run(run())
-        for output in (aborted, no_state):
+            aborted, no_state, no_workspace = asyncio.run(run())
+        for output in (aborted, no_state, no_workspace):
             self.assertIsNone(output["reward"])
             self.assertIsNone(output["scores"])
         text = "\n".join(logs.output)
         self.assertEqual(text.count("503, message='sandbox_unavailable'"), 5)
-        # agent_state needs the episode's databases, which this protocol cannot carry: named, not a 0.
+        # agent_state and terminal need the episode (databases, files), which this protocol cannot carry: named, not a 0.
         self.assertIn("422, message='metadata.finalState: required", text)
+        self.assertIn("422, message='metadata.workspace: required", text)
         self.assertIn("Failed to fetch reward from remote RM: Request error for 5 times", text)
 
     def test_many_rollouts_in_flight(self):

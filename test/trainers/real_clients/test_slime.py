@@ -15,7 +15,7 @@ from argparse import Namespace
 
 import aiohttp
 
-from .cases import AGENT_STATE_CASE, CASES, GRPC, Case, chatml
+from .cases import AGENT_STATE_CASE, CASES, EPISODE_CASES, GRPC, TERMINAL_CASE, Case, chatml
 from .theirs import slime_rm_hub
 
 hub = slime_rm_hub()
@@ -80,6 +80,7 @@ class SlimeRemoteRmTest(unittest.TestCase):
         cases = [
             (flaky.http("slime"), sample(flaky), 503, "sandbox_unavailable"),
             (AGENT_STATE_CASE.http("slime"), sample(AGENT_STATE_CASE), 422, "metadata.finalState: required"),
+            (TERMINAL_CASE.http("slime"), sample(TERMINAL_CASE), 422, "metadata.workspace: required"),
             (CASES[2].http("slime"), no_label, 422, "label.gold: required"),
         ]
         for url, s, status, reason in cases:
@@ -96,28 +97,30 @@ class SlimeCustomRmTest(unittest.TestCase):
 
     def setUp(self):
         self.env = dict(os.environ)
-        os.environ.update({"VERDICT_TARGETS": GRPC["B"], "VERDICT_VERIFIER": "agent_state"})
+        os.environ.update({"VERDICT_TARGETS": GRPC["B"]})
 
     def tearDown(self):
         os.environ.clear()
         os.environ.update(self.env)
 
-    def score(self, s):
+    def score(self, s, verifier):
+        os.environ["VERDICT_VERIFIER"] = verifier
         custom = Namespace(rm_type="", rm_url=None, custom_rm_path="verdict_client.slime.reward")
         return asyncio.run(hub["async_rm"](custom, s))
 
     def test_the_episode_state_a_generate_function_put_in_sample_metadata(self):
-        case = AGENT_STATE_CASE
-        s = Sample(prompt=chatml(case.question), response=case.response, label=case.label, metadata={"rm_type": "", **case.extra})
-        self.assertEqual(self.score(s), 1.0)
-        self.assertEqual(s.metadata["verdict"]["status"], "OK")
-        self.assertFalse(s.remove_sample)
+        for case in EPISODE_CASES:
+            with self.subTest(case.name):
+                s = Sample(prompt=chatml(case.question), response=case.response, label=case.label, metadata={"rm_type": "", **case.extra})
+                self.assertEqual(self.score(s, case.verifier), 1.0)
+                self.assertEqual(s.metadata["verdict"]["status"], "OK")
+                self.assertFalse(s.remove_sample)
 
     def test_without_it_the_sample_is_dropped_naming_the_field(self):
         case = AGENT_STATE_CASE
         s = Sample(prompt=chatml(case.question), response=case.response, label=case.label)
         with self.assertLogs("verdict_client.slime", level="WARNING"):
-            self.assertEqual(self.score(s), 0.0)
+            self.assertEqual(self.score(s, case.verifier), 0.0)
         self.assertTrue(s.remove_sample)
         self.assertTrue(s.metadata["verdict"]["reason"].startswith("metadata.finalState: required"), s.metadata["verdict"])
 

@@ -17,7 +17,7 @@ import json
 import os
 import unittest
 
-from .cases import AGENT_STATE_CASE, CASES, GRPC, Case, chatml, verl_route
+from .cases import AGENT_STATE_CASE, CASES, EPISODE_CASES, GRPC, Case, chatml, verl_route
 from .rollout import CharTokenizer, DataProto
 from .theirs import verl_batch_manager, verl_reward, verl_reward_loop_naive
 
@@ -64,14 +64,16 @@ class VerlRewardLoopTest(unittest.TestCase):
                     self.assertEqual(out["reward_score"], case.reward)
                     self.assertEqual(out["reward_extra_info"], {"acc": case.reward})
 
-    def test_an_agent_loop_passes_the_episode_state_in_tool_extra_fields(self):
-        """The reward loop merges the agent loop's `tool_extra_fields` into extra_info: agent_state's databases."""
-        case = AGENT_STATE_CASE
-        manager = self.manager("B", [case])
-        r = row(case)
-        r["tool_extra_fields"] = dict(case.extra)
-        [out] = asyncio.run(run_single(manager, [r]))
-        self.assertEqual(out["reward_score"], 1.0)
+    def test_an_agent_loop_passes_the_episode_in_tool_extra_fields(self):
+        """The reward loop merges the agent loop's `tool_extra_fields` into extra_info: agent_state's databases,
+        terminal's workspace."""
+        rows = []
+        for case in EPISODE_CASES:
+            r = row(case)
+            r["tool_extra_fields"] = dict(case.extra)
+            rows.append(r)
+        outs = asyncio.run(run_single(self.manager("B", EPISODE_CASES), rows))
+        self.assertEqual([o["reward_score"] for o in outs], [1.0, 1.0])
 
     def test_many_rollouts_in_the_thread_pool(self):
         cases = [c for c in CASES if c.server == "B"]
