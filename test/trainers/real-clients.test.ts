@@ -73,7 +73,7 @@ describe("the trainers' real reward clients against Verdict", () => {
 
   it("OpenRLHF's SingleTurnAgentExecutor: every verifier, label shapes, no reward is None, 384 in flight, a list over two URLs", unittest('real_clients.test_openrlhf'), 120_000);
 
-  it("slime's async_rm / remote_rm: every verifier, chat prompts, 512 in flight, failures raised with the reason", unittest('real_clients.test_slime'), 120_000);
+  it("slime's async_rm / remote_rm and --custom-rm-path (reward, reward_group): every verifier, chat prompts, 512 in flight, failures raised with the reason", unittest('real_clients.test_slime'), 120_000);
 
   it("verl's reward loop and batch manager calling verdict_client.verl, loaded by get_custom_reward_fn", unittest('real_clients.test_verl'), 120_000);
 });

@@ -124,6 +124,20 @@ class SlimeCustomRmTest(unittest.TestCase):
         self.assertTrue(s.remove_sample)
         self.assertTrue(s.metadata["verdict"]["reason"].startswith("metadata.finalState: required"), s.metadata["verdict"])
 
+    def test_reward_group_through_batched_async_rm(self):
+        """--group-rm --custom-rm-path verdict_client.slime.reward_group: batched_async_rm hands it the group.
+        A sample that stays ABORTED is removed (loss mask) and stands in at the group's mean OK reward."""
+        os.environ.update({"VERDICT_TARGETS": GRPC["A"], "VERDICT_VERIFIER": "qa", "VERDICT_LABEL_FIELD": "choice"})
+        group = [Sample(group_index=7, index=i, prompt="Which letter?", response=r, label="C") for i, r in enumerate(["\\boxed{C}", "\\boxed{C}", "\\boxed{A}"])]
+        group.append(Sample(group_index=7, index=3, prompt="q", response="r", label='{"verifier": "flaky", "reward": 1.0}'))
+        custom = Namespace(rm_type="", rm_url=None, custom_rm_path="verdict_client.slime.reward_group")
+        with self.assertLogs("verdict_client.slime", level="WARNING"):
+            rewards = asyncio.run(hub["batched_async_rm"](custom, group))
+        self.assertEqual(rewards[:3], [1.0, 1.0, 0.0])
+        self.assertAlmostEqual(rewards[3], 2 / 3)
+        self.assertEqual([s.remove_sample for s in group], [False, False, False, True])
+        self.assertEqual(group[3].metadata["verdict"]["reason"], "sandbox_unavailable")
+
 
 if __name__ == "__main__":
     unittest.main()
