@@ -71,7 +71,7 @@ describe("the trainers' real reward clients against Verdict", () => {
     expect(output).toMatch(/\nOK\s*$/);
   };
 
-  it("OpenRLHF's SingleTurnAgentExecutor: every verifier, label shapes, no reward is None, 384 in flight, a list over two URLs", unittest('real_clients.test_openrlhf'), 120_000);
+  it("OpenRLHF's SingleTurnAgentExecutor: every verifier, label shapes, a left-truncated prompt, no reward is None, 384 in flight, a list over two URLs", unittest('real_clients.test_openrlhf'), 120_000);
 
   it("slime's async_rm / remote_rm and --custom-rm-path (reward, reward_group): every verifier, chat prompts, 512 in flight, failures raised with the reason", unittest('real_clients.test_slime'), 120_000);
 

@@ -67,6 +67,25 @@ class OpenRLHFExecutorTest(unittest.TestCase):
         self.assertIsNone(empty["reward"])
         self.assertTrue(any("422, message='label.gold" in line for line in logs.output), logs.output)
 
+    def test_a_prompt_openrlhf_left_truncated(self):
+        """execute() keeps the last max_length - max_tokens prompt tokens: the query starts inside the prompt,
+        whose few-shot answer (\\boxed{4}) is not the response's."""
+        few_shot = "Background. " * 30 + "Q: What is 2 + 2?\nA: \\boxed{4}\n\nQ: What is 3 + 5?\nA:"
+        math = Case("math", "B", "math", {"label_field": "gold"}, "8", "", "", 1.0)
+
+        async def run(response):
+            executor = agent.SingleTurnAgentExecutor(math.http("openrlhf"))
+            return await executor.execute(
+                prompt=few_shot, label="8", sampling_params=sampling_params(max_tokens=100), max_length=180,
+                hf_tokenizer=CharTokenizer(), llm_engine=Engine(response),
+            )
+
+        with self.assertLogs(LOG, level="WARNING") as logs:
+            right, wrong = asyncio.run(run(" \\boxed{8}</s>")), asyncio.run(run(" I do not know.</s>"))
+        self.assertIn("Truncating to fit within max_length (180)", "\n".join(logs.output))
+        self.assertEqual(len(right["observation_tokens"]), 80 + len(" \\boxed{8}</s>"))
+        self.assertEqual((right["reward"], wrong["reward"]), ([1.0], [0.0]))
+
     def test_no_reward_is_none_not_zero(self):
         """ABORTED (503) and INVALID (422) leave OpenRLHF's reward None after its 5 tries, the reason in its log;
         `_process_response_into_experience` then sets no `rewards`, and make_experience fails on the batch."""
