@@ -27,9 +27,9 @@ NaiveRewardManager = verl_reward_loop_naive()
 BatchRewardManager = verl_batch_manager()
 
 
-def custom_fn(name: str, server: str, routes: dict, **more) -> object:
-    """As `custom_reward_function.{path,name,reward_kwargs}` with the adapter's file path (verl's docs' way)."""
-    config = {"custom_reward_function": {"path": ADAPTER, "name": name, "reward_kwargs": {"verdict_targets": GRPC[server], "verdict_routes": json.dumps(routes), **more}}}
+def custom_fn(name: str, server: str, routes: dict, path: str = ADAPTER, **more) -> object:
+    """As `custom_reward_function.{path,name,reward_kwargs}`, by default with the adapter's file path."""
+    config = {"custom_reward_function": {"path": path, "name": name, "reward_kwargs": {"verdict_targets": GRPC[server], "verdict_routes": json.dumps(routes), **more}}}
     return reward["get_custom_reward_fn"](config)
 
 
@@ -74,6 +74,13 @@ class VerlRewardLoopTest(unittest.TestCase):
             rows.append(r)
         outs = asyncio.run(run_single(self.manager("B", EPISODE_CASES), rows))
         self.assertEqual([o["reward_score"] for o in outs], [1.0, 1.0])
+
+    def test_loaded_as_a_package(self):
+        """custom_reward_function.path=pkg://verdict_client.verl (the package installed, or on PYTHONPATH)."""
+        qa = CASES[0]
+        make = lambda: NaiveRewardManager(None, CharTokenizer(), compute_score=custom_fn("compute_score", "B", {"qa": verl_route(qa)}, path="pkg://verdict_client.verl"))  # noqa: E731
+        [out] = asyncio.run(run_single(make, [row(qa)]))
+        self.assertEqual(out["reward_score"], 1.0)
 
     def test_many_rollouts_in_the_thread_pool(self):
         cases = [c for c in CASES if c.server == "B"]
