@@ -86,6 +86,20 @@ def route_for(routes: Mapping[str, Route], key: str) -> Route:
     return routes.get(key) or routes.get("*") or Route("")
 
 
+def without_null_fields(value: Any) -> Any:
+    """A label object without its None fields, in mappings at every depth (list elements stay, None or not),
+    numpy values as plain Python. A column of objects stored as Arrow or Parquet (Hugging Face `datasets`,
+    which OpenRLHF and verl load their data with; pandas' Parquet reader) has one struct type, the union of
+    every row's keys, and gives each row None for the keys it lacks: {"gold": "42", "choice": None} is the
+    math row of a column that also holds qa labels. The server's label-cell rule does the same."""
+    value = plain(value)
+    if isinstance(value, Mapping):
+        return {key: without_null_fields(field) for key, field in value.items() if field is not None}
+    if isinstance(value, list):
+        return [without_null_fields(item) for item in value]
+    return value
+
+
 def trainer_label(raw: Any, route: Route, path: str = "label") -> tuple[str, dict[str, Any]]:
     value = raw
     if isinstance(value, str) and value.lstrip().startswith("{"):
@@ -96,7 +110,7 @@ def trainer_label(raw: Any, route: Route, path: str = "label") -> tuple[str, dic
     if value is None:
         return route.verifier, {}
     if isinstance(value, Mapping):
-        label = dict(value)
+        label = without_null_fields(value)
         verifier = label.pop("verifier", None)
         if verifier is not None and not isinstance(verifier, str):
             raise LabelError(f"{path}.verifier: expected string")

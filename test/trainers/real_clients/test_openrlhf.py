@@ -58,11 +58,13 @@ class OpenRLHFExecutorTest(unittest.TestCase):
                 rollout(Case(**{**math.__dict__, "label": 72})),  # an integer column (gsm8k's answer as a number)
                 rollout(Case(**{**math.__dict__, "label": {"gold": "72"}})),  # a struct column: the Verdict label itself
                 rollout(Case(**{**math.__dict__, "label": ""})),  # no --label_key: "" fills label_field
+                # A struct column of mixed labels, as `datasets` loads it: every key of every row, None where absent.
+                rollout(Case(**{**math.__dict__, "label": {"verifier": None, "gold": "72", "choice": None, "answers": None}})),
             )
 
         with self.assertLogs(LOG, level="INFO") as logs:
-            number, struct, empty = asyncio.run(run())
-        self.assertEqual((number["reward"], struct["reward"]), ([1.0], [1.0]))
+            number, struct, empty, union = asyncio.run(run())
+        self.assertEqual((number["reward"], struct["reward"], union["reward"]), ([1.0], [1.0], [1.0]))
         # An empty gold is the dataset's defect: no reward, and the reason in OpenRLHF's log line.
         self.assertIsNone(empty["reward"])
         self.assertTrue(any("422, message='label.gold" in line for line in logs.output), logs.output)

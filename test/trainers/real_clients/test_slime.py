@@ -56,9 +56,11 @@ class SlimeRemoteRmTest(unittest.TestCase):
         pairs = [
             (math.http("slime"), Sample(prompt=[{"role": "user", "content": "q"}], response=math.response, label=72)),
             (math.http("slime"), Sample(prompt="q", response=math.response, label={"gold": "72"})),
+            # A struct label column read from Parquet: every row has every key, None where it has none.
+            (math.http("slime"), Sample(prompt="q", response=math.response, label={"verifier": None, "gold": "72", "choice": None})),
             (rlhf.http("slime").split("?")[0], sample(rlhf, chat_prompt=True)),  # messages need no chat_format
         ]
-        self.assertEqual(asyncio.run(rewards(pairs)), [1.0, 1.0, 1.5])
+        self.assertEqual(asyncio.run(rewards(pairs)), [1.0, 1.0, 1.0, 1.5])
 
     def test_many_samples_in_flight_on_the_shared_session(self):
         batch = [CASES[i % len(CASES)] for i in range(512)]

@@ -106,6 +106,17 @@ class VerlBatchManagerTest(unittest.TestCase):
         data = DataProto.of([row(c, i // 8) for i, c in enumerate(batch)])
         self.assertEqual(list(manager.verify(data)), [c.reward for c in batch])
 
+    def test_ground_truths_of_a_struct_column(self):
+        """Mixed Verdict labels in reward_model.ground_truth, as `datasets` loads a struct column: every key of
+        every row, None where the row has none."""
+        union = lambda **kw: {"verifier": None, "gold": None, "choice": None, **kw}  # noqa: E731
+        rows = [
+            {**row(CASES[0], 0), "data_source": "mixed", "ground_truth": union(verifier="qa", choice="C")},
+            {**row(CASES[2], 1), "data_source": "mixed", "ground_truth": union(verifier="math", gold="72")},
+        ]
+        fn = custom_fn("compute_score_batch", "B", {"mixed": "qa"})
+        self.assertEqual(list(BatchRewardManager(CharTokenizer(), 0, fn).verify(DataProto.of(rows))), [1.0, 1.0])
+
     def test_rollouts_without_a_reward_in_the_batch(self):
         """A rollout Verdict could not score gets its group's mean OK reward; a group with none gets 0.0 for
         each, which under GRPO is an advantage of 0 for all of them (a group of equal rewards), logged."""
