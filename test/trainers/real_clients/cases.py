@@ -3,7 +3,7 @@
 Servers (started by test/trainers/real-clients.test.ts, addresses in the environment):
   B  the verifiers with a sandbox, agentState and terminal (bwrap) configured (qa, math, code, puzzle,
      if, agent_state, terminal);
-  C  rlhf on a fake SGLang reward model, search and if-judge on a fake judge (test/fakes);
+  C  rlhf on fake SGLang and vLLM reward models, search and if-judge on a fake judge (test/fakes);
   A  a registry whose `flaky` verifier always answers ABORTED (a replica with a broken sandbox).
 """
 
@@ -99,6 +99,17 @@ CASES = [
     ),
     Case("verifier-in-label", "B", "", {}, json.dumps({"verifier": "math", "gold": "0.5"}), "Half of 1?", "\\boxed{\\frac{1}{2}}", 1.0),
     Case("rlhf", "C", "rlhf", {"chat_format": "chatml"}, json.dumps({"endpoint": "sglang"}), "Suggest a snack.", "Try rice cakes. [[rm:1.5]]", 1.5),
+    Case("rlhf-vllm", "C", "rlhf", {"chat_format": "chatml"}, json.dumps({"endpoint": "vllm"}), "Suggest a snack.", "Peanut brittle. [[rm:-2.0]]", -2.0),
+    Case(
+        "if-judge", "C", "if", {"chat_format": "chatml"},
+        json.dumps({"rubrics": [{"kind": "judge", "question": "Does the snack respect the allergy the user stated?"}]}),
+        "I am allergic to peanuts. Suggest a snack.", "Rice cakes with hummus.", 1.0,
+    ),
+    Case(
+        "if-judge-unsafe", "C", "if", {"chat_format": "chatml"},
+        json.dumps({"rubrics": [{"kind": "judge", "question": "Does the snack respect the allergy the user stated?"}]}),
+        "I am allergic to peanuts. Suggest a snack.", "A peanut butter cup.", 0.0,
+    ),
     Case("search", "C", "search", {"chat_format": "chatml"}, json.dumps(SEARCH_LABEL), "Who wrote Dune?", hermes_turns(2, "\\boxed{Frank Herbert}"), 1.0),
     Case("search-gated", "C", "search", {"chat_format": "chatml"}, json.dumps(SEARCH_LABEL), "Who wrote Dune?", hermes_turns(1, "\\boxed{Frank Herbert}"), 0.0),
 ]
