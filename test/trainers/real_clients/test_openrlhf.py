@@ -119,7 +119,7 @@ class OpenRLHFExecutorTest(unittest.TestCase):
         self.assertEqual([o["reward"] for o in outputs], [[c.reward] for c in batch])
 
     def test_a_list_request_split_over_two_urls(self):
-        """_fetch_rewards_via_http with many samples and `--remote_rm_url a,b`: each URL gets its slice."""
+        """_fetch_rewards_via_http with many samples and `--reward.remote_url a,b`: each URL gets its slice."""
         qa = CASES[0]
         url = qa.http("openrlhf")
         executor = agent.SingleTurnAgentExecutor([url, url])
