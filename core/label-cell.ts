@@ -15,10 +15,26 @@ function kind(value: Json | undefined): string {
 }
 
 /**
+ * A label object without its null fields, in objects at every depth (list elements stay, null or not).
+ * A column of objects stored as Arrow or Parquet (Hugging Face `datasets`, which OpenRLHF and verl
+ * load their data with; pandas' Parquet reader) has one struct type, the union of every row's keys,
+ * and gives each row null for the keys it lacks: `{"gold": "42", "choice": null}` is the math row of
+ * a column that also holds qa labels. So a null field is an absent one; no label schema gives null a
+ * meaning of its own.
+ */
+function withoutNullFields(value: Json): Json {
+  if (Array.isArray(value)) return value.map(withoutNullFields);
+  if (!isJsonObject(value)) return value;
+  // fromEntries defines each key as its own property: a "__proto__" key stays a field.
+  return Object.fromEntries(Object.entries(value).flatMap(([key, field]) => (field === null ? [] : [[key, withoutNullFields(field)]])));
+}
+
+/**
  * The one label-cell rule, for dataset rows (verdict score's mapping) and trainer requests (the
  * OpenRLHF and slime routes) alike. A label is a dataset cell: a JSON object (or a string holding
- * one) is the label itself, its `verifier` key choosing the verifier; any other value fills the
- * route's label field; null is an empty label, for the verifier's schema to judge. `labelFieldHow`
+ * one) is the label itself, without its null fields (withoutNullFields), its `verifier` key choosing
+ * the verifier; any other value fills the route's label field; null is an empty label, for the
+ * verifier's schema to judge. `labelFieldHow`
  * says how the caller's user names a label field (a CLI flag, a URL parameter).
  */
 export function labelCell(raw: Json | undefined, route: LabelRoute, path: string, labelFieldHow: string): LabelCell {
@@ -32,7 +48,7 @@ export function labelCell(raw: Json | undefined, route: LabelRoute, path: string
   }
   if (value === null) return { ok: true, verifier: route.verifier, label: {} };
   if (isJsonObject(value)) {
-    const { verifier, ...label } = value;
+    const { verifier, ...label } = withoutNullFields(value) as JsonObject;
     if (verifier !== undefined && typeof verifier !== 'string') return { ok: false, error: `${path}.verifier: expected string, received ${kind(verifier)}` };
     return { ok: true, verifier: verifier ?? route.verifier, label };
   }

@@ -14,7 +14,7 @@ export type ScoreFor = (req: Request, res: Response, samples: readonly Sample[],
 /**
  * Trainers' own remote-reward protocols, so that adopting Verdict is a URL in the trainer's config:
  *
- *   OpenRLHF  --remote_rm_url  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
+ *   OpenRLHF  --reward.remote_url (before 0.10.4 --remote_rm_url)  http://verdict:8080/openrlhf/<verifier>   {"query","prompts","labels"} → {"rewards","scores","extra_logs"}
  *   slime     --rm-type remote_rm --rm-url http://verdict:8080/slime/<verifier>   {"prompt","response","label"} → a bare float
  *
  * Query parameters: label_field (a plain label's field), chat_format (the template of a string
@@ -131,7 +131,7 @@ function sample(id: string, verifier: string, response: string, label: JsonObjec
   return { id, verifier, response, label, groupId: '', responseTokens: 0, metadata };
 }
 
-/** OpenRLHF `--remote_rm_url`: parallel lists in, `rewards` (and the same values as `scores`) out. */
+/** OpenRLHF `--reward.remote_url`: parallel lists in, `rewards` (and the same values as `scores`) out. */
 function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
   return async (req: Request, res: Response) => {
     const body: unknown = req.body;
@@ -146,7 +146,7 @@ function openrlhf(scoreFor: ScoreFor, observe: TrainerObserver) {
     }
     const route = routeOf(req);
     const formats = formatsOf(req, observe.defaults);
-    // `--remote_rm_url a,b` splits each batch over the URLs: one sample per request leaves the others empty.
+    // `--reward.remote_url a,b` splits each batch over the URLs: one sample per request leaves the others empty.
     if (query.length === 0) observe.emptyRequest('openrlhf');
     const mapped = query.map((q, i): Mapped => {
       const label = trainerLabel(labels?.[i], route, `labels[${i}]`);
@@ -213,7 +213,7 @@ export function trainerRoutes(scoreFor: ScoreFor, maxBody: string, registry?: Re
   const empty = registry
     ? new Counter({
         name: 'verdict_trainer_empty_requests_total',
-        help: 'Trainer-route requests without samples (OpenRLHF sends empty lists to every URL of --remote_rm_url a,b but the first)',
+        help: 'Trainer-route requests without samples (OpenRLHF sends empty lists to every URL of --reward.remote_url a,b but the first)',
         labelNames: ['route'] as const,
         registers: [registry],
       })

@@ -26,6 +26,19 @@ describe('trainer labels → verifier and Verdict label', () => {
     });
   });
 
+  it("a label object's null fields are absent ones (a struct column's rows: the union of the keys, null where a row has none)", () => {
+    const row = { verifier: null, gold: '42', choice: null, task: { tests: { 'test.sh': 'x', 'test_outputs.py': null } }, rubrics: [{ id: 'a', kwargs: null }, null] };
+    expect(trainerLabel(row, { verifier: 'math', labelField: null }, 'labels[0]')).toEqual({
+      ok: true,
+      verifier: 'math',
+      label: { gold: '42', task: { tests: { 'test.sh': 'x' } }, rubrics: [{ id: 'a' }, null] },
+    });
+    expect(trainerLabel('{"verifier":"qa","choice":"C","answers":null}', route, 'label')).toEqual({ ok: true, verifier: 'qa', label: { choice: 'C' } });
+    // A "__proto__" key stays a field (for the schema to refuse), not the prototype.
+    const proto = trainerLabel('{"__proto__":{"gold":"1"},"x":null}', route, 'label');
+    expect(proto.ok && Object.keys(proto.label)).toEqual(['__proto__']);
+  });
+
   it('null is an empty label, for the verifier schema to judge', () => {
     expect(trainerLabel(null, route, 'label')).toEqual({ ok: true, verifier: 'qa', label: {} });
   });

@@ -52,7 +52,7 @@ def post_reason(url: str, body: Any) -> tuple[int, Any, dict, str]:
 
 
 class OpenRLHFTest(unittest.TestCase):
-    """--remote_rm_url http://…/openrlhf/<verifier>: {"query","prompts","labels"} → {"rewards","scores","extra_logs"}."""
+    """--reward.remote_url (--remote_rm_url before 0.10.4) http://…/openrlhf/<verifier>: {"query","prompts","labels"} → {"rewards","scores","extra_logs"}."""
 
     def test_batch_with_plain_labels_and_templated_queries(self):
         prompts = [CHAT_PROMPT, CHAT_PROMPT, "Capital of France?"]

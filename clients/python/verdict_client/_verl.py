@@ -1,8 +1,10 @@
 """verl custom reward functions that score over gRPC (loaded through verdict_client.verl).
 
     custom_reward_function.path=pkg://verdict_client.verl   (or the file path of verdict_client/verl.py)
-    custom_reward_function.name=compute_score            # reward manager naive (one sample per call)
-    custom_reward_function.name=compute_score_batch      # reward manager batch
+    custom_reward_function.name=compute_score            # reward manager naive (one sample per call; the
+                                                         # reward loop's, verl's default, calls it from threads)
+    custom_reward_function.name=compute_score_batch      # reward manager batch: the legacy path only,
+                                                         # reward_model.use_reward_loop=False
 
 `data_source` picks the verifier through a routing table (`verdict_routes`): `{"openai/gsm8k": {"verifier": "math",
 "label_field": "gold"}, "sciq": {"verifier": "qa", "label_field": "answers[]"}, "*": "qa"}`; a
@@ -21,7 +23,11 @@ else the environment:
 A route may also name `chat_format` and `tool_format`: how the server reads a string prompt back into
 messages and counts the tool calls of a text trajectory. verl passes no prompt to a reward function:
 put the conversation in extra_info["messages"] (OpenAI chat messages) or the templated prompt in
-extra_info["prompt"]; extra_info["tool_calls"] ({"total", "successful", "malformed"}) is passed on too.
+extra_info["prompt"]. What the rollout knows besides its text is passed on as sample metadata too
+(labels.TRAJECTORY_KEYS): extra_info["tool_calls"] ({"total", "successful", "malformed"}), "tools",
+"termination", and the episode's state, "initialState"/"finalState" (agent_state) or
+"workspace"/"environment" (terminal); verl's reward loop merges an agent loop's `tool_extra_fields`
+into extra_info, so an agent loop can hand them over there.
 
 ABORTED (after the client's retries on other replicas) and INVALID (an unreadable label included):
 verl has no way to drop a sample from a reward function. `compute_score` raises VerdictSampleError —
@@ -51,7 +57,7 @@ from typing import Any, Mapping, Optional, Sequence, Union
 
 from ._prepared import Prepared, merge, prepare, to_send
 from .client import VerdictClient
-from .labels import Route, parse_routes, route_for, route_metadata, trainer_label
+from .labels import Route, parse_routes, plain, route_for, route_metadata, trainer_label, trajectory_metadata
 from .messages import GroupOptions, Result, Sample
 
 log = logging.getLogger("verdict_client.verl")
@@ -105,13 +111,9 @@ def _group_options(kwargs: Mapping[str, Any]) -> Optional[GroupOptions]:
     return GroupOptions.of(json.loads(raw) if isinstance(raw, str) else raw)
 
 
-# extra_info keys passed on as sample metadata: the prompt conversation, explicit tool-call counts.
-_EXTRA_METADATA = ("messages", "prompt", "tool_calls", "tools", "termination")
-
-
-def _plain(value: Any) -> Any:
-    """numpy arrays and scalars (as parquet datasets hand them over) as plain Python values."""
-    return value.tolist() if hasattr(value, "tolist") else value
+# extra_info keys passed on as sample metadata: the prompt conversation (verl passes no prompt), then
+# what the rollout knows besides its text (labels.TRAJECTORY_KEYS).
+_PROMPT_METADATA = ("messages", "prompt")
 
 
 def to_verdict_sample(data_source: str, solution_str: str, ground_truth: Any, extra_info: Optional[Mapping[str, Any]], routes: Mapping[str, Route], group_id: str = "") -> Sample:
@@ -119,9 +121,8 @@ def to_verdict_sample(data_source: str, solution_str: str, ground_truth: Any, ex
     verifier, label = trainer_label(ground_truth, route, "ground_truth")
     extra = extra_info or {}
     metadata: dict[str, Any] = {"data_source": data_source, **route_metadata(route)}
-    for key in _EXTRA_METADATA:
-        if extra.get(key) is not None:
-            metadata[key] = _plain(extra[key])
+    metadata.update({key: plain(extra[key]) for key in _PROMPT_METADATA if extra.get(key) is not None})
+    metadata.update(trajectory_metadata(extra))
     return Sample(
         verifier=verifier,
         response=solution_str,

@@ -61,9 +61,43 @@ def route_metadata(route: Route) -> dict[str, Any]:
     return {key: value for key, value in (("chat_format", route.chat_format), ("tool_format", route.tool_format)) if value}
 
 
+#: What a rollout knows besides its text, read by verifiers from sample metadata: explicit tool-call
+#: counts, the tools offered and how the episode ended (search), and the episode's state: the databases
+#: agent_state compares, the workspace or running environment terminal tests. The trainers carry them
+#: beside the text (verl's extra_info, where its agent loop merges `tool_extra_fields`; slime's
+#: sample.metadata, which a custom generate function fills).
+TRAJECTORY_KEYS = ("tool_calls", "tools", "termination", "initialState", "finalState", "workspace", "environment")
+
+
+def plain(value: Any) -> Any:
+    """numpy arrays and scalars (as parquet datasets and verl's batches hand them over) as plain Python values."""
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def trajectory_metadata(source: Optional[Mapping[str, Any]]) -> dict[str, Any]:
+    """The TRAJECTORY_KEYS that `source` holds (None values left out), as sample metadata."""
+    if not source:
+        return {}
+    return {key: plain(source[key]) for key in TRAJECTORY_KEYS if source.get(key) is not None}
+
+
 def route_for(routes: Mapping[str, Route], key: str) -> Route:
     """The route of a data source: exact match, else the "*" default, else none (verifier from the label)."""
     return routes.get(key) or routes.get("*") or Route("")
+
+
+def without_null_fields(value: Any) -> Any:
+    """A label object without its None fields, in mappings at every depth (list elements stay, None or not),
+    numpy values as plain Python. A column of objects stored as Arrow or Parquet (Hugging Face `datasets`,
+    which OpenRLHF and verl load their data with; pandas' Parquet reader) has one struct type, the union of
+    every row's keys, and gives each row None for the keys it lacks: {"gold": "42", "choice": None} is the
+    math row of a column that also holds qa labels. The server's label-cell rule does the same."""
+    value = plain(value)
+    if isinstance(value, Mapping):
+        return {key: without_null_fields(field) for key, field in value.items() if field is not None}
+    if isinstance(value, list):
+        return [without_null_fields(item) for item in value]
+    return value
 
 
 def trainer_label(raw: Any, route: Route, path: str = "label") -> tuple[str, dict[str, Any]]:
@@ -76,7 +110,7 @@ def trainer_label(raw: Any, route: Route, path: str = "label") -> tuple[str, dic
     if value is None:
         return route.verifier, {}
     if isinstance(value, Mapping):
-        label = dict(value)
+        label = without_null_fields(value)
         verifier = label.pop("verifier", None)
         if verifier is not None and not isinstance(verifier, str):
             raise LabelError(f"{path}.verifier: expected string")

@@ -14,6 +14,11 @@ Configured by environment (slime passes only its own `args`):
                            deepseek-r1, or plain (the prompt is the user's message); read back into messages by the server
     VERDICT_TOOL_FORMAT    the tool-call format of a multi-turn response: hermes, glm4.5 (or implied by the chat format)
 
+The prompt goes as metadata.messages (a message list) or metadata.prompt (a string); what a custom
+generate function put in sample.metadata under labels.TRAJECTORY_KEYS ("tool_calls", "tools",
+"termination", "initialState"/"finalState" for agent_state, "workspace"/"environment" for terminal)
+is passed on as sample metadata too.
+
 A sample that still has no reward after the retries (ABORTED, or INVALID: a data bug, an unreadable
 label included) is dropped the way slime drops samples: `sample.remove_sample = True`, which makes
 its loss mask all zeros — and nothing else: slime still wants a number for it, and that number enters
@@ -43,7 +48,7 @@ from typing import Any, Optional, Sequence
 
 from ._prepared import Prepared, merge, prepare, to_send
 from .aio import AsyncVerdictClient
-from .labels import Route, route_metadata, trainer_label
+from .labels import Route, route_metadata, trainer_label, trajectory_metadata
 from .messages import GroupOptions, Result, Sample
 
 log = logging.getLogger("verdict_client.slime")
@@ -95,6 +100,7 @@ def to_verdict_sample(sample: Any, route: Route, group_id: str = "") -> Sample:
         metadata["messages"] = list(prompt)
     elif prompt:
         metadata["prompt"] = prompt
+    metadata.update(trajectory_metadata(sample.metadata if isinstance(sample.metadata, dict) else None))
     return Sample(
         verifier=verifier,
         response=sample.response,
