@@ -46,6 +46,16 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     return { environment: { endpoint: 'local', container: c.id } };
   };
 
+  it('a pytest.py the episode left in the workdir, first on sys.path under `python3 -m pytest`, is not the test runner: 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const plant = "printf 'import os\\nos._exit(0)\\n' > /app/pytest.py";
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');

@@ -46,6 +46,31 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
   });
 });
 
+describe('terminal docker backend: the workspace\'s modules do not replace the environment\'s', () => {
+  const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
+  // `python3 -m pytest` in the workdir puts it first on sys.path: a pytest.py there would be the test runner.
+  const FILE = {
+    id: 'file',
+    tests: {
+      'test_out.py': 'import json\n\ndef test_out():\n    assert json.load(open("/app/out.json"))["answer"] == 42\n',
+      'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+    },
+  };
+  const plants: Record<string, Record<string, string>> = {
+    'pytest.py': { 'pytest.py': 'import os\nos._exit(0)\n' },
+    'json.py': { 'json.py': 'def load(f):\n    return {"answer": 42}\n' },
+  };
+
+  it('a pytest.py or json.py in the workdir of a fresh container: 0 for a wrong answer, 1 for a right one', async () => {
+    for (const [name, files] of Object.entries(plants)) {
+      const wrong = await scoreTerminal({ task: FILE }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 41}', ...files }) } }, services);
+      expect([name, wrong]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    const right = await scoreTerminal({ task: FILE }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 42}', ...plants['json.py']! }) } }, services);
+    expect(right).toMatchObject({ status: 'OK', reward: 1 });
+  });
+});
+
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {
   const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
   // A wall time of 600 s and a cancel after 120: a stop seen only at the wall time throws "cancelled".

@@ -1,7 +1,9 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import type { WorkspaceEntry } from '../tar';
+import { PYTHON_HOOK_AT } from './processes';
 
 /**
  * The tars the docker backend sends through the engine's archive API (`PUT /containers/{id}/archive`)
@@ -40,9 +42,15 @@ export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: 
   });
 }
 
+/** Verdict's Python start-up hook, built beside the bwrap runner (processes.ts, PYTHON_HOOK_AT). */
+const PYTHON_HOOK = readFileSync(path.join(__dirname, '..', 'python', 'sitecustomize.py'));
+
 function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8Array>>): void {
   const now = new Date();
   pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  // Root's and read-only to the test user, removed and put in again with /tests on every run.
+  pack.entry({ name: PYTHON_HOOK_AT.slice(1), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  pack.entry({ name: `${PYTHON_HOOK_AT.slice(1)}/sitecustomize.py`, mode: 0o644, uid: 0, gid: 0, mtime: now }, PYTHON_HOOK);
   const folders = new Set<string>();
   for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
     const parts = rel.split('/');

@@ -153,13 +153,20 @@ export const FALLBACK = '@@VERDICT@@ fallback';
  * What test.sh needs (task.needs: its commands, the interpreter first, as arguments; the Python
  * packages in VERDICT_MODULES), looked up as test.sh would find them: `lacks …` and exit 97.
  */
+/**
+ * Verdict's Python start-up hook (../python/sitecustomize.py), put in with the tests
+ * (archive.ts): first on test.sh's PYTHONPATH, before the image's and the task's own, so that the
+ * environment's modules win over a workspace's `pytest.py` or `json.py` in the working directory.
+ */
+export const PYTHON_HOOK_AT = '/tests/.verdict-python';
 const NEEDS = `lack=
 for c in "$@"; do command -v "$c" >/dev/null 2>&1 || lack="$lack cmd:$c"; done
 if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
   for m in $(python3 -c 'import importlib.util as u, sys; print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' $VERDICT_MODULES 2>/dev/null); do lack="$lack mod:$m"; done
 fi
 if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
-unset VERDICT_MODULES`;
+unset VERDICT_MODULES
+PYTHONPATH="${PYTHON_HOOK_AT}\${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH`;
 
 /** The test exec of the three-exec path: as the test user, the needs, then test.sh in its place. */
 export const RUN_TESTS = `${NEEDS}
