@@ -69,6 +69,26 @@ describe('terminal docker backend: the workspace\'s modules do not replace the e
     const right = await scoreTerminal({ task: FILE }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 42}', ...plants['json.py']! }) } }, services);
     expect(right).toMatchObject({ status: 'OK', reward: 1 });
   });
+
+  it('a pytest plugin the episode installed is not loaded; one test.sh installs is; a patched standard library package is tampering', async () => {
+    const site = 'usr/lib/python3/dist-packages/';
+    const passAll = 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n';
+    const plugin = {
+      [`${site}passall.py`]: passAll,
+      [`${site}passall-1.0.dist-info/METADATA`]: 'Metadata-Version: 2.1\nName: passall\nVersion: 1.0\n',
+      [`${site}passall-1.0.dist-info/entry_points.txt`]: '[pytest11]\npassall = passall\n',
+    };
+    const changeSet = (answer: number, files: Record<string, string>) => ({ workspace: { tar: workspaceTar({ 'app/out.json': `{"answer": ${answer}}`, ...files }), root: '/' } });
+    expect(await scoreTerminal({ task: FILE }, changeSet(41, plugin), services)).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    expect(await scoreTerminal({ task: FILE }, changeSet(42, plugin), services)).toMatchObject({ status: 'OK', reward: 1 });
+    // test.sh installs a plugin of its own (an option it passes): it loads.
+    const option = 'def pytest_addoption(parser):\n    parser.addoption("--verdict-ok", action="store_true")\n';
+    const install = `mkdir -p /${site}okopt-1.0.dist-info\nprintf '${option.replace(/\n/g, '\\n')}' > /${site}okopt.py\nprintf 'Metadata-Version: 2.1\\nName: okopt\\nVersion: 1.0\\n' > /${site}okopt-1.0.dist-info/METADATA\nprintf '[pytest11]\\nokopt = okopt\\n' > /${site}okopt-1.0.dist-info/entry_points.txt\n`;
+    const OWN = { id: 'own', tests: { ...FILE.tests, 'test.sh': FILE.tests['test.sh'].replace('cd /app\n', `${install}cd /app\n`).replace('-p no:cacheprovider', '-p no:cacheprovider --verdict-ok') } };
+    expect(await scoreTerminal({ task: OWN }, changeSet(42, {}), services)).toMatchObject({ status: 'OK', reward: 1 });
+    const patched = await scoreTerminal({ task: FILE }, changeSet(41, { 'usr/lib/python3.11/encodings/__init__.py': 'import os\nos._exit(0)\n' }), services);
+    expect(patched).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+  });
 });
 
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {

@@ -26,6 +26,9 @@ describe('the docker backend\'s tamper check', () => {
       '/usr/local/lib/python3.12/site-packages/py.py',
       '/usr/lib/python3.11/os.py',
       '/usr/local/lib/python3.12/unittest/case.py',
+      '/usr/lib/python3.11/encodings/__init__.py',
+      '/usr/lib/python3.11/json/decoder.py',
+      '/usr/local/lib/python3.12/lib-dynload/_json.cpython-312-x86_64-linux-gnu.so',
       '/etc/ld.so.preload',
       // A test tool's configuration above /tests: pytest's ini-files and conftest, npm's, jest's, go's, cargo's.
       '/pytest.ini',
@@ -56,7 +59,12 @@ describe('the docker backend\'s tamper check', () => {
       added('/logs/agent/run.log'),
       added('/usr/local/lib/python3.12/site-packages/numpy/core.py'),
       added('/usr/local/lib/python3.12/site-packages/pytest_timeout.py'),
-      added('/usr/lib/python3.11/json/decoder.py'),
+      added('/usr/lib/python3.11/ensurepip/__init__.py'), // python3-venv, python3-tk: Debian's own packages
+      added('/usr/lib/python3.11/tkinter/__init__.py'),
+      added('/usr/lib/python3.11/lib-dynload/_tkinter.cpython-311-x86_64-linux-gnu.so'),
+      modified('/usr/lib/python3.11'),
+      modified('/usr/lib/python3.11/encodings'), // a folder: copied up when a cache under it was written
+      added('/usr/lib/python3.11/encodings/__pycache__/utf_8.cpython-311.pyc'),
       added('/usr/local/lib/python3.12/site-packages/_pytest/__pycache__/main.cpython-312.pyc'),
       added('/tmp/.verdict-pycache/usr/lib/x.pyc'),
       added('/tmp/.verdict-pycache'),

@@ -24,8 +24,10 @@ const DECIDING: readonly RegExp[] = [
   /\/(sitecustomize|usercustomize)\.py$/,
   /\/(site|dist)-packages\/[^/]+\.pth$/,
   /\/(site|dist)-packages\/(_pytest|pytest|pluggy|py|unittest)(\/|\.py$|$)/,
-  /^\/usr(\/local)?\/lib\/python[0-9.]+\/[^/]+\.py$/,
-  /^\/usr(\/local)?\/lib\/python[0-9.]+\/unittest\//,
+  // The standard library, its packages too (`encodings/__init__.py` runs in every Python; `json/`
+  // is what tests import — found 2026-12-07: a patched `encodings` scored 1), less the folders
+  // Debian ships in packages of their own, which an episode installs (`python3-venv`, `python3-tk` …).
+  /^\/usr(\/local)?\/lib\/python[0-9.]+\/(?!(site-packages|dist-packages|ensurepip|distutils|lib2to3|tkinter|idlelib|turtledemo|test)\/|lib-dynload\/_(tkinter|gdbm)\.)(?:[^/]+\/)*[^/]+\.(py|so)$/,
   // Libraries every process loads (the tests run in no login or interactive shell: no profile or rc file is read).
   /^\/etc\/ld\.so\.preload$/,
   // A test tool's configuration in the one folder above /tests (../test-config.ts).

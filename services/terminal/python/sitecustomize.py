@@ -11,7 +11,10 @@ a wrong answer scored 1 (found 2026-12-07). So:
   on sys.path when this hook runs, less PYTHONPATH's) is imported from there; a workspace module
   of another name is found where it always was;
 - the distributions importlib.metadata lists by default (pytest's plugin entry points) are the
-  environment's only.
+  environment's only;
+- a pytest plugin the episode installed (a `pytest11` entry point written after the container
+  started and before the tests were put in: `pip install ./passall` in the episode's container, or
+  a change set's `dist-info`) is not loaded — the image's plugins and those test.sh installs are.
 
 Then the environment's own sitecustomize, if any, runs as it would have.
 """
@@ -46,6 +49,7 @@ def _install():
     sys.meta_path.insert(sys.meta_path.index(path_finder), EnvironmentFirst)
 
     find_distributions = path_finder.find_distributions
+    window = _episode_window(here)
 
     def environment_distributions(*args, **kwargs):
         context = args[0] if args else kwargs.get('context')
@@ -53,7 +57,7 @@ def _install():
         # A search the caller aimed at folders of its own is left as it asked.
         if 'path' in kwargs or (context is not None and 'path' in vars(context)):
             return found
-        return (d for d in found if _located_in(d, roots))
+        return (_without_episode_plugins(d, window) for d in found if _located_in(d, roots))
 
     path_finder.find_distributions = staticmethod(environment_distributions)
 
@@ -73,6 +77,41 @@ def _located_in(distribution, roots):
     except Exception:
         return True  # not a distribution of files: nothing the workspace placed
     return where in roots
+
+
+def _episode_window(here):
+    """When the episode could write files: from the start of the container's first process to the
+    moment Verdict put this folder in with the tests (its ctime, which no one can set). None where
+    the folder is older than that process (the bwrap backend binds it from the host)."""
+    try:
+        with open('/proc/stat') as f:
+            boot = next(int(line.split()[1]) for line in f if line.startswith('btime '))
+        with open('/proc/1/stat') as f:
+            ticks = int(f.read().rsplit(')', 1)[1].split()[19])
+        started = int((boot + ticks / os.sysconf('SC_CLK_TCK')) * 1e9)
+        put_in = os.stat(here).st_ctime_ns
+    except (OSError, ValueError, IndexError, StopIteration):
+        return None
+    return (started, put_in) if started <= put_in else None
+
+
+def _without_episode_plugins(distribution, window):
+    if window is None:
+        return distribution
+    try:
+        changed = os.stat(os.path.join(str(distribution._path), 'entry_points.txt')).st_ctime_ns
+    except (AttributeError, OSError):
+        return distribution
+    if not window[0] <= changed <= window[1]:
+        return distribution
+    import importlib.metadata as metadata
+
+    class WithoutPytestPlugins(metadata.PathDistribution):
+        @property
+        def entry_points(self):
+            return metadata.EntryPoints(e for e in super().entry_points if e.group != 'pytest11')
+
+    return WithoutPytestPlugins(distribution._path)
 
 
 _install()
