@@ -56,6 +56,22 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     await port.close();
   });
 
+  it('a pytest plugin the episode installed in dist-packages (a pytest11 entry point marking every test passed) is not loaded: 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const site = '/usr/lib/python3/dist-packages';
+    const plant = [
+      `mkdir -p ${site}/passall-1.0.dist-info`,
+      `printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    out = yield\\n    out.get_result().outcome = "passed"\\n' > ${site}/passall.py`,
+      `printf 'Metadata-Version: 2.1\\nName: passall\\nVersion: 1.0\\n' > ${site}/passall-1.0.dist-info/METADATA`,
+      `printf '[pytest11]\\npassall = passall\\n' > ${site}/passall-1.0.dist-info/entry_points.txt`,
+    ].join(' && ');
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');
