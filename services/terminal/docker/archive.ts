@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import type { WorkspaceEntry } from '../tar';
-import { PYTHON_HOOK_AT } from './processes';
 
 /**
  * The tars the docker backend sends through the engine's archive API (`PUT /containers/{id}/archive`)
@@ -42,7 +41,13 @@ export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: 
   });
 }
 
-/** Verdict's Python start-up hook, built beside the bwrap runner (processes.ts, PYTHON_HOOK_AT). */
+/**
+ * Verdict's Python start-up hook (../python/sitecustomize.py, built beside the bwrap runner), put in
+ * with the tests; the test exec's script (processes.ts) puts this folder first on test.sh's
+ * PYTHONPATH, before the image's and the task's own, so that the environment's modules win over a
+ * workspace's `pytest.py` or `json.py` in the working directory.
+ */
+export const PYTHON_HOOK_AT = '/tests/.verdict-python';
 const PYTHON_HOOK = readFileSync(path.join(__dirname, '..', 'python', 'sitecustomize.py'));
 
 function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8Array>>): void {

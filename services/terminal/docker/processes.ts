@@ -5,6 +5,7 @@
  * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
+import { PYTHON_HOOK_AT } from './archive';
 import { NONCE_FILE } from './host-read';
 import { SERVICES_SCRIPT } from './services';
 
@@ -153,12 +154,6 @@ export const FALLBACK = '@@VERDICT@@ fallback';
  * What test.sh needs (task.needs: its commands, the interpreter first, as arguments; the Python
  * packages in VERDICT_MODULES), looked up as test.sh would find them: `lacks …` and exit 97.
  */
-/**
- * Verdict's Python start-up hook (../python/sitecustomize.py), put in with the tests
- * (archive.ts): first on test.sh's PYTHONPATH, before the image's and the task's own, so that the
- * environment's modules win over a workspace's `pytest.py` or `json.py` in the working directory.
- */
-export const PYTHON_HOOK_AT = '/tests/.verdict-python';
 const NEEDS = `lack=
 for c in "$@"; do command -v "$c" >/dev/null 2>&1 || lack="$lack cmd:$c"; done
 if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
