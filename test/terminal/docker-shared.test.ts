@@ -72,6 +72,16 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     await port.close();
   });
 
+  it('a command test.sh decides with, replaced in the image\'s /usr/bin (grep that exits 0): 0 environment_tampered', async () => {
+    const port = new DockerWorkspace(config());
+    const grepLabel = { task: { id: 'grep', tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -qx 42 answer.txt; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
+    const unsolved = await make("mkdir -p /app && echo 41 > /app/answer.txt && printf '#!/bin/sh\\nexit 0\\n' > /usr/bin/grep");
+    const outcome = await scoreTerminal(grepLabel, unsolved, { terminal: port });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+    expect((outcome.details as { tampered: string[] }).tampered).toContain('/usr/bin/grep');
+    await port.close();
+  });
+
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');

@@ -89,6 +89,20 @@ describe('terminal docker backend: the workspace\'s modules do not replace the e
     const patched = await scoreTerminal({ task: FILE }, changeSet(41, { 'usr/lib/python3.11/encodings/__init__.py': 'import os\nos._exit(0)\n' }), services);
     expect(patched).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
   });
+
+  it('a command test.sh runs, replaced or shadowed in a system bin folder of a fresh container, is tampering; a tool the image lacks is the episode\'s', async () => {
+    const GREP = { id: 'grep', tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -qx 42 answer.txt && tree --version >/dev/null; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
+    const yes = { content: '#!/bin/sh\nexit 0\n', mode: 0o755 };
+    for (const at of ['usr/local/bin/grep', 'usr/bin/grep']) {
+      const outcome = await scoreTerminal({ task: GREP }, { workspace: { tar: workspaceTar({ 'app/answer.txt': '41', [at]: yes }), root: '/' } }, services);
+      expect([at, outcome]).toMatchObject([at, { status: 'OK', reward: 0, reason: 'environment_tampered' }]);
+    }
+    // A command the image does not have, which test.sh runs by path: the episode's tool, not a replacement.
+    const TOOL = { id: 'tool', tests: { 'test.sh': '#!/bin/bash\nif [ -x /usr/local/bin/answer-tool ] && [ "$(/usr/local/bin/answer-tool)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
+    const tool = { content: '#!/bin/sh\necho 42\n', mode: 0o755 };
+    expect(await scoreTerminal({ task: TOOL }, { workspace: { tar: workspaceTar({ 'usr/local/bin/answer-tool': tool }), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal({ task: GREP }, { workspace: { tar: workspaceTar({ 'app/answer.txt': '42' }), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+  });
 });
 
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {

@@ -1,4 +1,4 @@
-import { tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, tamperedPaths, type FilesystemChange } from './tamper';
 
 const modified = (Path: string): FilesystemChange => ({ Path, Kind: 0 });
 const added = (Path: string): FilesystemChange => ({ Path, Kind: 1 });
@@ -73,6 +73,23 @@ describe('the docker backend\'s tamper check', () => {
     ];
     expect(tamperedPaths(harmless)).toEqual([]);
     expect(tamperedPaths(null)).toEqual([]);
+  });
+
+  it('a command test.sh runs in a system bin folder is a replacement only where the image has one of that name', async () => {
+    const image = new Set(['grep', 'diff']);
+    const asked: string[][] = [];
+    const has = async (names: string[]) => (asked.push(names), new Set(names.filter((n) => image.has(n))));
+    const paths = ['/usr/local/bin/grep', '/usr/bin/diff', '/usr/local/bin/jq', '/app/bin/grep', '/usr/local/bin/sed', '/usr/local/lib/grep'];
+    expect(await replacedCommands(paths, ['grep', 'diff', 'jq'], has)).toEqual(['/usr/local/bin/grep', '/usr/bin/diff']);
+    expect(asked).toEqual([['grep', 'diff', 'jq']]);
+    // Nothing in a bin folder that test.sh runs: the image is not asked.
+    expect(await replacedCommands(['/app/grep', '/usr/local/bin/sed'], ['grep'], has)).toEqual([]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('a command test.sh runs that the episode modified in a system bin folder (the image had it) is tampering; one it added is not, by the diff alone', () => {
+    expect(tamperedPaths([modified('/usr/bin/grep'), added('/usr/local/bin/jq'), modified('/usr/bin/sed'), modified('/app/grep')], ['grep', 'jq'])).toEqual(['/usr/bin/grep']);
+    expect(tamperedPaths([modified('/usr/bin/grep')])).toEqual([]);
   });
 
   it('names each path once, in the engine\'s order', () => {
