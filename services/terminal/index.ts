@@ -7,7 +7,7 @@ import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
 import { runnerInput } from './runner-input';
 import { readArchive, SYSTEM_ROOTS, type WorkspaceEntry } from './tar';
-import { ROOT_TEST_CONFIG } from './test-config';
+import { pythonLeftOut, ROOT_TEST_CONFIG } from './test-config';
 import { loadHarborTask } from './tasks';
 
 export { terminalConfigSection, type TerminalConfigSection } from './config';
@@ -26,6 +26,12 @@ export { terminalConfigSection, type TerminalConfigSection } from './config';
 const RECORD = '@@VERDICT@@';
 /** runner.c, compiled by `npm run build` beside this file. */
 const RUNNER = path.join(__dirname, 'runner');
+/**
+ * Verdict's Python start-up hook (python/sitecustomize.py), first on the tests' PYTHONPATH: the
+ * environment's modules win over a workspace's `pytest.py`, `json.py` or plugin dist-info.
+ */
+const PYTHON_HOOK = path.join(__dirname, 'python');
+const PYTHON_HOOK_AT = '/.verdict-python';
 /** What the runner sends back of the reward files (their head) and of test.sh's output (its tail). */
 const MAX_REWARD_BYTES = 64 << 10;
 const OUTPUT_TAIL_BYTES = 4000;
@@ -228,6 +234,7 @@ export class BwrapWorkspace implements TerminalPort {
       '--perms', '0755', '--size', String(testsBytes), '--tmpfs', '/tests',
       ...(folder === null ? [] : ['--ro-bind', folder, '/.workspace']),
       '--ro-bind', RUNNER, '/.runner',
+      '--ro-bind', PYTHON_HOOK, PYTHON_HOOK_AT,
       '--cap-drop', 'ALL',
       ...['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_DAC_READ_SEARCH'].flatMap((c) => ['--cap-add', c]),
       '--clearenv',
@@ -237,6 +244,8 @@ export class BwrapWorkspace implements TerminalPort {
       '--setenv', 'PYTHONNOUSERSITE', '1', '--setenv', 'PYTHONDONTWRITEBYTECODE', '1',
       // [verifier] env, over the defaults as Harbor's exec sets it.
       ...Object.entries(task.env).flatMap(([key, value]) => ['--setenv', key, value]),
+      // Verdict's hook before the task's own PYTHONPATH (a test.sh that sets its own drops it).
+      '--setenv', 'PYTHONPATH', task.env.PYTHONPATH ? `${PYTHON_HOOK_AT}:${task.env.PYTHONPATH}` : PYTHON_HOOK_AT,
       '--chdir', '/',
       // The test user is this backend's own uid; a named [verifier] user gives it its name.
       '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
@@ -329,6 +338,7 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
   const kept: WorkspaceEntry[] = [];
   let dropped = 0;
   const system = new Map<string, number>();
+  const leftOut = new Map<string, number>();
   for (const entry of out) {
     const slash = entry.path.indexOf('/');
     const first = slash < 0 ? entry.path : entry.path.slice(0, slash);
@@ -336,6 +346,11 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
     // and a file where /tmp is mounted: never the episode's to fill.
     if (SYSTEM_ROOTS.has(first) || (entry.path === 'tmp' && entry.kind !== 'dir')) {
       system.set(first, (system.get(first) ?? 0) + 1);
+      continue;
+    }
+    const python = pythonLeftOut(entry.path);
+    if (python !== null) {
+      leftOut.set(python, (leftOut.get(python) ?? 0) + 1);
       continue;
     }
     if (slash < 0 && entry.kind !== 'dir' && ROOT_TEST_CONFIG.has(entry.path)) {
@@ -353,6 +368,7 @@ function rootEntries(entries: WorkspaceEntry[], root: 'workdir' | 'filesystem', 
     kept.push(entry);
   }
   if (dropped > 0) skipped.push(`${dropped} members under top folders past the ${MAX_TOPS} the bwrap backend mounts`);
+  for (const [why, count] of leftOut) skipped.push(`${count} member${count === 1 ? '' : 's'}: ${why}`);
   for (const [first, count] of system) skipped.push(`${first}: ${count} member${count === 1 ? '' : 's'} where the sandbox's own folders are`);
   return { entries: kept, tops: [...tops] };
 }

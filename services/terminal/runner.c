@@ -275,6 +275,9 @@ static void copy_tree(int from, int to, int depth);
 static void copy_entry(int from, int to, const char *name, int depth) {
   struct stat st;
   if (fstatat(from, name, &st, AT_SYMLINK_NOFOLLOW) < 0) return note_errno();
+  /* Python's bytecode caches and start-up hooks are left out, as from an archive (test-config.ts,
+     pythonLeftOut): the tests' Python would run them in place of what the workspace shows. */
+  if (strcmp(name, "__pycache__") == 0 || strcmp(name, "sitecustomize.py") == 0 || strcmp(name, "usercustomize.py") == 0) return;
   if (S_ISDIR(st.st_mode)) {
     if (depth >= MAX_DEPTH) return fail_copy("nesting");
     if (mkdirat(to, name, 0700) < 0) return note_errno();

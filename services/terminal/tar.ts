@@ -38,9 +38,9 @@ export type ArchiveRoot = 'workdir' | 'filesystem';
 /** Deeper folders than this are refused (the runner holds one descriptor per level). */
 const MAX_DEPTH = 256;
 /** Top-level folders of a change set that are the system's, not the episode's: the backend's own. */
-export const SYSTEM_ROOTS = new Set(['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'proc', 'sys', 'dev', 'run', 'boot', 'tests', 'logs', '.runner', '.workspace']);
+export const SYSTEM_ROOTS = new Set(['usr', 'bin', 'sbin', 'lib', 'lib32', 'lib64', 'libx32', 'etc', 'proc', 'sys', 'dev', 'run', 'boot', 'tests', 'logs', '.runner', '.workspace', '.verdict-python']);
 /** Where no symlink of a change set may lead: the hidden tests, the reward folder, the kernel's views. */
-const FORBIDDEN_TARGETS = new Set(['tests', 'logs', 'proc', 'sys', 'dev', '.runner', '.workspace']);
+const FORBIDDEN_TARGETS = new Set(['tests', 'logs', 'proc', 'sys', 'dev', '.runner', '.workspace', '.verdict-python']);
 const HARMLESS_DEVICES = new Set(['dev/null', 'dev/zero', 'dev/random', 'dev/urandom']);
 /** 9999-12-31: past it, and before 1970, a time is clamped. */
 const MAX_TIME = 253_402_300_799;
@@ -64,7 +64,7 @@ export type WorkspaceEntry =
 export type ArchiveRead = { ok: true; entries: WorkspaceEntry[]; skipped: string[]; systemFiles: string[]; deletions: string[] } | { ok: false; tooLarge: string };
 const MAX_SYSTEM_FILES = 4096;
 /** Top folders whose members are never the episode's answer: Verdict's own (the tests and the reward). */
-const VERDICT_ROOTS = new Set(['tests', 'logs', '.runner', '.workspace']);
+const VERDICT_ROOTS = new Set(['tests', 'logs', '.runner', '.workspace', '.verdict-python']);
 
 const BLOCK = 512;
 /** Linux's NAME_MAX, and PATH_MAX less room for the workdir. */

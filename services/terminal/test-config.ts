@@ -26,3 +26,20 @@ export const ROOT_TEST_CONFIG: ReadonlySet<string> = new Set([
   'go.work',
   'Cargo.toml',
 ]);
+
+/**
+ * Python's start-up hooks and bytecode caches in the episode's files, which the tests' Python would
+ * run in place of what the workspace shows: `sitecustomize.py` / `usercustomize.py` (`site` imports
+ * them from the first folder on sys.path that has one — the workdir, when test.sh sets
+ * `PYTHONPATH=/app`), and `__pycache__/` (a `.pyc` stamped with its source's size and time runs in
+ * place of that source: a `solution.py` the tests read as right, run as something else). None is
+ * part of an answer — Python compiles the sources again — so the bwrap backend leaves them out (the
+ * docker backend's tamper check names a start-up hook; its tests read no `__pycache__`). Found
+ * 2026-12-07: both scored 1 for a wrong answer. Returns why a path is left out, or null.
+ */
+export function pythonLeftOut(rel: string): string | null {
+  const parts = rel.split('/');
+  if (parts.slice(0, -1).includes('__pycache__') || parts[parts.length - 1] === '__pycache__') return 'Python bytecode caches (__pycache__), which would run in place of their sources';
+  if (/^(site|user)customize\.py$/.test(parts[parts.length - 1]!)) return 'Python start-up hooks (sitecustomize.py, usercustomize.py)';
+  return null;
+}

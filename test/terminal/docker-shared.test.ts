@@ -46,6 +46,42 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     return { environment: { endpoint: 'local', container: c.id } };
   };
 
+  it('a pytest.py the episode left in the workdir, first on sys.path under `python3 -m pytest`, is not the test runner: 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const plant = "printf 'import os\\nos._exit(0)\\n' > /app/pytest.py";
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
+  it('a pytest plugin the episode installed in dist-packages (a pytest11 entry point marking every test passed) is not loaded: 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const site = '/usr/lib/python3/dist-packages';
+    const plant = [
+      `mkdir -p ${site}/passall-1.0.dist-info`,
+      `printf 'import pytest\\n@pytest.hookimpl(hookwrapper=True)\\ndef pytest_runtest_makereport(item, call):\\n    out = yield\\n    out.get_result().outcome = "passed"\\n' > ${site}/passall.py`,
+      `printf 'Metadata-Version: 2.1\\nName: passall\\nVersion: 1.0\\n' > ${site}/passall-1.0.dist-info/METADATA`,
+      `printf '[pytest11]\\npassall = passall\\n' > ${site}/passall-1.0.dist-info/entry_points.txt`,
+    ].join(' && ');
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(label, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
+  it('a command test.sh decides with, replaced in the image\'s /usr/bin (grep that exits 0): 0 environment_tampered', async () => {
+    const port = new DockerWorkspace(config());
+    const grepLabel = { task: { id: 'grep', tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -qx 42 answer.txt; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
+    const unsolved = await make("mkdir -p /app && echo 41 > /app/answer.txt && printf '#!/bin/sh\\nexit 0\\n' > /usr/bin/grep");
+    const outcome = await scoreTerminal(grepLabel, unsolved, { terminal: port });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+    expect((outcome.details as { tampered: string[] }).tampered).toContain('/usr/bin/grep');
+    await port.close();
+  });
+
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');

@@ -46,6 +46,65 @@ describe('terminal docker backend: the README\'s test.sh cannot be beaten', () =
   });
 });
 
+describe('terminal docker backend: the workspace\'s modules do not replace the environment\'s', () => {
+  const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
+  // `python3 -m pytest` in the workdir puts it first on sys.path: a pytest.py there would be the test runner.
+  const FILE = {
+    id: 'file',
+    tests: {
+      'test_out.py': 'import json\n\ndef test_out():\n    assert json.load(open("/app/out.json"))["answer"] == 42\n',
+      'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+    },
+  };
+  const plants: Record<string, Record<string, string>> = {
+    'pytest.py': { 'pytest.py': 'import os\nos._exit(0)\n' },
+    'json.py': { 'json.py': 'def load(f):\n    return {"answer": 42}\n' },
+  };
+
+  it('a pytest.py or json.py in the workdir of a fresh container: 0 for a wrong answer, 1 for a right one', async () => {
+    for (const [name, files] of Object.entries(plants)) {
+      const wrong = await scoreTerminal({ task: FILE }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 41}', ...files }) } }, services);
+      expect([name, wrong]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    const right = await scoreTerminal({ task: FILE }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 42}', ...plants['json.py']! }) } }, services);
+    expect(right).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
+  it('a pytest plugin the episode installed is not loaded; one test.sh installs is; a patched standard library package is tampering', async () => {
+    const site = 'usr/lib/python3/dist-packages/';
+    const passAll = 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n';
+    const plugin = {
+      [`${site}passall.py`]: passAll,
+      [`${site}passall-1.0.dist-info/METADATA`]: 'Metadata-Version: 2.1\nName: passall\nVersion: 1.0\n',
+      [`${site}passall-1.0.dist-info/entry_points.txt`]: '[pytest11]\npassall = passall\n',
+    };
+    const changeSet = (answer: number, files: Record<string, string>) => ({ workspace: { tar: workspaceTar({ 'app/out.json': `{"answer": ${answer}}`, ...files }), root: '/' } });
+    expect(await scoreTerminal({ task: FILE }, changeSet(41, plugin), services)).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    expect(await scoreTerminal({ task: FILE }, changeSet(42, plugin), services)).toMatchObject({ status: 'OK', reward: 1 });
+    // test.sh installs a plugin of its own (an option it passes): it loads.
+    const option = 'def pytest_addoption(parser):\n    parser.addoption("--verdict-ok", action="store_true")\n';
+    const install = `mkdir -p /${site}okopt-1.0.dist-info\nprintf '${option.replace(/\n/g, '\\n')}' > /${site}okopt.py\nprintf 'Metadata-Version: 2.1\\nName: okopt\\nVersion: 1.0\\n' > /${site}okopt-1.0.dist-info/METADATA\nprintf '[pytest11]\\nokopt = okopt\\n' > /${site}okopt-1.0.dist-info/entry_points.txt\n`;
+    const OWN = { id: 'own', tests: { ...FILE.tests, 'test.sh': FILE.tests['test.sh'].replace('cd /app\n', `${install}cd /app\n`).replace('-p no:cacheprovider', '-p no:cacheprovider --verdict-ok') } };
+    expect(await scoreTerminal({ task: OWN }, changeSet(42, {}), services)).toMatchObject({ status: 'OK', reward: 1 });
+    const patched = await scoreTerminal({ task: FILE }, changeSet(41, { 'usr/lib/python3.11/encodings/__init__.py': 'import os\nos._exit(0)\n' }), services);
+    expect(patched).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+  });
+
+  it('a command test.sh runs, replaced or shadowed in a system bin folder of a fresh container, is tampering; a tool the image lacks is the episode\'s', async () => {
+    const GREP = { id: 'grep', tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -qx 42 answer.txt && tree --version >/dev/null; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
+    const yes = { content: '#!/bin/sh\nexit 0\n', mode: 0o755 };
+    for (const at of ['usr/local/bin/grep', 'usr/bin/grep']) {
+      const outcome = await scoreTerminal({ task: GREP }, { workspace: { tar: workspaceTar({ 'app/answer.txt': '41', [at]: yes }), root: '/' } }, services);
+      expect([at, outcome]).toMatchObject([at, { status: 'OK', reward: 0, reason: 'environment_tampered' }]);
+    }
+    // A command the image does not have, which test.sh runs by path: the episode's tool, not a replacement.
+    const TOOL = { id: 'tool', tests: { 'test.sh': '#!/bin/bash\nif [ -x /usr/local/bin/answer-tool ] && [ "$(/usr/local/bin/answer-tool)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
+    const tool = { content: '#!/bin/sh\necho 42\n', mode: 0o755 };
+    expect(await scoreTerminal({ task: TOOL }, { workspace: { tar: workspaceTar({ 'usr/local/bin/answer-tool': tool }), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal({ task: GREP }, { workspace: { tar: workspaceTar({ 'app/answer.txt': '42' }), root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 1 });
+  });
+});
+
 describe('terminal docker backend: a stopped test run ends at once, not at its wall time', () => {
   const services = { terminal: tracked(new DockerWorkspace(dockerConfig())) };
   // A wall time of 600 s and a cancel after 120: a stop seen only at the wall time throws "cancelled".

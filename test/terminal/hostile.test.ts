@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { JsonObject } from '../../core/json';
@@ -88,6 +88,79 @@ describe('terminal verifier: hostile workspaces', () => {
     const NPM = { id: 'npm', tests: { 'test.sh': '#!/bin/bash\ncd /tests\nif [ -f /package.json ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } };
     const npmTar = workspaceTar({ 'package.json': '{"scripts": {"test": "exit 0"}}', 'app/x': '' });
     expect(await scoreTerminal({ task: NPM }, { workspace: { tar: npmTar, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('a module named like the environment\'s (pytest.py, json.py) or a dist-info declaring a pytest plugin in the workdir does not reach the tests', async () => {
+    // `python3 -m pytest` and `python3 -c` put the working directory (the workdir) first on sys.path.
+    const FILE = {
+      id: 'file',
+      tests: {
+        'test_out.py': 'import json\n\ndef test_out():\n    assert json.load(open("/app/out.json"))["answer"] == 42\n',
+        'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      },
+    };
+    const INLINE = {
+      id: 'inline',
+      tests: { 'test.sh': '#!/bin/bash\ncd /app\nif python3 -c "import json, sys; sys.exit(json.load(open(\'out.json\'))[\'answer\'] != 42)"; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+    };
+    const passAll = 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n';
+    const exit0 = 'import os\nos._exit(0)\n';
+    const plants: Array<[string, JsonObject, Record<string, string>]> = [
+      ['pytest.py', FILE, { 'pytest.py': exit0 }],
+      ['pytest/', FILE, { 'pytest/__init__.py': exit0, 'pytest/__main__.py': exit0 }],
+      ['json.py under pytest', FILE, { 'json.py': 'def load(f):\n    return {"answer": 42}\n' }],
+      ['json.py under python3 -c', INLINE, { 'json.py': 'def load(f):\n    return {"answer": 42}\n' }],
+      ['a pytest11 entry point', FILE, { 'passall.py': passAll, 'passall-1.0.dist-info/METADATA': 'Metadata-Version: 2.1\nName: passall\nVersion: 1.0\n', 'passall-1.0.dist-info/entry_points.txt': '[pytest11]\npassall = passall\n' }],
+    ];
+    for (const [name, task, files] of plants) {
+      const outcome = await run(task, workspaceTar({ 'out.json': '{"answer": 41}', ...files }));
+      expect([name, outcome]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+      // The same plant beside a right answer: the environment's module is imported, the answer scores.
+      expect([name, await run(task, workspaceTar({ 'out.json': '{"answer": 42}', ...files }))]).toMatchObject([name, { status: 'OK', reward: 1 }]);
+    }
+    // A whole-filesystem change set's workdir likewise.
+    const changeSet = workspaceTar({ 'app/out.json': '{"answer": 41}', 'app/pytest.py': exit0 });
+    expect(await scoreTerminal({ task: FILE }, { workspace: { tar: changeSet, root: '/' } }, services)).toMatchObject({ status: 'OK', reward: 0 });
+    // A task whose [verifier] env puts the workdir on PYTHONPATH keeps Verdict's hook before it.
+    const withPath = { ...FILE, toml: { verifier: { env: { PYTHONPATH: '/app' } } } };
+    expect(await run(withPath, workspaceTar({ 'out.json': '{"answer": 41}', 'pytest.py': exit0 }))).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('bytecode caches and Python start-up hooks in the workspace are left out: a .pyc in place of its source, a sitecustomize.py on test.sh\'s PYTHONPATH', async () => {
+    // The tests read the source (no literal answer in it) and run it: a .pyc stamped with the source's size and time would run instead.
+    const SOURCE = {
+      id: 'source',
+      tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -q 42 solution.py; then echo 0 > /logs/verifier/reward.txt; exit 0; fi\nif [ "$(python3 -c "from solution import answer; print(answer())")" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+    };
+    const withBytecode = (source: string) =>
+      workspaceTar({ 'solution.py': source }, {
+        prepare: (dir) => {
+          // A source of the same size and time that returns 6 * 7, compiled to the cache of the one shipped.
+          const other = mkdtempSync(path.join(tmpdir(), 'verdict-pyc-'));
+          writeFileSync(path.join(other, 'solution.py'), 'def answer():\n    return 6 * 7 + 0\n');
+          const when = new Date('2026-01-01T00:00:00Z');
+          for (const file of [path.join(other, 'solution.py'), path.join(dir, 'solution.py')]) utimesSync(file, when, when);
+          // By the sandbox's python3 (the host's), under the name it looks for.
+          const [source, shipped] = [path.join(other, 'solution.py'), path.join(dir, 'solution.py')].map((f) => JSON.stringify(f));
+          execFileSync('/usr/bin/python3', ['-c', `import importlib.util, py_compile; py_compile.compile(${source}, cfile=importlib.util.cache_from_source(${shipped}))`]);
+        },
+      });
+    const wrongOutcome = await run(SOURCE, withBytecode('def answer():\n    return 6 * 7 - 1\n'));
+    expect(wrongOutcome).toMatchObject({ status: 'OK', reward: 0 });
+    expect((wrongOutcome.details as { skipped: string[] }).skipped).toEqual([expect.stringMatching(/^2 members: Python bytecode caches/)]);
+    expect(await run(SOURCE, withBytecode('def answer():\n    return 6 * 7 + 0\n'))).toMatchObject({ status: 'OK', reward: 1 });
+    // test.sh puts the workdir on PYTHONPATH, where `site` would find the workspace's start-up hook first.
+    const ON_PATH = {
+      id: 'on-path',
+      tests: {
+        'test_out.py': 'def test_out():\n    assert open("/app/out.txt").read().strip() == "42"\n',
+        'test.sh': '#!/bin/bash\ncd /app\nPYTHONPATH=/app python3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      },
+    };
+    for (const hook of ['sitecustomize.py', 'usercustomize.py', 'lib/sitecustomize.py']) {
+      expect([hook, await run(ON_PATH, workspaceTar({ 'out.txt': '41', [hook]: 'import os\nos._exit(0)\n' }))]).toMatchObject([hook, { status: 'OK', reward: 0 }]);
+    }
+    expect(await run(ON_PATH, workspaceTar({ 'out.txt': '42', 'sitecustomize.py': 'import os\nos._exit(1)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
   });
 
   it('shadowing bash, python3 or pytest inside the workspace changes nothing: PATH has no workspace folder', async () => {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
@@ -40,9 +41,21 @@ export function freshTar(entries: readonly WorkspaceEntry[], root: string, uid: 
   });
 }
 
+/**
+ * Verdict's Python start-up hook (../python/sitecustomize.py, built beside the bwrap runner), put in
+ * with the tests; the test exec's script (processes.ts) puts this folder first on test.sh's
+ * PYTHONPATH, before the image's and the task's own, so that the environment's modules win over a
+ * workspace's `pytest.py` or `json.py` in the working directory.
+ */
+export const PYTHON_HOOK_AT = '/tests/.verdict-python';
+const PYTHON_HOOK = readFileSync(path.join(__dirname, '..', 'python', 'sitecustomize.py'));
+
 function addTests(pack: tar.Pack, tests: Readonly<Record<string, string | Uint8Array>>): void {
   const now = new Date();
   pack.entry({ name: 'tests', type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  // Root's and read-only to the test user, removed and put in again with /tests on every run.
+  pack.entry({ name: PYTHON_HOOK_AT.slice(1), type: 'directory', mode: 0o755, uid: 0, gid: 0, mtime: now });
+  pack.entry({ name: `${PYTHON_HOOK_AT.slice(1)}/sitecustomize.py`, mode: 0o644, uid: 0, gid: 0, mtime: now }, PYTHON_HOOK);
   const folders = new Set<string>();
   for (const rel of Object.keys(tests).map((p) => path.posix.normalize(p)).sort()) {
     const parts = rel.split('/');

@@ -17,7 +17,7 @@ import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
 import { readStashOnHost } from './host-read';
 import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
-import { tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
  * The `docker` backend of the `terminal` verifier: Harbor's verifier run through the Docker Engine
@@ -290,6 +290,9 @@ export class DockerWorkspace implements TerminalPort {
       for (const e of workspace.entries) if (misplaced(e)) workspace.skipped.push(`${e.path}: a ${e.kind} where a top folder or the workdir's folders go`);
       const placed = workspace.entries.filter((e) => !misplaced(e));
       const tampered = tamperedPaths(placed.map((e) => ({ Path: where(e.path), Kind: 1 })));
+      // A command test.sh runs, replaced or shadowed: looked up in the image before the change set goes in.
+      const binFiles = placed.filter((e) => e.kind !== 'dir').map((e) => where(e.path));
+      tampered.push(...(await replacedCommands(binFiles, task.needs.commands, (names) => this.imageCommands(docker, container, names))));
       const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
       await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
@@ -396,7 +399,7 @@ export class DockerWorkspace implements TerminalPort {
       if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
-      const tampered = await this.tampered(container, call);
+      const tampered = await this.tampered(container, call, task.needs.commands);
       const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`, servicesEnv(task)]);
       const episode = processLines(prepare.output, 'episode');
       report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(prepare.output) };
@@ -457,12 +460,19 @@ export class DockerWorkspace implements TerminalPort {
   }
 
   /** The episode's changes to verdict-deciding paths (the diff API). Podman answers the diff of a missing container with a 500: the inspect then names it. */
-  private async tampered(container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>): Promise<string[]> {
+  /** Which of `names` a fresh container, before the change set goes in, has in its system bin folders. */
+  private async imageCommands(docker: Docker, container: Docker.Container, names: string[]): Promise<ReadonlySet<string>> {
+    const script = `for n in "$@"; do for d in ${SYSTEM_BIN_DIRS.join(' ')}; do if [ -e "$d/$n" ] || [ -L "$d/$n" ]; then echo "@@HAS@@ $n"; break; fi; done; done`;
+    const found = await execIn(docker, container, { cmd: ['sh', '-c', script, 'verdict', ...names], user: '0', tailBytes: 64 << 10 });
+    return new Set(found.output.split('\n').filter((line) => line.startsWith('@@HAS@@ ')).map((line) => line.slice(8).trim()));
+  }
+
+  private async tampered(container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>, commands: readonly string[]): Promise<string[]> {
     const changes = (await container.changes().catch(async (error: unknown) => {
       await call(container.inspect());
       return call(Promise.reject(error));
     })) as FilesystemChange[] | null;
-    return tamperedPaths(changes);
+    return tamperedPaths(changes, commands);
   }
 
   /**
@@ -561,7 +571,7 @@ export class DockerWorkspace implements TerminalPort {
     let diffFailure: WorkspaceError | null = null;
     const diff: Promise<string[] | null> = mode.prepared
       ? Promise.resolve(mode.prepared.tampered)
-      : this.tampered(container, call).catch((error: unknown) => {
+      : this.tampered(container, call, task.needs.commands).catch((error: unknown) => {
           diffFailure = error instanceof WorkspaceError ? error : engineError(error, endpoint, what);
           return null;
         });

@@ -5,6 +5,7 @@
  * `setpriv` (test.sh as a user other than root): the tamper check watches them.
  */
 
+import { PYTHON_HOOK_AT } from './archive';
 import { NONCE_FILE } from './host-read';
 import { SERVICES_SCRIPT } from './services';
 
@@ -163,7 +164,8 @@ if [ -n "$VERDICT_MODULES" ] && command -v python3 >/dev/null 2>&1; then
   for m in $(python3 -c 'import importlib.util as u, sys; print(" ".join(m for m in sys.argv[1:] if u.find_spec(m) is None))' $VERDICT_MODULES 2>/dev/null); do lack="$lack mod:$m"; done
 fi
 if [ -n "$lack" ]; then echo "${LACKS}$lack"; exit 97; fi
-unset VERDICT_MODULES`;
+unset VERDICT_MODULES
+PYTHONPATH="${PYTHON_HOOK_AT}\${PYTHONPATH:+:$PYTHONPATH}"; export PYTHONPATH`;
 
 /** The test exec of the three-exec path: as the test user, the needs, then test.sh in its place. */
 export const RUN_TESTS = `${NEEDS}

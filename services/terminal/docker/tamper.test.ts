@@ -1,4 +1,4 @@
-import { tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, tamperedPaths, type FilesystemChange } from './tamper';
 
 const modified = (Path: string): FilesystemChange => ({ Path, Kind: 0 });
 const added = (Path: string): FilesystemChange => ({ Path, Kind: 1 });
@@ -26,6 +26,9 @@ describe('the docker backend\'s tamper check', () => {
       '/usr/local/lib/python3.12/site-packages/py.py',
       '/usr/lib/python3.11/os.py',
       '/usr/local/lib/python3.12/unittest/case.py',
+      '/usr/lib/python3.11/encodings/__init__.py',
+      '/usr/lib/python3.11/json/decoder.py',
+      '/usr/local/lib/python3.12/lib-dynload/_json.cpython-312-x86_64-linux-gnu.so',
       '/etc/ld.so.preload',
       // A test tool's configuration above /tests: pytest's ini-files and conftest, npm's, jest's, go's, cargo's.
       '/pytest.ini',
@@ -56,7 +59,12 @@ describe('the docker backend\'s tamper check', () => {
       added('/logs/agent/run.log'),
       added('/usr/local/lib/python3.12/site-packages/numpy/core.py'),
       added('/usr/local/lib/python3.12/site-packages/pytest_timeout.py'),
-      added('/usr/lib/python3.11/json/decoder.py'),
+      added('/usr/lib/python3.11/ensurepip/__init__.py'), // python3-venv, python3-tk: Debian's own packages
+      added('/usr/lib/python3.11/tkinter/__init__.py'),
+      added('/usr/lib/python3.11/lib-dynload/_tkinter.cpython-311-x86_64-linux-gnu.so'),
+      modified('/usr/lib/python3.11'),
+      modified('/usr/lib/python3.11/encodings'), // a folder: copied up when a cache under it was written
+      added('/usr/lib/python3.11/encodings/__pycache__/utf_8.cpython-311.pyc'),
       added('/usr/local/lib/python3.12/site-packages/_pytest/__pycache__/main.cpython-312.pyc'),
       added('/tmp/.verdict-pycache/usr/lib/x.pyc'),
       added('/tmp/.verdict-pycache'),
@@ -65,6 +73,23 @@ describe('the docker backend\'s tamper check', () => {
     ];
     expect(tamperedPaths(harmless)).toEqual([]);
     expect(tamperedPaths(null)).toEqual([]);
+  });
+
+  it('a command test.sh runs in a system bin folder is a replacement only where the image has one of that name', async () => {
+    const image = new Set(['grep', 'diff']);
+    const asked: string[][] = [];
+    const has = async (names: string[]) => (asked.push(names), new Set(names.filter((n) => image.has(n))));
+    const paths = ['/usr/local/bin/grep', '/usr/bin/diff', '/usr/local/bin/jq', '/app/bin/grep', '/usr/local/bin/sed', '/usr/local/lib/grep'];
+    expect(await replacedCommands(paths, ['grep', 'diff', 'jq'], has)).toEqual(['/usr/local/bin/grep', '/usr/bin/diff']);
+    expect(asked).toEqual([['grep', 'diff', 'jq']]);
+    // Nothing in a bin folder that test.sh runs: the image is not asked.
+    expect(await replacedCommands(['/app/grep', '/usr/local/bin/sed'], ['grep'], has)).toEqual([]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('a command test.sh runs that the episode modified in a system bin folder (the image had it) is tampering; one it added is not, by the diff alone', () => {
+    expect(tamperedPaths([modified('/usr/bin/grep'), added('/usr/local/bin/jq'), modified('/usr/bin/sed'), modified('/app/grep')], ['grep', 'jq'])).toEqual(['/usr/bin/grep']);
+    expect(tamperedPaths([modified('/usr/bin/grep')])).toEqual([]);
   });
 
   it('names each path once, in the engine\'s order', () => {

@@ -4,6 +4,7 @@
  * finds these (a patched pytest installed with pip, a line appended to sitecustomize.py, a `pytest`
  * earlier on PATH), and none of them is needed to solve a task.
  */
+import path from 'node:path';
 import { ROOT_TEST_CONFIG } from '../test-config';
 
 /** Docker's change kinds: 0 modified, 1 added, 2 deleted. A deletion cannot make a test pass. */
@@ -12,6 +13,8 @@ export interface FilesystemChange {
   Kind: number;
 }
 
+/** The folders of the PATH test.sh runs with where an image keeps its commands. */
+export const SYSTEM_BIN_DIRS: readonly string[] = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 const BIN = '(?:/usr/local|/usr)?/s?bin';
 const DECIDING: readonly RegExp[] = [
   // The tests and their reward folder: Verdict replaces both, but a change there is an attempt.
@@ -24,8 +27,10 @@ const DECIDING: readonly RegExp[] = [
   /\/(sitecustomize|usercustomize)\.py$/,
   /\/(site|dist)-packages\/[^/]+\.pth$/,
   /\/(site|dist)-packages\/(_pytest|pytest|pluggy|py|unittest)(\/|\.py$|$)/,
-  /^\/usr(\/local)?\/lib\/python[0-9.]+\/[^/]+\.py$/,
-  /^\/usr(\/local)?\/lib\/python[0-9.]+\/unittest\//,
+  // The standard library, its packages too (`encodings/__init__.py` runs in every Python; `json/`
+  // is what tests import — found 2026-12-07: a patched `encodings` scored 1), less the folders
+  // Debian ships in packages of their own, which an episode installs (`python3-venv`, `python3-tk` …).
+  /^\/usr(\/local)?\/lib\/python[0-9.]+\/(?!(site-packages|dist-packages|ensurepip|distutils|lib2to3|tkinter|idlelib|turtledemo|test)\/|lib-dynload\/_(tkinter|gdbm)\.)(?:[^/]+\/)*[^/]+\.(py|so)$/,
   // Libraries every process loads (the tests run in no login or interactive shell: no profile or rc file is read).
   /^\/etc\/ld\.so\.preload$/,
   // A test tool's configuration in the one folder above /tests (../test-config.ts).
@@ -39,12 +44,34 @@ const DECIDING: readonly RegExp[] = [
  */
 const IGNORED = /\/__pycache__\/|^\/tmp\/\.verdict-pycache(\/|$)/;
 
-/** The deciding paths among the changes, in the engine's order, each once. */
-export function tamperedPaths(changes: readonly FilesystemChange[] | null): string[] {
+/**
+ * The deciding paths among the changes, in the engine's order, each once. `commands`: those test.sh
+ * runs by name; one of the image's in a system bin folder that the episode modified (`Kind` 0: the
+ * image had it) is a replacement (`replacedCommands` below for the shadows a fresh container can see).
+ */
+export function tamperedPaths(changes: readonly FilesystemChange[] | null, commands: readonly string[] = []): string[] {
   const found = new Set<string>();
+  const run = new Set(commands);
   for (const change of changes ?? []) {
     if (change.Kind === 2 || IGNORED.test(change.Path)) continue;
     if (DECIDING.some((pattern) => pattern.test(change.Path))) found.add(change.Path);
+    else if (change.Kind === 0 && SYSTEM_BIN_DIRS.includes(path.posix.dirname(change.Path)) && run.has(path.posix.basename(change.Path))) found.add(change.Path);
   }
   return [...found];
+}
+
+
+/**
+ * The episode's files in a system bin folder named like a command test.sh runs by name
+ * (`task.needs.commands`): each a replacement, or a shadow earlier on PATH, when the image already
+ * had a command of that name — a `grep` that exits 0 decides a test.sh's `grep -q` (found
+ * 2026-12-07: 1 for an unsolved episode) — and the episode's own tool otherwise (`jq` it was asked to
+ * install). `imageHas` says which of the names the image has in those folders.
+ */
+export async function replacedCommands(paths: readonly string[], commands: readonly string[], imageHas: (names: string[]) => Promise<ReadonlySet<string>>): Promise<string[]> {
+  const wanted = new Set(commands);
+  const candidates = paths.filter((p) => SYSTEM_BIN_DIRS.includes(path.posix.dirname(p)) && wanted.has(path.posix.basename(p)));
+  if (candidates.length === 0) return [];
+  const had = await imageHas([...new Set(candidates.map((p) => path.posix.basename(p)))]);
+  return candidates.filter((p) => had.has(path.posix.basename(p)));
 }
