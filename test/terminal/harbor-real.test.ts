@@ -53,8 +53,11 @@ beforeAll(() => {
   docker = { terminal: engine.track(new DockerWorkspace(terminalConfigSection.parse({ backend: 'docker', taskDir: TASKS, docker: { endpoints: { local: { socketPath: socket } } } }))) };
 });
 
-/** "1", "0", or "ABORTED <reason>" — what EXPECTED compares with. */
-const verdict = (o: Outcome): string => (o.status === 'OK' ? String(o.reward) : `${o.status} ${o.reason ?? ''}`);
+/**
+ * "1", "0", or "ABORTED <reason> (<details>)" — what EXPECTED compares with (an ABORTED expectation
+ * matches the start): a mismatch then says what the engine answered, not only its reason.
+ */
+const verdict = (o: Outcome): string => (o.status === 'OK' ? String(o.reward) : `${o.status} ${o.reason ?? ''}${o.status === 'ABORTED' ? ` (${JSON.stringify(o.details)})` : ''}`);
 
 /**
  * The episode's changes in a container (the engine's diff, as `podman diff` lists them), archived
