@@ -48,14 +48,6 @@ export interface OutcomeColumns {
 }
 
 
-/** Outcome `k` of a chunk's columns (its details empty unless ABORTED: they are in the encoding). */
-export function outcomeAt(columns: OutcomeColumns, k: number, abortedDetails: ReadonlyMap<number, JsonObject>): Outcome {
-  const status = STATUSES[columns.status[k]!]!;
-  const reason = columns.reason[k]!;
-  if (status === 'OK') return { status, reward: columns.reward[k]!, reason, details: {} };
-  return { status, reason, details: status === 'ABORTED' ? (abortedDetails.get(k) ?? {}) : {} };
-}
-
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
 export interface EncodeAs {
   format: WireFormat;
