@@ -1,7 +1,6 @@
 import { aborted, invalid, ok, type Outcome, type Sample } from '../../core/sample';
 import { STATUSES } from '../../core/status';
-import type { OutcomeColumns } from '../pool/tasks';
-import { chunkHeads, EncodedResult, type EncodedChunk } from './encoded';
+import { chunkHeads, EncodedResult, type EncodedChunk, type OutcomeColumns } from './encoded';
 import { toResult } from './result';
 
 const routes = [

@@ -2,7 +2,6 @@ import type { ShapedResult } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { ResultHead, RoutedSample, ScoreResult, Status } from '../../core/sample';
 import { STATUSES } from '../../core/status';
-import type { OutcomeColumns } from '../pool/tasks';
 import { boundDetails } from './details';
 
 /** The wire formats of the Score API: protobuf messages, or their proto3 JSON objects' text. */
@@ -23,6 +22,17 @@ export interface EncodedChunk {
   wire: WireFormat;
   bytes: Uint8Array;
   ends: number[];
+}
+
+/** A chunk's outcomes by position, as a pool thread sends them beside the encoding (services/pool/tasks.ts). */
+export interface OutcomeColumns {
+  status: Uint8Array;
+  /** The reward where the status is OK. */
+  reward: Float64Array;
+  seconds: Float64Array;
+  reason: string[];
+  /** The details of ABORTED outcomes, by position. */
+  abortedDetails: Array<[number, JsonObject]>;
 }
 
 /**

@@ -1,9 +1,9 @@
-import type { Json, JsonObject } from '../../core/json';
+import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
 import { STATUSES } from '../../core/status';
-import type { EncodedChunk, PackedSamples, WireFormat } from '../engine/encoded';
+import type { EncodedChunk, OutcomeColumns, PackedSamples, WireFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import type * as Binary from '../wire/binary';
 import type * as JsonScan from '../wire/json-scan';
@@ -35,17 +35,6 @@ export interface TimedOutcome {
  * one by one (~1 µs per result, measured).
  */
 export type ChunkReply = { timed: TimedOutcome[] } | { columns: OutcomeColumns; encoded: EncodedChunk };
-
-/** Outcomes by position in the chunk. */
-export interface OutcomeColumns {
-  status: Uint8Array;
-  /** The reward where the status is OK. */
-  reward: Float64Array;
-  seconds: Float64Array;
-  reason: string[];
-  /** The details of ABORTED outcomes, by position. */
-  abortedDetails: Array<[number, JsonObject]>;
-}
 
 
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
