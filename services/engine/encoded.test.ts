@@ -39,6 +39,8 @@ describe('an encoded result (services/engine/encoded.ts)', () => {
       // No reward where the status is not OK: a failure is never a 0.
       if (result.status !== 'OK') expect(result.reward).toBeUndefined();
       expect([result.chunk, result.k]).toEqual([bytes, k]);
+      // Its own fields are its chunk's heads and its place: a 65,536-result reply holds 65,536 of these until it is sent.
+      expect(Object.keys(result)).toEqual(['heads', 'k']);
     });
   });
 
