@@ -4,10 +4,10 @@ import { aborted, invalid, type Outcome, type Sample, type ScoreResult } from '.
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services, VerifierEnv } from '../../core/verifier';
 import { OverBudget, type Executor } from '../pool/executor';
-import { outcomeAt, type ChunkReply } from '../pool/tasks';
+import type { ChunkReply } from '../pool/tasks';
 import { asBatch, type SampleBatch } from './batch';
-import type { EngineResult, WireFormat } from './encoded';
-import { responseTooLong, toEncodedResult, toResult } from './result';
+import { chunkHeads, EncodedResult, type EngineResult, type WireFormat } from './encoded';
+import { responseTooLong, toResult } from './result';
 
 export interface EngineLimits {
   /** Samples in one request; a larger batch is refused as a whole. */
@@ -346,18 +346,13 @@ class BatchResults {
   settleChunk(indices: readonly number[], reply: ChunkReply): void {
     if ('timed' in reply) return reply.timed.forEach((t, k) => this.settle(indices[k]!, t.outcome, t.seconds));
     const { columns, encoded } = reply;
-    const abortedDetails = new Map(columns.abortedDetails);
+    const heads = chunkHeads(columns, encoded, indices, this.batch.routes, this.versionOf);
     indices.forEach((index, k) => {
-      if (this.results[index] !== undefined) return;
-      const sample = this.batch.routes[index]!;
-      const outcome = outcomeAt(columns, k, abortedDetails);
-      this.add(index, toEncodedResult(sample, index, outcome, this.versionOf(sample.verifier), encoded, k), columns.seconds[k]!);
+      if (this.results[index] === undefined) this.add(index, new EncodedResult(heads, k), columns.seconds[k]!);
     });
   }
 
-  private versionOf(verifier: string): string {
-    return this.registry.get(verifier)?.version ?? '';
-  }
+  private readonly versionOf = (verifier: string): string => this.registry.get(verifier)?.version ?? '';
 
   private add(index: number, result: EngineResult, seconds: number): void {
     this.results[index] = result;
@@ -373,3 +368,4 @@ class BatchResults {
     for (let i = 0; i < this.results.length; i++) this.settle(i, outcome);
   };
 }
+

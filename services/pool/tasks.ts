@@ -1,9 +1,9 @@
-import type { Json, JsonObject } from '../../core/json';
+import type { Json } from '../../core/json';
 import type { Registry } from '../../core/registry';
 import { aborted, invalid, type Outcome, type Sample } from '../../core/sample';
 import { scorePure } from '../../core/score';
 import { STATUSES } from '../../core/status';
-import type { EncodedChunk, PackedSamples, WireFormat } from '../engine/encoded';
+import type { EncodedChunk, OutcomeColumns, PackedSamples, WireFormat } from '../engine/encoded';
 import { toResult } from '../engine/result';
 import type * as Binary from '../wire/binary';
 import type * as JsonScan from '../wire/json-scan';
@@ -36,25 +36,6 @@ export interface TimedOutcome {
  */
 export type ChunkReply = { timed: TimedOutcome[] } | { columns: OutcomeColumns; encoded: EncodedChunk };
 
-/** Outcomes by position in the chunk. */
-export interface OutcomeColumns {
-  status: Uint8Array;
-  /** The reward where the status is OK. */
-  reward: Float64Array;
-  seconds: Float64Array;
-  reason: string[];
-  /** The details of ABORTED outcomes, by position. */
-  abortedDetails: Array<[number, JsonObject]>;
-}
-
-
-/** Outcome `k` of a chunk's columns (its details empty unless ABORTED: they are in the encoding). */
-export function outcomeAt(columns: OutcomeColumns, k: number, abortedDetails: ReadonlyMap<number, JsonObject>): Outcome {
-  const status = STATUSES[columns.status[k]!]!;
-  const reason = columns.reason[k]!;
-  if (status === 'OK') return { status, reward: columns.reward[k]!, reason, details: {} };
-  return { status, reason, details: status === 'ABORTED' ? (abortedDetails.get(k) ?? {}) : {} };
-}
 
 /** Where a chunk's results go: the wire format, and each sample's position in its batch (the result's index). */
 export interface EncodeAs {

@@ -1,7 +1,7 @@
 import { resolveGroupOptions, type ShapedResult } from '../../core/groups';
 import type { Sample, ScoreResult } from '../../core/sample';
 import { Engine } from '../../services/engine/engine';
-import { isEncoded, type ReplyResult } from '../../services/engine/encoded';
+import { chunkHeads, EncodedResult, isEncoded, type ReplyResult } from '../../services/engine/encoded';
 import { Scorer, type Scored } from '../../services/engine/scorer';
 import { InlineExecutor, PoolExecutor } from '../../services/pool/executor';
 import { decodeScoreResponse, decodeScoreResult, encodeScoreRequest, encodeScoreResponse, encodeScoreResult, scanScoreRequest } from '../../services/wire/binary';
@@ -10,7 +10,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { z } from 'zod';
 import { Registry } from '../../core/registry';
 import { definePure } from '../../core/verifier';
-import { outcomeAt, scoreChunk } from '../../services/pool/tasks';
+import { scoreChunk } from '../../services/pool/tasks';
 import { VERIFIERS } from '../../verifiers';
 import { mixedQaBatch, sample } from '../fixtures/samples';
 import { TEST_VERIFIERS } from '../fixtures/test-registry';
@@ -159,9 +159,12 @@ describe('results encoded on pool threads, batches left in their bytes', () => {
     const chunk = [sample({ id: 'x', verifier: 'broken' }), sample({ id: 'y', verifier: 'qa', response: '\\boxed{C}', label: { choice: 'C' } })];
     const reply = scoreChunk(registry, chunk, { format: 'protobuf', indices: Int32Array.from([4, 5]) });
     if (!('columns' in reply)) throw new Error('expected columns');
-    const details = new Map(reply.columns.abortedDetails);
-    expect(outcomeAt(reply.columns, 0, details)).toMatchObject({ status: 'ABORTED', reason: 'verifier_error', details: { error: expect.stringContaining('boom') } });
-    expect(outcomeAt(reply.columns, 1, details)).toEqual({ status: 'OK', reward: 1, reason: expect.any(String), details: {} });
+    // As the engine reads them: positions 4 and 5 of a batch.
+    const heads = chunkHeads(reply.columns, reply.encoded, [4, 5], [...new Array<Sample>(4).fill(chunk[0]!), ...chunk], (v) => registry.get(v)!.version);
+    const [x, y] = [new EncodedResult(heads, 0), new EncodedResult(heads, 1)];
+    expect([x.id, x.index, x.status, x.reason, x.verifier, x.verifierVersion]).toEqual(['x', 4, 'ABORTED', 'verifier_error', 'broken', '1.0.0']);
+    expect(x.abortedDetails).toMatchObject({ error: expect.stringContaining('boom') });
+    expect([y.id, y.index, y.status, y.reward, y.abortedDetails]).toEqual(['y', 5, 'OK', 1, null]);
   });
 
   it('send back a chunk\'s encoded results in a buffer of their size: a message to the caller\'s thread copies the whole buffer, spare room included', async () => {
