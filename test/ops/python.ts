@@ -10,10 +10,10 @@ export const CLIENT_DIR = path.join(packageRoot(), 'clients', 'python');
 /** Python scripts of these tests stay in the source tree: tsc copies only TypeScript to dist/. */
 export const OPS_TEST_DIR = path.join(packageRoot(), 'test', 'ops');
 
-export function runPython(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; output: string; stdout: string }> {
+export function runPython(args: string[], env: Record<string, string> = {}, cwd = CLIENT_DIR): Promise<{ code: number | null; output: string; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(PYTHON, args, {
-      cwd: CLIENT_DIR,
+      cwd,
       env: { PATH: process.env.PATH ?? '', PYTHONPATH: CLIENT_DIR, PYTHONDONTWRITEBYTECODE: '1', ...env },
     });
     let output = '';
@@ -26,6 +26,20 @@ export function runPython(args: string[], env: Record<string, string> = {}): Pro
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output, stdout }));
   });
+}
+
+/**
+ * A jest case that runs one Python unittest module (`python3 -m unittest -v`, from `cwd`) with the
+ * environment `env()` gives when it runs (servers start in beforeAll), and asks that every test ran
+ * and passed: a skipped one fails it too.
+ */
+export function unittestCase(module: string, env: () => Record<string, string>, cwd = CLIENT_DIR): () => Promise<void> {
+  return async () => {
+    const { code, output } = await runPython(['-m', 'unittest', '-v', module], env(), cwd);
+    if (code !== 0) throw new Error(`python ${module} failed (exit ${code}):\n${output}`);
+    expect(output).not.toMatch(/\.\.\. skipped|skipped=\d/);
+    expect(output).toMatch(/\nOK\s*$/);
+  };
 }
 
 /**

@@ -9,14 +9,13 @@ import type { RunningServer } from '../../services/server';
 import { startModelBackedServer, type ModelBackedServer } from '../fixtures/model-servers';
 import { startTestServer } from '../fixtures/server';
 import { ABORTING_VERIFIERS } from './aborting-registry';
+import { CLIENT_DIR, PYTHON, runPython, unittestCase } from '../ops/python';
 
 /**
  * The Python client and the trainer adapters, run by a real /usr/bin/python3 (Debian's python3-grpcio)
  * against real servers: replica A, whose `flaky` verifier always aborts, a healthy replica B, and C,
  * whose rlhf, if and search verifiers reach fake reward-model servers and a fake judge.
  */
-const PYTHON = '/usr/bin/python3';
-const CLIENT_DIR = path.join(packageRoot(), 'clients', 'python');
 
 function run(command: string, args: string[], env: Record<string, string>, cwd = CLIENT_DIR): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
@@ -27,10 +26,6 @@ function run(command: string, args: string[], env: Record<string, string>, cwd =
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
   });
-}
-
-function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return run(PYTHON, args, { PYTHONPATH: CLIENT_DIR, ...env });
 }
 
 function tempDir(): string {
@@ -63,12 +58,7 @@ describe('Python client against real servers', () => {
     await Promise.all([a?.shutdown(), b?.shutdown(), c?.close()]);
   });
 
-  const unittest = (module: string) => async () => {
-    const { code, output } = await runPython(['-m', 'unittest', '-v', module], env);
-    if (code !== 0) throw new Error(`python ${module} failed (exit ${code}):\n${output}`);
-    expect(output).not.toMatch(/\.\.\. skipped|skipped=\d/);
-    expect(output).toMatch(/\nOK\s*$/);
-  };
+  const unittest = (module: string) => unittestCase(module, () => env);
 
   it('sync and asyncio clients: mixed batch, group shaping, batching, stream summaries, ABORTED retry', unittest('tests.test_client'), 60_000);
 

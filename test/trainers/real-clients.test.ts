@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseConfig } from '../../services/config';
@@ -7,6 +6,7 @@ import type { RunningServer } from '../../services/server';
 import { startModelBackedServer, type ModelBackedServer } from '../fixtures/model-servers';
 import { startTestServer } from '../fixtures/server';
 import { ABORTING_VERIFIERS } from '../python-client/aborting-registry';
+import { PYTHON, unittestCase } from '../ops/python';
 
 /**
  * The trainers' own reward-calling code — OpenRLHF's SingleTurnAgentExecutor, slime's remote_rm /
@@ -16,22 +16,7 @@ import { ABORTING_VERIFIERS } from '../python-client/aborting-registry';
  * B with a sandbox, agentState and terminal's bwrap backend (qa, math, code, puzzle, if, agent_state, terminal), C with a fake reward model and judge
  * (rlhf, search), A whose `flaky` verifier always aborts.
  */
-const PYTHON = '/usr/bin/python3';
 const ROOT = packageRoot();
-
-function runPython(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(PYTHON, args, {
-      cwd: path.join(ROOT, 'test', 'trainers'),
-      env: { PATH: process.env.PATH ?? '', PYTHONDONTWRITEBYTECODE: '1', PYTHONPATH: path.join(ROOT, 'clients', 'python'), ...env },
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
-  });
-}
 
 describe("the trainers' real reward clients against Verdict", () => {
   let a: RunningServer;
@@ -64,12 +49,7 @@ describe("the trainers' real reward clients against Verdict", () => {
     await Promise.all([a?.shutdown(), b?.shutdown(), c?.close()]);
   });
 
-  const unittest = (module: string) => async () => {
-    const { code, output } = await runPython(['-m', 'unittest', '-v', module], env);
-    if (code !== 0) throw new Error(`python ${module} failed (exit ${code}):\n${output}`);
-    expect(output).not.toMatch(/\.\.\. skipped|skipped=\d/);
-    expect(output).toMatch(/\nOK\s*$/);
-  };
+  const unittest = (module: string) => unittestCase(module, () => env, path.join(ROOT, 'test', 'trainers'));
 
   it("OpenRLHF's SingleTurnAgentExecutor: every verifier, label shapes, a left-truncated prompt, no reward is None, 384 in flight, a list over two URLs", unittest('real_clients.test_openrlhf'), 120_000);
 
