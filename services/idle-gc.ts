@@ -48,31 +48,13 @@ export function collectWhenIdle(
   return () => clearInterval(timer);
 }
 
-/** V8's `gc` function: a full collection, or with `{ type: 'minor' }` one of the young generation alone. */
-type V8Gc = (options?: { type: 'minor' | 'major' }) => void;
-
 /**
  * V8's `gc()`. Node exposes it only with `--expose-gc`; the flag set at run time takes effect for
  * contexts made afterwards, so a fresh context hands the function over.
  */
 export function garbageCollector(): () => void {
-  const gc = v8Gc();
-  return () => gc();
-}
-
-/**
- * A collection of the current thread's young generation alone (a scavenge): its cost follows what
- * is still alive there, so it is cheap when the objects allocated since the last one are garbage.
- */
-export function youngCollector(): () => void {
-  // Exposed on first use: a module that makes one but never collects sets no V8 flag.
-  let gc: V8Gc | undefined;
-  return () => (gc ??= v8Gc())({ type: 'minor' });
-}
-
-function v8Gc(): V8Gc {
-  const exposed = (globalThis as { gc?: V8Gc }).gc;
+  const exposed = (globalThis as { gc?: () => void }).gc;
   if (exposed) return exposed;
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as V8Gc;
+  return runInNewContext('gc') as () => void;
 }

@@ -3,7 +3,6 @@
 // caches (parsed golds, compiled checkers) live as long as the thread.
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Registry } from '../../core/registry';
-import { youngCollector } from '../idle-gc';
 import { runTask, scoreChunk, type ChunkReply, type PoolTask } from './tasks';
 
 /**
@@ -25,28 +24,12 @@ export interface PoolEntry {
  */
 export type PoolJobs = Readonly<Record<string, (registry: Registry, payload: never) => unknown>>;
 
-/**
- * A pool thread's task handler over the registry `createRegistry` builds (on the first task).
- * `collectYoung` runs before each chunk is scored (youngCollector, V8's scavenge of this thread's
- * young generation, unless a test gives another). By then the previous chunk's samples, outcomes and
- * encodings are garbage, so the scavenge finds almost nothing alive (about a millisecond). What it
- * saves is resident memory: a scavenge leaves the young generation's emptied pages unused, and
- * allocation touches them again only as far as it goes before the next one. Left to V8, a scavenge
- * came when the 16 MiB semi-space was full, so all of it was resident in every busy thread;
- * scavenged at each chunk's start, only a chunk's worth is. A 65,536-sample gRPC request with two
- * threads: each thread's young generation resident +0.5–0.7 MiB above idle at the server's peak
- * against +14–16 without, and the peak RSS +77–82 MiB against +98–108 (2026-12-07).
- */
-export function poolHandler(
-  createRegistry: () => Registry,
-  jobs: PoolJobs = {},
-  collectYoung: () => void = youngCollector(),
-): (task: PoolTask) => unknown {
+/** A pool thread's task handler over the registry `createRegistry` builds (on the first task). */
+export function poolHandler(createRegistry: () => Registry, jobs: PoolJobs = {}): (task: PoolTask) => unknown {
   let registry: Registry | undefined;
   return (task) => {
     registry ??= createRegistry();
     if (task.op === 'task') return runTask(registry, task.verifier, task.task, task.payload);
-    if (task.op === 'score') collectYoung();
     if (task.started) Atomics.store(new Int32Array(task.started), 0, 1);
     if (task.op === 'job') {
       const job = jobs[task.name];
