@@ -156,9 +156,7 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
   const input = lines ? null : await openInput(options.input, choice.format, 'input');
   const kept = maybeOutput(outputs.kept, input);
   const removed = maybeOutput(outputs.removed, null);
-  const removedBy = loaded.map(() => 0);
-  // Per pass: item → removals and phrase → samples, for the review list.
-  const byItem = loaded.map(() => new Map<string, { removed: number; phrases: Map<string, number> }>());
+  const tally = new RemovalTally(loaded.length);
   let samples = 0;
   const progress = progressFor(lines ?? input!.source, options.progress, 'screening', ['kept', 'removed']);
   const rowOf = (entry: Entry) => entry.row ?? rowOrThrow(parseJsonLine(entry.text!, entry.line), options.input);
@@ -173,15 +171,10 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
         else if (kept) await kept.row(rowOf(entry));
         continue;
       }
-      removedBy[outcome.pass]!++;
-      const item = byItem[outcome.pass]!.get(outcome.itemId) ?? { removed: 0, phrases: new Map() };
-      item.removed++;
-      for (const phrase of outcome.matched) item.phrases.set(phrase, (item.phrases.get(phrase) ?? 0) + 1);
-      byItem[outcome.pass]!.set(outcome.itemId, item);
+      tally.add(outcome);
       await removed?.record(removalRecord(rowOf(entry), outcome, options.idField));
     }
-    const gone = removedBy.reduce((a, b) => a + b, 0);
-    progress?.update(samples, { kept: samples - gone, removed: gone });
+    progress?.update(samples, { kept: samples - tally.total(), removed: tally.total() });
   };
   let ok = false;
   try {
@@ -219,20 +212,10 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     indexed: indexed[pass]!.entries,
     shortItems: indexed[pass]!.shortItems,
     emptyItems: indexed[pass]!.emptyItems,
-    removed: removedBy[pass]!,
-    topItems: [...byItem[pass]!.entries()]
-      .sort((x, y) => y[1].removed - x[1].removed || (x[0] < y[0] ? -1 : 1))
-      .slice(0, 10)
-      .map(([itemId, e]) => ({
-        itemId,
-        removed: e.removed,
-        phrases: [...e.phrases.entries()]
-          .sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))
-          .slice(0, 5)
-          .map(([phrase, n]) => ({ phrase, samples: n })),
-      })),
+    removed: tally.removed(pass),
+    topItems: tally.topItems(pass),
   }));
-  const total = removedBy.reduce((a, b) => a + b, 0);
+  const total = tally.total();
   return {
     kind: 'verdict.curate',
     version: 1,
@@ -249,6 +232,48 @@ export async function decontam(options: DecontamOptions): Promise<DecontamReport
     passes: passes as PassReport[] & JsonObject[],
     seconds: (Date.now() - started) / 1000,
   };
+}
+
+/** Removals per pass, and per item the samples it removed and the phrases that matched: the review list. */
+class RemovalTally {
+  private readonly byPass: Array<{ removed: number; items: Map<string, { removed: number; phrases: Map<string, number> }> }>;
+
+  constructor(passes: number) {
+    this.byPass = Array.from({ length: passes }, () => ({ removed: 0, items: new Map() }));
+  }
+
+  add(match: ScreenMatch): void {
+    const pass = this.byPass[match.pass]!;
+    pass.removed++;
+    const item = pass.items.get(match.itemId) ?? { removed: 0, phrases: new Map<string, number>() };
+    item.removed++;
+    for (const phrase of match.matched) item.phrases.set(phrase, (item.phrases.get(phrase) ?? 0) + 1);
+    pass.items.set(match.itemId, item);
+  }
+
+  removed(pass: number): number {
+    return this.byPass[pass]!.removed;
+  }
+
+  total(): number {
+    return this.byPass.reduce((a, p) => a + p.removed, 0);
+  }
+
+  /** The ten items that removed the most samples, each with its five commonest phrases (ties by name). */
+  topItems(pass: number): PassReport['topItems'] {
+    const byName = (x: [string, unknown], y: [string, unknown]) => (x[0] < y[0] ? -1 : 1);
+    return [...this.byPass[pass]!.items.entries()]
+      .sort((x, y) => y[1].removed - x[1].removed || byName(x, y))
+      .slice(0, 10)
+      .map(([itemId, e]) => ({
+        itemId,
+        removed: e.removed,
+        phrases: [...e.phrases.entries()]
+          .sort((x, y) => y[1] - x[1] || byName(x, y))
+          .slice(0, 5)
+          .map(([phrase, n]) => ({ phrase, samples: n })),
+      }));
+  }
 }
 
 /** A sample of the training data: a raw JSONL line, or a decoded (Parquet) row. */

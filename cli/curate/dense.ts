@@ -7,7 +7,7 @@ import { rowText } from '../../curate/text';
 import { EmbeddingCache, EmbeddingsClient, textKey, type EmbeddingsEndpoint } from '../../services/embeddings';
 import { openLines, parseJsonLine } from '../dataset/read';
 import { loadBenchmarks, sampleId, type ScreenInput } from './decontam';
-import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow } from './io';
+import { checkOutputs, finishOutputs, keptOutput, maybeOutput, openInput, progressFor, rowOrThrow, type OpenedInput, type Output, type OutputSpec } from './io';
 
 /**
  * `verdict curate dense`: the recipe's dense-retrieval detector. Every benchmark item and every
@@ -115,43 +115,91 @@ async function readDecisions(path: string): Promise<DecisionBook> {
 
 const pairOf = (item: number, key: string) => `${item}:${key}`;
 
+type LoadedBenchmarks = Awaited<ReturnType<typeof loadBenchmarks>>;
+type Item = LoadedBenchmarks[number]['items'][number] & { pass: number };
+/** A pair found by the search, before it is written out for review. */
+interface Found {
+  item: number;
+  similarity: number;
+  sample: Sample;
+  reasons: string[];
+}
+
 export async function dense(options: DenseOptions): Promise<DenseReport> {
   const started = Date.now();
   const outputs = { kept: keptOutput(options.output, options.outputFormat), removed: { path: options.removed, option: '--removed' }, candidates: { path: options.candidates, option: '--candidates' } };
   checkOutputs(...Object.values(outputs));
-  // usearch's native module is loaded by this command only, not by every start of the CLI.
-  const { ItemNeighbours, NeighbourIndex, nearestSamples } = await import('../../curate/neighbours');
   const loaded = await loadBenchmarks(options.benchmarks, options.benchmarkFields, options.benchmarkIdField);
   // An item with no text has nothing to embed (servers refuse an empty input): counted, not searched.
-  const items = loaded.flatMap((b, pass) => b.items.map((item) => ({ ...item, pass }))).filter((item) => item.text.trim() !== '');
+  const items: Item[] = loaded.flatMap((b, pass) => b.items.map((item) => ({ ...item, pass }))).filter((item) => item.text.trim() !== '');
   if (items.length === 0) throw new Error('--benchmark: no item with text to compare against');
   const book = options.decisions ? await readDecisions(options.decisions) : null;
-  const confirmed = book?.confirmed() ?? new Map<string, Decision[]>();
   const cache = new EmbeddingCache(options.cachePath);
   const client = new EmbeddingsClient(options.endpoint, cache);
-  const totals = { cached: 0, embedded: 0 };
   const input = await openInput(options.input, options.format, 'input');
   const kept = maybeOutput(outputs.kept, input);
   const removed = maybeOutput(outputs.removed, null);
+  let ok = false;
+  try {
+    const search = await searchSamples(options, input, { kept, removed }, items, client, book);
+    const pairs = reviewPairs(search.found, items, loaded, options, book);
+    await writeCandidates(outputs.candidates, pairs);
+    ok = true;
+    return {
+      kind: 'verdict.curate',
+      version: 1,
+      command: 'dense',
+      input: options.input,
+      options: { k: options.k, threshold: options.threshold, search: options.search, textFields: options.textFields, ngram: options.ngram, spanWords: options.spanWords },
+      samples: search.samples,
+      emptySamples: search.empty,
+      embedding: { endpoint: options.endpoint.name, model: options.endpoint.model, dimensions: client.dimensions, cached: search.cached, embedded: search.embedded, cachePath: options.cachePath },
+      benchmarks: loaded.map((b) => benchmarkReport(b, pairs)),
+      dropped: book ? search.dropped : null,
+      kept: book ? search.samples - search.dropped : null,
+      decisions: book && options.decisions ? { file: options.decisions, pairs: book.byPair.size, reviewers: [...new Set([...book.byPair.values()].map((d) => d.reviewer))].sort() } : null,
+      pairs,
+      seconds: (Date.now() - started) / 1000,
+    };
+  } finally {
+    // Outputs take their names only when the run completed (cli/curate/io.ts).
+    await finishOutputs(ok, kept, removed);
+    cache.close();
+  }
+}
+
+/**
+ * One pass over the input: every item and sample embedded, each sample's neighbours searched, and
+ * (with decisions) the samples written to `-o` or `--removed` (named by the caller once all is done). Returns the pairs to review: those at
+ * or above the threshold, and every item's k nearest samples.
+ */
+async function searchSamples(
+  options: DenseOptions,
+  input: OpenedInput,
+  outputs: { kept: Output | null; removed: Output | null },
+  items: readonly Item[],
+  client: EmbeddingsClient,
+  book: DecisionBook | null,
+): Promise<{ found: Map<string, Found>; samples: number; empty: number; dropped: number; cached: number; embedded: number }> {
+  // usearch's native module is loaded by this command only, not by every start of the CLI.
+  const { ItemNeighbours, NeighbourIndex, nearestSamples } = await import('../../curate/neighbours');
+  const confirmed = book?.confirmed() ?? new Map<string, Decision[]>();
+  const { kept, removed } = outputs;
   const progress = progressFor(input.source, options.progress, 'embedding', ['samples', 'cached', 'embedded', 'candidates']);
+  const totals = { samples: 0, empty: 0, dropped: 0, cached: 0, embedded: 0 };
   const above = new Map<string, { item: number; similarity: number; sample: Sample }>();
-  let samples = 0;
-  let dropped = 0;
-  let empty = 0;
   // Cached and embedded texts over the run: each call's last count added once it returns.
   const embed = async (texts: readonly string[]) => {
     let last = { cached: 0, embedded: 0 };
-    const show = () => progress?.update(samples, { samples, cached: totals.cached + last.cached, embedded: totals.embedded + last.embedded, candidates: above.size });
     const vectors = await client.embed(texts, (p) => {
       last = { ...p };
-      show();
+      progress?.update(totals.samples, { samples: totals.samples, cached: totals.cached + last.cached, embedded: totals.embedded + last.embedded, candidates: above.size });
     });
     totals.cached += last.cached;
     totals.embedded += last.embedded;
     return vectors;
   };
-  type Entry = { row: Parameters<NonNullable<typeof kept>['row']>[0]; sample: Sample };
-  let ok = false;
+  type Entry = { row: Parameters<Output['row']>[0]; sample: Sample };
   try {
     const itemVectors = await embed(items.map((i) => i.text));
     const dims = client.dimensions!;
@@ -174,18 +222,18 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
       });
       for (const entry of entries) {
         const { row, sample } = entry;
-        if (!found.has(entry)) empty++;
+        if (!found.has(entry)) totals.empty++;
         for (const n of found.get(entry) ?? []) {
           if (n.similarity >= options.threshold) above.set(pairOf(n.item, sample.key), { item: n.item, similarity: n.similarity, sample });
         }
-        samples++;
+        totals.samples++;
         const decisions = confirmed.get(sample.key);
         if (decisions) {
-          dropped++;
+          totals.dropped++;
           await removed?.record({ line: sample.line, ...(sample.id !== null ? { id: sample.id } : {}), sample: sample.key, decisions, row: row.value });
         } else await kept?.row(row);
       }
-      progress?.update(samples, { samples, cached: totals.cached, embedded: totals.embedded, candidates: above.size });
+      progress?.update(totals.samples, { samples: totals.samples, cached: totals.cached, embedded: totals.embedded, candidates: above.size });
     };
 
     let chunk: Entry[] = [];
@@ -200,90 +248,78 @@ export async function dense(options: DenseOptions): Promise<DenseReport> {
     }
     if (chunk.length > 0) await handle(chunk);
 
-    // The pairs to review: above the threshold, and every item's k nearest samples.
-    const shown = new Map<string, { item: number; similarity: number; sample: Sample; reasons: string[] }>();
-    for (const [key, p] of above) shown.set(key, { ...p, reasons: ['threshold'] });
+    const found = new Map<string, Found>();
+    for (const [key, p] of above) found.set(key, { ...p, reasons: ['threshold'] });
     for (let item = 0; item < items.length; item++) {
       for (const n of nearest.of(item)) {
         const key = pairOf(item, n.sample.key);
-        const entry = shown.get(key) ?? { item, similarity: n.similarity, sample: n.sample, reasons: [] };
+        const entry = found.get(key) ?? { item, similarity: n.similarity, sample: n.sample, reasons: [] };
         entry.reasons.push('item_top_k');
-        shown.set(key, entry);
+        found.set(key, entry);
       }
     }
-    const pairs: CandidatePair[] = [];
-    const screens = new Map<number, { sampled: PhraseIndex; exhaustive: PhraseIndex }>();
-    for (const p of shown.values()) {
-      const item = items[p.item]!;
-      let screen = screens.get(p.item);
-      if (!screen) {
-        const spec = (exhaustive: boolean) => [{ name: loaded[item.pass]!.source.name, items: [item], sampling: { n: options.ngram.n, count: options.ngram.phrases, exhaustive } }];
-        screen = { sampled: new PhraseIndex(spec(false), options.ngram.threshold), exhaustive: new PhraseIndex(spec(true), options.ngram.threshold) };
-        screens.set(p.item, screen);
-      }
-      const spans = sharedSpans(p.sample.text, item.text, options.spanWords);
-      const benchmark = loaded[item.pass]!.source.name;
-      pairs.push({
-        benchmark,
-        itemId: item.id,
-        sample: p.sample.key,
-        line: p.sample.line,
-        id: p.sample.id,
-        similarity: Math.round(p.similarity * 1e6) / 1e6,
-        reasons: p.reasons,
-        ngram: { sampled: screen.sampled.scan(p.sample.text) !== null, exhaustive: screen.exhaustive.scan(p.sample.text) !== null },
-        itemText: item.text,
-        sampleText: p.sample.text,
-        spans: { sample: spans.a.map((s) => [s.start, s.end]), item: spans.b.map((s) => [s.start, s.end]) },
-        decision: book?.of(benchmark, item.id, p.sample.key) ?? null,
-      });
-    }
-    pairs.sort((x, y) => y.similarity - x.similarity || x.line - y.line || (x.itemId < y.itemId ? -1 : x.itemId > y.itemId ? 1 : 0));
-    const candidates = maybeOutput(outputs.candidates, null);
-    let written = false;
-    try {
-      for (const p of pairs) await candidates?.record(p);
-      written = true;
-    } finally {
-      await finishOutputs(written, candidates);
-    }
-    const benchmarks: DenseBenchmarkReport[] = loaded.map((b) => {
-      const mine = pairs.filter((p) => p.benchmark === b.source.name);
-      return {
-        benchmark: b.source.name,
-        items: b.items.length,
-        emptyItems: b.items.filter((item) => item.text.trim() === '').length,
-        aboveThreshold: mine.filter((p) => p.reasons.includes('threshold')).length,
-        pairs: mine.length,
-        ngramFlagged: mine.filter((p) => p.ngram.sampled || p.ngram.exhaustive).length,
-        contaminated: mine.filter((p) => p.decision?.decision === 'contaminated').length,
-        benign: mine.filter((p) => p.decision?.decision === 'benign').length,
-        undecided: mine.filter((p) => p.decision === null).length,
-      };
-    });
-    ok = true;
-    return {
-      kind: 'verdict.curate',
-      version: 1,
-      command: 'dense',
-      input: options.input,
-      options: { k: options.k, threshold: options.threshold, search: options.search, textFields: options.textFields, ngram: options.ngram, spanWords: options.spanWords },
-      samples,
-      emptySamples: empty,
-      embedding: { endpoint: options.endpoint.name, model: options.endpoint.model, dimensions: client.dimensions, cached: totals.cached, embedded: totals.embedded, cachePath: options.cachePath },
-      benchmarks,
-      dropped: book ? dropped : null,
-      kept: book ? samples - dropped : null,
-      decisions: book && options.decisions ? { file: options.decisions, pairs: book.byPair.size, reviewers: [...new Set([...book.byPair.values()].map((d) => d.reviewer))].sort() } : null,
-      pairs,
-      seconds: (Date.now() - started) / 1000,
-    };
+    return { found, ...totals };
   } finally {
     progress?.stop();
-    // Outputs take their names only when the run completed (cli/curate/io.ts).
-    await finishOutputs(ok, kept, removed);
-    cache.close();
   }
+}
+
+/** Each pair with both texts, the 8-gram screens' flags, the shared runs and its decision: most similar first. */
+function reviewPairs(found: Map<string, Found>, items: readonly Item[], loaded: LoadedBenchmarks, options: DenseOptions, book: DecisionBook | null): CandidatePair[] {
+  const pairs: CandidatePair[] = [];
+  const screens = new Map<number, { sampled: PhraseIndex; exhaustive: PhraseIndex }>();
+  for (const p of found.values()) {
+    const item = items[p.item]!;
+    const benchmark = loaded[item.pass]!.source.name;
+    let screen = screens.get(p.item);
+    if (!screen) {
+      const spec = (exhaustive: boolean) => [{ name: benchmark, items: [item], sampling: { n: options.ngram.n, count: options.ngram.phrases, exhaustive } }];
+      screen = { sampled: new PhraseIndex(spec(false), options.ngram.threshold), exhaustive: new PhraseIndex(spec(true), options.ngram.threshold) };
+      screens.set(p.item, screen);
+    }
+    const spans = sharedSpans(p.sample.text, item.text, options.spanWords);
+    pairs.push({
+      benchmark,
+      itemId: item.id,
+      sample: p.sample.key,
+      line: p.sample.line,
+      id: p.sample.id,
+      similarity: Math.round(p.similarity * 1e6) / 1e6,
+      reasons: p.reasons,
+      ngram: { sampled: screen.sampled.scan(p.sample.text) !== null, exhaustive: screen.exhaustive.scan(p.sample.text) !== null },
+      itemText: item.text,
+      sampleText: p.sample.text,
+      spans: { sample: spans.a.map((s) => [s.start, s.end]), item: spans.b.map((s) => [s.start, s.end]) },
+      decision: book?.of(benchmark, item.id, p.sample.key) ?? null,
+    });
+  }
+  return pairs.sort((x, y) => y.similarity - x.similarity || x.line - y.line || (x.itemId < y.itemId ? -1 : x.itemId > y.itemId ? 1 : 0));
+}
+
+async function writeCandidates(spec: OutputSpec, pairs: readonly CandidatePair[]): Promise<void> {
+  const candidates = maybeOutput(spec, null);
+  let written = false;
+  try {
+    for (const p of pairs) await candidates?.record(p);
+    written = true;
+  } finally {
+    await finishOutputs(written, candidates);
+  }
+}
+
+function benchmarkReport(b: LoadedBenchmarks[number], pairs: readonly CandidatePair[]): DenseBenchmarkReport {
+  const mine = pairs.filter((p) => p.benchmark === b.source.name);
+  return {
+    benchmark: b.source.name,
+    items: b.items.length,
+    emptyItems: b.items.filter((item) => item.text.trim() === '').length,
+    aboveThreshold: mine.filter((p) => p.reasons.includes('threshold')).length,
+    pairs: mine.length,
+    ngramFlagged: mine.filter((p) => p.ngram.sampled || p.ngram.exhaustive).length,
+    contaminated: mine.filter((p) => p.decision?.decision === 'contaminated').length,
+    benign: mine.filter((p) => p.decision?.decision === 'benign').length,
+    undecided: mine.filter((p) => p.decision === null).length,
+  };
 }
 
 export function renderDense(report: DenseReport): string {
