@@ -155,6 +155,56 @@ namespace Verdict {
     return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
   }
 
+  /** One unit per verifier: tokens where any row says tokens, else characters. */
+  function lengthStats(list: ReadonlyArray<{ value: number; unit: 'tokens' | 'characters'; passed: boolean }>): VerifierStats['lengths'] {
+    const unit = list.some((l) => l.unit === 'tokens') ? 'tokens' : 'characters';
+    const same = list.filter((l) => l.unit === unit);
+    const mean = (xs: typeof same) => (xs.length ? xs.reduce((a, l) => a + l.value, 0) / xs.length : null);
+    return {
+      count: same.length,
+      unit,
+      mean: mean(same) ?? 0,
+      meanPassed: mean(same.filter((l) => l.passed)),
+      meanFailed: mean(same.filter((l) => !l.passed)),
+      histogram: lengthHistogram(same.map((l) => l.value)),
+    };
+  }
+
+  /** Groups of 2 or more rewards: their pass rates and spreads. */
+  function groupStats(groups: Iterable<{ sum: number; squares: number; n: number }>): Aggregates['groups'] {
+    const spreads: number[] = [];
+    const rates: number[] = [];
+    const counts = { count: 0, inWindow: 0, allZero: 0, allOne: 0, noSpread: 0 };
+    for (const g of groups) {
+      if (g.n < 2) continue;
+      counts.count++;
+      const rate = g.sum / g.n;
+      rates.push(rate);
+      // The standard deviation of the group's rewards: 0 means every rollout scored the same, no GRPO signal.
+      const spread = Math.sqrt(Math.max(0, g.squares / g.n - rate * rate));
+      spreads.push(spread);
+      if (spread < 1e-12) counts.noSpread++;
+      if (rate > WINDOW.low && rate <= WINDOW.high) counts.inWindow++;
+      if (rate <= 0) counts.allZero++;
+      if (rate >= 1) counts.allOne++;
+    }
+    return { ...counts, histogram: histogram(rates), spread: histogram(spreads) };
+  }
+
+  function latencyStats(latencies: Array<{ ms: number; index: number }>): Aggregates['latency'] {
+    if (latencies.length === 0) return null;
+    const sorted = Float64Array.from(latencies, (l) => l.ms).sort();
+    const slowest = [...latencies].sort((a, b) => b.ms - a.ms || a.index - b.index);
+    return {
+      count: sorted.length,
+      p50: percentile(sorted, 0.5),
+      p90: percentile(sorted, 0.9),
+      p99: percentile(sorted, 0.99),
+      max: sorted[sorted.length - 1]!,
+      slowest: slowest.slice(0, 10).map((l) => l.index),
+    };
+  }
+
   export function aggregate(rows: readonly Row[]): Aggregates {
     const statuses: Record<string, number> = {};
     const byVerifier = new Map<string, VerifierStats>();
@@ -223,60 +273,14 @@ namespace Verdict {
       }
     });
     for (const [name, values] of rewards) byVerifier.get(name)!.histogram = histogram(values);
-    for (const [name, list] of lengths) {
-      // One unit per verifier: tokens where any row says tokens, else characters.
-      const unit = list.some((l) => l.unit === 'tokens') ? 'tokens' : 'characters';
-      const same = list.filter((l) => l.unit === unit);
-      const mean = (xs: typeof same) => (xs.length ? xs.reduce((a, l) => a + l.value, 0) / xs.length : null);
-      byVerifier.get(name)!.lengths = {
-        count: same.length,
-        unit,
-        mean: mean(same) ?? 0,
-        meanPassed: mean(same.filter((l) => l.passed)),
-        meanFailed: mean(same.filter((l) => !l.passed)),
-        histogram: lengthHistogram(same.map((l) => l.value)),
-      };
-    }
-    const spreads: number[] = [];
-    let noSpread = 0;
-    const rates: number[] = [];
-    let counted = 0;
-    let inWindow = 0;
-    let allZero = 0;
-    let allOne = 0;
-    for (const g of groups.values()) {
-      if (g.n < 2) continue;
-      counted++;
-      const rate = g.sum / g.n;
-      rates.push(rate);
-      // The standard deviation of the group's rewards: 0 means every rollout scored the same, no GRPO signal.
-      const spread = Math.sqrt(Math.max(0, g.squares / g.n - rate * rate));
-      spreads.push(spread);
-      if (spread < 1e-12) noSpread++;
-      if (rate > WINDOW.low && rate <= WINDOW.high) inWindow++;
-      if (rate <= 0) allZero++;
-      if (rate >= 1) allOne++;
-    }
-    let latency: Aggregates['latency'] = null;
-    if (latencies.length > 0) {
-      const sorted = Float64Array.from(latencies, (l) => l.ms).sort();
-      latencies.sort((a, b) => b.ms - a.ms || a.index - b.index);
-      latency = {
-        count: sorted.length,
-        p50: percentile(sorted, 0.5),
-        p90: percentile(sorted, 0.9),
-        p99: percentile(sorted, 0.99),
-        max: sorted[sorted.length - 1]!,
-        slowest: latencies.slice(0, 10).map((l) => l.index),
-      };
-    }
+    for (const [name, list] of lengths) byVerifier.get(name)!.lengths = lengthStats(list);
     return {
       total: rows.length,
       statuses,
       verifiers: [...byVerifier.values()].sort((a, b) => a.verifier.localeCompare(b.verifier)),
       reasons: [...reasons.values()].sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
-      groups: { count: counted, histogram: histogram(rates), inWindow, allZero, allOne, spread: histogram(spreads), noSpread },
-      latency,
+      groups: groupStats(groups.values()),
+      latency: latencyStats(latencies),
       truncation: { known, truncated, truncatedRewardMean: truncN ? truncSum / truncN : null, otherRewardMean: otherN ? otherSum / otherN : null },
       failures,
     };
