@@ -37,6 +37,62 @@ namespace Verdict {
     return flags.length === 0 ? 'not flagged by the 8-gram screens' : `8-gram: ${flags.join(' and ')}`;
   };
 
+  /** One pair side by side, with its decision and note; a change of decision updates `state`, then calls `changed`. */
+  function pairArticle(p: Row, i: number, state: State, changed: () => void): HTMLElement {
+    const where = `line ${String(p['line'])}${p['id'] === null || p['id'] === undefined ? '' : ` (${String(p['id'])})`}`;
+    const radios = (['contaminated', 'benign'] as const).map((value) => {
+      const input = h('input', { type: 'radio', name: `decision-${i}`, value, id: `decision-${i}-${value}`, checked: state.decision === value });
+      input.addEventListener('change', () => {
+        state.decision = value;
+        state.reviewer = null;
+        state.decidedAt = new Date().toISOString();
+        article.setAttribute('data-decision', value);
+        changed();
+      });
+      return h('label', { for: `decision-${i}-${value}` }, input, ` ${value}`);
+    });
+    const note = h('input', { type: 'text', id: `note-${i}`, value: state.note, class: 'review-note' });
+    note.addEventListener('input', () => (state.note = note.value));
+    const spans = (p['spans'] ?? {}) as Row;
+    const article = h(
+      'article',
+      { class: 'review-pair', 'data-pair': i, 'data-decision': state.decision ?? 'undecided', 'aria-labelledby': `pair-${i}` },
+      h('h3', { id: `pair-${i}` }, `${String(p['benchmark'])} ${String(p['itemId'])} ↔ ${where}: cosine ${fmt(typeof p['similarity'] === 'number' ? p['similarity'] : null, 4)}`),
+      h('p', { class: 'note' }, `${ngramText(p)}; shown as ${(Array.isArray(p['reasons']) ? p['reasons'] : []).map((r) => (r === 'threshold' ? 'at or above the threshold' : "one of the item's nearest samples")).join(' and ')}`),
+      h(
+        'div',
+        { class: 'pair' },
+        h('div', {}, h('h4', {}, `training sample, ${where}`), marked(String(p['sampleText'] ?? ''), spans['sample'])),
+        h('div', {}, h('h4', {}, `benchmark item ${String(p['itemId'])}`), marked(String(p['itemText'] ?? ''), spans['item'])),
+      ),
+      h('fieldset', { class: 'decision' }, h('legend', {}, 'Decision'), ...radios, h('label', { for: `note-${i}` }, ' note ', note)),
+    );
+    return article;
+  }
+
+  /** The decided pairs as JSON Lines, in the form `verdict curate dense --decisions` reads; `reviewer` names new decisions. */
+  function decisionsFile(pairs: readonly Row[], states: readonly State[], reviewer: string): string {
+    const lines: string[] = [];
+    pairs.forEach((p, i) => {
+      const s = states[i]!;
+      if (s.decision === null) return;
+      const decision = {
+        benchmark: p['benchmark'],
+        itemId: p['itemId'],
+        sample: p['sample'],
+        decision: s.decision,
+        reviewer: s.reviewer ?? reviewer,
+        decidedAt: s.decidedAt ?? new Date().toISOString(),
+        line: p['line'] ?? null,
+        id: p['id'] ?? null,
+        similarity: p['similarity'] ?? null,
+        note: s.note === '' ? null : s.note,
+      };
+      lines.push(JSON.stringify(decision) + '\n');
+    });
+    return lines.join('');
+  }
+
   export function renderReview(pairs: readonly Row[]): HTMLElement {
     const states: State[] = pairs.map((p) => {
       const d = (p['decision'] ?? null) as Row | null;
@@ -67,35 +123,7 @@ namespace Verdict {
       more.textContent = `Show ${Math.min(PAGE, wanted.length - limit)} more (${wanted.length - limit} not shown)`;
     };
     const build = (i: number): HTMLElement => {
-      const p = pairs[i]!;
-      const state = states[i]!;
-      const where = `line ${String(p['line'])}${p['id'] === null || p['id'] === undefined ? '' : ` (${String(p['id'])})`}`;
-      const radios = (['contaminated', 'benign'] as const).map((value) => {
-        const input = h('input', { type: 'radio', name: `decision-${i}`, value, id: `decision-${i}-${value}`, checked: state.decision === value });
-        input.addEventListener('change', () => {
-          state.decision = value;
-          state.reviewer = null;
-          state.decidedAt = new Date().toISOString();
-          article.setAttribute('data-decision', value);
-          recount();
-        });
-        return h('label', { for: `decision-${i}-${value}` }, input, ` ${value}`);
-      });
-      const note = h('input', { type: 'text', id: `note-${i}`, value: state.note, class: 'review-note' });
-      note.addEventListener('input', () => (state.note = note.value));
-      const article = h(
-        'article',
-        { class: 'review-pair', 'data-pair': i, 'data-decision': state.decision ?? 'undecided', 'aria-labelledby': `pair-${i}` },
-        h('h3', { id: `pair-${i}` }, `${String(p['benchmark'])} ${String(p['itemId'])} ↔ ${where}: cosine ${fmt(typeof p['similarity'] === 'number' ? p['similarity'] : null, 4)}`),
-        h('p', { class: 'note' }, `${ngramText(p)}; shown as ${(Array.isArray(p['reasons']) ? p['reasons'] : []).map((r) => (r === 'threshold' ? 'at or above the threshold' : "one of the item's nearest samples")).join(' and ')}`),
-        h(
-          'div',
-          { class: 'pair' },
-          h('div', {}, h('h4', {}, `training sample, ${where}`), marked(String(p['sampleText'] ?? ''), ((p['spans'] ?? {}) as Row)['sample'])),
-          h('div', {}, h('h4', {}, `benchmark item ${String(p['itemId'])}`), marked(String(p['itemText'] ?? ''), ((p['spans'] ?? {}) as Row)['item'])),
-        ),
-        h('fieldset', { class: 'decision' }, h('legend', {}, 'Decision'), ...radios, h('label', { for: `note-${i}` }, ' note ', note)),
-      );
+      const article = pairArticle(pairs[i]!, i, states[i]!, recount);
       articles.set(i, article);
       return article;
     };
@@ -118,26 +146,7 @@ namespace Verdict {
       }
       error.textContent = '';
       reviewer.removeAttribute('aria-invalid');
-      const lines: string[] = [];
-      pairs.forEach((p, i) => {
-        const s = states[i]!;
-        if (s.decision === null) return;
-        lines.push(
-          JSON.stringify({
-            benchmark: p['benchmark'],
-            itemId: p['itemId'],
-            sample: p['sample'],
-            decision: s.decision,
-            reviewer: s.reviewer ?? name,
-            decidedAt: s.decidedAt ?? new Date().toISOString(),
-            line: p['line'] ?? null,
-            id: p['id'] ?? null,
-            similarity: p['similarity'] ?? null,
-            note: s.note === '' ? null : s.note,
-          }),
-        );
-      });
-      const url = URL.createObjectURL(new Blob([lines.map((l) => l + '\n').join('')], { type: 'application/x-ndjson' }));
+      const url = URL.createObjectURL(new Blob([decisionsFile(pairs, states, name)], { type: 'application/x-ndjson' }));
       const link = h('a', { href: url, download: 'decisions.jsonl' });
       document.body.appendChild(link);
       link.click();
