@@ -77,6 +77,54 @@ function sendError(res: Response, status: number, code: string, message: string)
   res.status(status).json({ error: { code, message } });
 }
 
+function sendPlayground(res: Response): void {
+  let page: ReturnType<typeof playgroundPage>;
+  try {
+    page = playgroundPage();
+  } catch (error) {
+    if (error instanceof AssetsMissing) return sendError(res, 503, 'UNAVAILABLE', error.message);
+    throw error;
+  }
+  res
+    .type('html')
+    .setHeader('Content-Security-Policy', `${page.policy}; frame-ancestors 'none'`)
+    .setHeader('X-Content-Type-Options', 'nosniff')
+    .setHeader('Referrer-Policy', 'no-referrer')
+    .send(page.html);
+}
+
+/**
+ * Runs one HTTP request's call on the Scorer: cancelled when the client goes away; a refusal is
+ * answered here and gives null, so each route only shapes a successful answer.
+ */
+function scoreCaller(metrics: Metrics) {
+  return async <R extends ReplyResult>(res: Response, api: string, run: (signal: AbortSignal) => Promise<Scored<R>>): Promise<Scored<R> | null> => {
+    const timer = metrics.requestSeconds.startTimer({ api });
+    const controller = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) controller.abort('cancelled');
+    };
+    res.on('close', onClose);
+    try {
+      const scored = await run(controller.signal);
+      timer();
+      noteResults(res, scored.results, scored.groups);
+      return scored;
+    } catch (error) {
+      if (error instanceof RequestRefused) {
+        metrics.refused.inc({ reason: error.kind });
+        if (error.kind === 'overloaded') res.setHeader('Retry-After', '1');
+        sendError(res, REFUSAL_STATUS[error.kind], error.kind.toUpperCase(), error.message);
+      } else {
+        sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error));
+      }
+      return null;
+    } finally {
+      res.removeListener('close', onClose);
+    }
+  };
+}
+
 /** The HTTP face of the Score API: the same request and response as the gRPC Score call, as JSON. */
 export function createGateway(
   engine: Engine,
@@ -104,56 +152,14 @@ export function createGateway(
   });
 
   // The playground (docs/playground.md): a static page that holds nothing; its API calls carry the token.
-  app.get('/', (_req, res) => {
-    let page: ReturnType<typeof playgroundPage>;
-    try {
-      page = playgroundPage();
-    } catch (error) {
-      if (error instanceof AssetsMissing) return sendError(res, 503, 'UNAVAILABLE', error.message);
-      throw error;
-    }
-    res
-      .type('html')
-      .setHeader('Content-Security-Policy', `${page.policy}; frame-ancestors 'none'`)
-      .setHeader('X-Content-Type-Options', 'nosniff')
-      .setHeader('Referrer-Policy', 'no-referrer')
-      .send(page.html);
-  });
+  app.get('/', (_req, res) => sendPlayground(res));
 
   app.get('/v1/verifiers', (_req, res) => {
     // As `verdict verifiers --json` prints them: labelSchema an object (the gRPC message carries it as text), and each example.
     res.json({ verifiers: engine.registry.cards() });
   });
 
-  /**
-   * Runs one HTTP request's call on the Scorer: cancelled when the client goes away; a refusal is
-   * answered here and gives null, so each route only shapes a successful answer.
-   */
-  const scoreCall = async <R extends ReplyResult>(res: Response, api: string, run: (signal: AbortSignal) => Promise<Scored<R>>): Promise<Scored<R> | null> => {
-    const timer = metrics.requestSeconds.startTimer({ api });
-    const controller = new AbortController();
-    const onClose = () => {
-      if (!res.writableFinished) controller.abort('cancelled');
-    };
-    res.on('close', onClose);
-    try {
-      const scored = await run(controller.signal);
-      timer();
-      noteResults(res, scored.results, scored.groups);
-      return scored;
-    } catch (error) {
-      if (error instanceof RequestRefused) {
-        metrics.refused.inc({ reason: error.kind });
-        if (error.kind === 'overloaded') res.setHeader('Retry-After', '1');
-        sendError(res, REFUSAL_STATUS[error.kind], error.kind.toUpperCase(), error.message);
-      } else {
-        sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error));
-      }
-      return null;
-    } finally {
-      res.removeListener('close', onClose);
-    }
-  };
+  const scoreCall = scoreCaller(metrics);
 
   // Trainer answers read details: their calls get whole results (no `format`).
   const scoreFor: ScoreFor = async (_req, res, samples, api) =>
