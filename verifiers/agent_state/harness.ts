@@ -263,8 +263,9 @@ def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_t
     else:
         result = fn(initial_path, final_path, params)
     if isinstance(result, dict) and 'result' in result:
-        # AgentWorldModel's verdict; its other keys are free-form and may not be JSON.
+        # AgentWorldModel's verdict; its other keys are free-form and may not be JSON. A value that is
+        # not a str is never "complete" (AWM compares it with the str), only shown.
         value = result['result']
-        result = {'result': value if isinstance(value, str) else repr(value)[:100]}
+        result = {'result': str.__str__(value)} if isinstance(value, str) else {'result': None, 'shown': repr(value)[:100]}
     return {'verdict': 'returned', 'value': result}
 `;

@@ -1,0 +1,195 @@
+import Database from 'better-sqlite3';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AgentTask } from '../../core/ports/agent-state';
+import type { Outcome, Sample } from '../../core/sample';
+import { scoreAsync } from '../../core/score';
+import type { AsyncVerifier, Services } from '../../core/verifier';
+import { agentStateConfigSection, agentStateService } from '../../services/agent-state';
+import { buildEnvironment } from '../../services/agent-state/environment';
+import type { Sandbox } from '../../services/sandbox';
+import { agentState } from '../../verifiers/agent_state';
+import { never, startSandbox } from '../sandbox/helpers';
+
+/**
+ * Red-team cases: release lines in AgentWorldModel's own layout on which Verdict once decided
+ * otherwise than AWM's code (Snowflake-Labs/agent-world-model 91a9578: `awm/core/db.py`
+ * create_sqlite_database, `awm/core/sample.py` execute_sample_data, `awm/core/verify.py`
+ * execute_code_verifier, on Python 3.12's sqlite3). Every expected value below is what that code
+ * gives (the build cases were run through a Python script doing those steps: same rows, same losses).
+ */
+
+type Line = Record<string, unknown>;
+
+/** Writes one environment's three release files and returns a service reading them. */
+function release(scenario: string, tables: Line[], seeds: Line[], verifiers: Array<{ task_idx: number; code: string }>) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-parity-'));
+  const files = { verifiers: path.join(dir, 'gen_verifier.pure_code.jsonl'), db: path.join(dir, 'gen_db.jsonl'), sample: path.join(dir, 'gen_sample.jsonl') };
+  writeFileSync(files.db, JSON.stringify({ scenario, db_schema: { tables }, db_path: `./outputs/databases/${scenario}.db` }) + '\n');
+  writeFileSync(files.sample, JSON.stringify({ scenario, tables_count: seeds.length, inserts_count: seeds.reduce((n, t) => n + (t.insert_statements as string[]).length, 0), sample_data: { tables: seeds } }) + '\n');
+  writeFileSync(files.verifiers, verifiers.map(({ task_idx, code }) => JSON.stringify({ scenario, task_idx, task: `task ${task_idx}`, verification: { code, raw_response: '' } })).join('\n') + '\n');
+  return files;
+}
+
+const rows = (sqlite: string, sql: string) => {
+  const db = new Database(Buffer.from(sqlite, 'base64'));
+  try {
+    return db.prepare(sql).raw().all();
+  } finally {
+    db.close();
+  }
+};
+
+const AT = '2026-01-01 00:00:00';
+
+describe('an AgentWorldModel environment is built as AWM\'s reset builds it', () => {
+  it('loses the rows whose CHECK constraint or generated column calls a clock function with "now", and keeps deterministic uses', () => {
+    // SQLite refuses `now` where a value must be deterministic; AWM's reset skips those rows, so its
+    // environment never held them. date(d2) and an index on date(a) are deterministic: kept.
+    const built = buildEnvironment(
+      {
+        tables: [
+          { name: 'tasks', ddl: "CREATE TABLE tasks (id INTEGER PRIMARY KEY, due TEXT CHECK (due <= datetime('now')), d2 TEXT CHECK (d2 IS NULL OR date(d2) = d2));" },
+          { name: 'logs', ddl: 'CREATE TABLE logs (id INTEGER PRIMARY KEY, a TEXT, b TEXT AS (datetime(a)));', indexes: ['CREATE INDEX idx_logs_day ON logs(date(a));'] },
+          { name: 'stamps', ddl: 'CREATE TABLE stamps (id INTEGER PRIMARY KEY, at TEXT CHECK (at <= CURRENT_TIMESTAMP));' },
+        ],
+      },
+      {
+        tables: [
+          { table_name: 'tasks', insert_statements: ["INSERT INTO tasks VALUES (1, '2020-01-01', NULL);", "INSERT INTO tasks VALUES (2, NULL, '2020-01-01');"] },
+          { table_name: 'logs', insert_statements: ["INSERT INTO logs (id, a) VALUES (1, 'now');", "INSERT INTO logs (id, a) VALUES (2, datetime('now', '-1 day'));"] },
+          { table_name: 'stamps', insert_statements: ["INSERT INTO stamps VALUES (1, '2020-01-01');"] },
+        ],
+      },
+      AT,
+    );
+    // Task 2's CHECK is not evaluated with "now" (due is NULL: datetime('now') is still called, but
+    // NULL <= x is NULL, which a CHECK passes) — SQLite refuses the call itself, so it is lost too.
+    expect(rows(built.sqlite, 'SELECT * FROM tasks')).toEqual([]);
+    expect(rows(built.sqlite, 'SELECT * FROM logs')).toEqual([[2, '2025-12-31 00:00:00', '2025-12-31 00:00:00']]);
+    // CURRENT_TIMESTAMP in a CHECK is allowed (SQLite reads the keyword per statement, not as a function call).
+    expect(rows(built.sqlite, 'SELECT * FROM stamps')).toEqual([[1, '2020-01-01']]);
+    expect(built.skipped).toEqual({ tables: 0, statements: 3 });
+    expect(rows(built.sqlite, "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_logs_day'")).toEqual([['idx_logs_day']]);
+  });
+
+  it('runs each statement as Python\'s sqlite3 does: a second ";" refused, an empty one nothing, a seed\'s own BEGIN/COMMIT and PRAGMA acting', () => {
+    const built = buildEnvironment(
+      {
+        tables: [
+          { name: 'parents', ddl: 'CREATE TABLE parents (id INTEGER PRIMARY KEY);', indexes: [''] },
+          { name: 'kids', ddl: 'CREATE TABLE kids (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id));', indexes: ['CREATE INDEX idx_kids_parent ON kids(parent_id);;', 'CREATE INDEX idx_kids_never ON kids(id);'] },
+        ],
+      },
+      {
+        tables: [
+          {
+            table_name: 'parents',
+            // AWM runs "BEGIN" and "COMMIT" as written; Verdict's own transaction once turned the
+            // seed's COMMIT into the end of its build ("cannot commit - no transaction is active").
+            insert_statements: ['BEGIN TRANSACTION;', 'INSERT INTO parents VALUES (1);', 'COMMIT;', 'INSERT INTO parents VALUES (2);;', '', '-- no parent 3'],
+          },
+          // foreign_keys = OFF before any write: it acts (no transaction is open), so kid 2 stays.
+          { table_name: 'kids', insert_statements: ['PRAGMA foreign_keys = OFF;', 'INSERT INTO kids VALUES (1, 1);', 'INSERT INTO kids VALUES (2, 99);'] },
+        ],
+      },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT id FROM parents')).toEqual([[1]]);
+    expect(rows(built.sqlite, 'SELECT * FROM kids ORDER BY id')).toEqual([[1, 1], [2, 99]]);
+    // The index with ";;" fails, so the table's later index is never made; the empty index is nothing.
+    expect(rows(built.sqlite, "SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name")).toEqual([]);
+    expect(built.skipped).toEqual({ tables: 1, statements: 1 });
+  });
+
+  it('loses every seed row when the final commit fails on a deferred foreign key, as AWM rolls back', () => {
+    const built = buildEnvironment(
+      {
+        tables: [
+          { name: 'parents', ddl: 'CREATE TABLE parents (id INTEGER PRIMARY KEY);' },
+          { name: 'kids', ddl: 'CREATE TABLE kids (id INTEGER PRIMARY KEY, parent_id INTEGER REFERENCES parents(id) DEFERRABLE INITIALLY DEFERRED);' },
+        ],
+      },
+      { tables: [{ table_name: 'parents', insert_statements: ['INSERT INTO parents VALUES (1);'] }, { table_name: 'kids', insert_statements: ['INSERT INTO kids VALUES (1, 7);'] }] },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT count(*) FROM parents')).toEqual([[0]]);
+    expect(rows(built.sqlite, 'SELECT count(*) FROM kids')).toEqual([[0]]);
+    expect(built.tables).toBe(2);
+  });
+
+  it('starts on release lines AWM reads: an empty index and a table without ddl (that table fails, the rest is built)', async () => {
+    const files = release('Odd Shop', [{ name: 'ghost' }, { name: 'items', ddl: 'CREATE TABLE items (id INTEGER PRIMARY KEY);', indexes: [''] }], [{ table_name: 'items', insert_statements: ['INSERT INTO items VALUES (1);'] }], [
+      { task_idx: 0, code: 'def verify_task_completion(initial_db_path, final_db_path, final_answer=None):\n    return {"result": "others"}\n' },
+    ]);
+    const service = agentStateService(agentStateConfigSection.parse({ tasks: [{ awm: files }] }));
+    const found = (await service.task('odd_shop.0')) as { kind: string; task: AgentTask };
+    expect(found.kind).toBe('found');
+    expect(rows(found.task.initialState!.sqlite, 'SELECT id FROM items')).toEqual([[1]]);
+  });
+});
+
+describe('agent_state reads a release task\'s return value as AWM\'s code-mode runner does (real sandbox)', () => {
+  let sandbox: Sandbox;
+  let services: Services;
+  let initial: string;
+  const fn = (body: string) => `def verify_task_completion(initial_db_path: str, final_db_path: str, final_answer: str | None = None) -> dict:\n    import sqlite3\n${body}\n`;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ limits: { cpuMs: 2000, memoryMb: 512 } });
+    const files = release(
+      'todo_app_9',
+      [
+        { name: 'todos', ddl: "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL, due TEXT CHECK (due <= datetime('now')), done INTEGER NOT NULL DEFAULT 0);" },
+        { name: 'lists', ddl: 'CREATE TABLE lists (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP);' },
+      ],
+      [
+        { table_name: 'todos', insert_statements: ["INSERT INTO todos (id, title, due) VALUES (1, 'File taxes', datetime('now', '-2 days'));"] },
+        { table_name: 'lists', insert_statements: ["INSERT INTO lists (id, name) VALUES (1, 'Home');"] },
+      ],
+      [
+        // A bool: AWM's "Invalid return format" (a judge error), never a 1.
+        { task_idx: 0, code: fn('    return True') },
+        // Any "result" but exactly "complete" is "others": a 0, not the dataset's defect.
+        { task_idx: 1, code: fn('    return {"result": "incomplete"}') },
+        { task_idx: 2, code: fn('    return {"result": True}') },
+        { task_idx: 3, code: fn('    return {"passed": True}') },
+        // AWM's environment never held todo 1 (its CHECK calls datetime('now')), and its server
+        // cannot add it either: "mark my overdue todo done" is one no episode completes.
+        { task_idx: 4, code: fn('    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)\n    before = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 0").fetchone()[0]\n    conn.close()\n    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    after = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 1").fetchone()[0]\n    conn.close()\n    return {"result": "complete" if before == 1 and after == 1 else "others"}') },
+        { task_idx: 5, code: fn('    return {"result": "Complete"}') },
+      ],
+    );
+    services = { sandbox, agentState: agentStateService(agentStateConfigSection.parse({ tasks: [{ awm: files }], cpuMs: 1500 })) };
+    initial = ((await services.agentState!.task('todo_app_9.0')) as { task: AgentTask }).task.initialState!.sqlite;
+  });
+  afterAll(() => sandbox.close());
+
+  const after = (change: string) => {
+    const db = new Database(Buffer.from(initial, 'base64'));
+    try {
+      db.exec(change);
+      return { sqlite: db.serialize().toString('base64') };
+    } finally {
+      db.close();
+    }
+  };
+  const score = (task: number, change = ''): Promise<Outcome> => {
+    const sample: Sample = { id: 's', verifier: 'agent_state', response: 'Done.', label: { taskId: `todo_app_9.${task}` }, groupId: '', responseTokens: 0, metadata: { finalState: after(change) } };
+    return scoreAsync(agentState as AsyncVerifier, sample, { signal: never, services, compute: async () => null });
+  };
+
+  it('takes only a dict with "result": a bool or {"passed"} is INVALID, every result but "complete" a 0', async () => {
+    expect(await score(0)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task todo_app_9\.0: the verification returned true, not a dict with "result"/) });
+    expect(await score(3)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task todo_app_9\.3: .*not a dict with "result"/) });
+    expect(await score(1)).toMatchObject({ status: 'OK', reward: 0, reason: 'failed', details: { why: 'incomplete' } });
+    expect(await score(2)).toMatchObject({ status: 'OK', reward: 0, reason: 'failed', details: { why: 'True' } });
+    expect(await score(5)).toMatchObject({ status: 'OK', reward: 0, reason: 'failed', details: { why: 'Complete' } });
+  });
+
+  it('verifies against the environment AWM served: the seed row its CHECK refused is not there', async () => {
+    expect(rows(initial, 'SELECT count(*) FROM todos')).toEqual([[0]]);
+    expect(rows(initial, 'SELECT id, name FROM lists')).toEqual([[1, 'Home']]);
+    expect(await score(4, "UPDATE todos SET done = 1 WHERE title = 'File taxes';")).toMatchObject({ status: 'OK', reward: 0, details: { why: 'others' } });
+  });
+});
