@@ -142,6 +142,7 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
       [
         { name: 'todos', ddl: "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL, due TEXT CHECK (due <= datetime('now')), done INTEGER NOT NULL DEFAULT 0);" },
         { name: 'lists', ddl: 'CREATE TABLE lists (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP);' },
+        { name: 'list_names', ddl: "CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists;" },
       ],
       [
         { table_name: 'todos', insert_statements: ["INSERT INTO todos (id, title, due) VALUES (1, 'File taxes', datetime('now', '-2 days'));"] },
@@ -158,6 +159,8 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
         // cannot add it either: "mark my overdue todo done" is one no episode completes.
         { task_idx: 4, code: fn('    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)\n    before = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 0").fetchone()[0]\n    conn.close()\n    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    after = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 1").fetchone()[0]\n    conn.close()\n    return {"result": "complete" if before == 1 and after == 1 else "others"}') },
         { task_idx: 5, code: fn('    return {"result": "Complete"}') },
+        // Reads a view: a final state that redefines it to answer "Taxes" is reshaped, not complete.
+        { task_idx: 6, code: fn('    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    names = [r[0] for r in conn.execute("SELECT name FROM list_names")]\n    conn.close()\n    return {"result": "complete" if "Taxes" in names else "others"}') },
       ],
     );
     services = { sandbox, agentState: agentStateService(agentStateConfigSection.parse({ tasks: [{ awm: files }], cpuMs: 1500 })) };
@@ -191,5 +194,13 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
     expect(rows(initial, 'SELECT count(*) FROM todos')).toEqual([[0]]);
     expect(rows(initial, 'SELECT id, name FROM lists')).toEqual([[1, 'Home']]);
     expect(await score(4, "UPDATE todos SET done = 1 WHERE title = 'File taxes';")).toMatchObject({ status: 'OK', reward: 0, details: { why: 'others' } });
+  });
+
+  // The lie keeps the view's columns and their declared types (the first SELECT of a compound gives them).
+  it('gives 0 for a view redefined to lie (AWM\'s runner would read it and say complete), and 1 for the real change', async () => {
+    expect(await score(6, "INSERT INTO lists (name) VALUES ('Taxes');")).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
+    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists UNION ALL SELECT 'Taxes', CURRENT_DATE;")).toMatchObject({ status: 'OK', reward: 0, reason: 'schema_changed', details: { tables: ['list_names'] } });
+    // The same definition written again, as AWM's environment holds it (CURRENT_DATE the keyword), is no change.
+    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists; INSERT INTO lists (name) VALUES ('Taxes');")).toMatchObject({ status: 'OK', reward: 1 });
   });
 });

@@ -43,6 +43,12 @@ def _verdict_shape(path, check):
         for name, kind, wr, strict in listed:
             columns = [[r[1], r[2], r[3], r[5], r[6]] for r in con.execute('PRAGMA table_xinfo("%s")' % name.replace('"', '""')).fetchall()]
             shape[name] = [kind, wr, strict, columns]
+            if kind == 'view':
+                # A view's rows are its definition: one rewritten to answer a verification's query
+                # (same columns, other rows) is a reshaped state. Compared with CURRENT_* written as
+                # functions on both sides, as a built environment's schema holds them.
+                row = con.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (name,)).fetchone()
+                shape[name].append(_verdict_with_clock(row[0]) if row else None)
         return shape
     finally:
         con.close()
@@ -249,7 +255,7 @@ def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_t
         final_path, final_shape = _verdict_materialize(final, 'final.db')
     except Exception as exc:
         return {'verdict': 'state', 'error': '%s: %s' % (type(exc).__name__, exc)}
-    if not any(kind == 'table' for kind, _, _, _ in final_shape.values()):
+    if not any(shape[0] == 'table' for shape in final_shape.values()):
         return {'verdict': 'state', 'error': 'the database has no tables'}
     if initial_shape is not None:
         changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
