@@ -72,21 +72,40 @@ export function environmentBuilds(): number {
  */
 const NON_DETERMINISTIC = /non-deterministic use of/i;
 
+/**
+ * Whether any statement of the schema can call a clock function where SQLite requires a
+ * deterministic value: only then is the shadow needed. A `DEFAULT CURRENT_TIMESTAMP` is evaluated
+ * where "now" is allowed; any other clock function or keyword anywhere in the schema (a CHECK, a
+ * generated column, an index, but also a trigger or a default expression) turns the shadow on.
+ */
+export function schemaReadsClock(schema: AwmSchema): boolean {
+  const text = schema.tables.flatMap((t) => [t.ddl ?? '', ...(t.indexes ?? []), ...(t.examples ?? [])]).join('\n');
+  return /\b(date|time|datetime|julianday|unixepoch|strftime)\s*\(|\bCURRENT_(TIMESTAMP|DATE|TIME)\b/i.test(text.replace(/\bDEFAULT\s+CURRENT_(TIMESTAMP|DATE|TIME)\b/gi, ''));
+}
+
 class Build {
   db: Database.Database;
-  private shadow: Database.Database;
+  /** null: the schema never reads the clock, so SQLite cannot refuse a statement for it. */
+  private shadow: Database.Database | null;
   /** SQLite's own date/time functions, without overrides: they answer the kept database's calls. */
   private readonly clock: Database.Database;
-  constructor(private readonly referenceTime: string) {
+  constructor(
+    private readonly referenceTime: string,
+    shadow: boolean,
+  ) {
     const Database = sqlite();
     this.clock = new Database(':memory:');
     this.db = new Database(':memory:');
     fixClock(this.db, this.clock, referenceTime);
-    this.shadow = new Database(':memory:');
+    this.shadow = shadow ? new Database(':memory:') : null;
   }
 
   /** One statement, as AWM's `cursor.execute` runs it; throws as it would raise. */
   run(sql: string): void {
+    if (this.shadow === null) {
+      pythonExecute(this.db, withClock(sql));
+      return;
+    }
     let refused: unknown = null;
     try {
       pythonExecute(this.shadow, sql);
@@ -108,7 +127,7 @@ class Build {
   commit(): boolean {
     let ok = true;
     for (const db of [this.db, this.shadow]) {
-      if (!db.inTransaction) continue;
+      if (db === null || !db.inTransaction) continue;
       try {
         db.exec('COMMIT');
       } catch {
@@ -126,6 +145,7 @@ class Build {
     fixClock(next, this.clock, this.referenceTime);
     this.db.close();
     this.db = next;
+    if (this.shadow === null) return;
     const shadow = new Database(this.shadow.serialize());
     this.shadow.close();
     this.shadow = shadow;
@@ -136,19 +156,19 @@ class Build {
     const copy = new Database(this.db.serialize());
     copy.pragma(`foreign_keys = ${this.db.pragma('foreign_keys', { simple: true }) ? 'ON' : 'OFF'}`);
     if (this.db.inTransaction) copy.exec('BEGIN');
-    this.shadow.close();
+    this.shadow?.close();
     this.shadow = copy;
   }
 
   close(): void {
     this.db.close();
-    this.shadow.close();
+    this.shadow?.close();
     this.clock.close();
   }
 }
 
 function build(schema: AwmSchema, seed: AwmSeed, referenceTime: string, key: string): BuiltEnvironment {
-  const run = new Build(referenceTime);
+  const run = new Build(referenceTime, schemaReadsClock(schema));
   try {
     const skipped = { tables: 0, statements: 0 };
     // create_sqlite_database: one connection (foreign keys off, Python's default); per table its

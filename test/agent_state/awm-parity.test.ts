@@ -7,7 +7,7 @@ import type { Outcome, Sample } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { agentStateConfigSection, agentStateService } from '../../services/agent-state';
-import { buildEnvironment } from '../../services/agent-state/environment';
+import { buildEnvironment, schemaReadsClock } from '../../services/agent-state/environment';
 import type { Sandbox } from '../../services/sandbox';
 import { agentState } from '../../verifiers/agent_state';
 import { never, startSandbox } from '../sandbox/helpers';
@@ -72,6 +72,14 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(rows(built.sqlite, 'SELECT * FROM stamps')).toEqual([[1, '2020-01-01']]);
     expect(built.skipped).toEqual({ tables: 0, statements: 3 });
     expect(rows(built.sqlite, "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_logs_day'")).toEqual([['idx_logs_day']]);
+  });
+
+  it('runs the shadow only for a schema that can read the clock outside a DEFAULT CURRENT_*', () => {
+    const ddl = (...tables: string[]) => ({ tables: tables.map((ddl) => ({ ddl })) });
+    expect(schemaReadsClock(ddl('CREATE TABLE a (x TEXT DEFAULT CURRENT_TIMESTAMP, y TEXT default  current_date);'))).toBe(false);
+    expect(schemaReadsClock(ddl('CREATE TABLE a (x TEXT);', "CREATE TABLE b (due TEXT CHECK (due <= DateTime ('now')));"))).toBe(true);
+    expect(schemaReadsClock(ddl('CREATE TABLE a (x TEXT, y TEXT AS (CURRENT_DATE));'))).toBe(true);
+    expect(schemaReadsClock({ tables: [{ ddl: 'CREATE TABLE a (x TEXT);', indexes: ["CREATE INDEX i ON a(x) WHERE x > date('now');"] }] })).toBe(true);
   });
 
   it('runs each statement as Python\'s sqlite3 does: a second ";" refused, an empty one nothing, a seed\'s own BEGIN/COMMIT and PRAGMA acting', () => {
@@ -159,6 +167,8 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
         // cannot add it either: "mark my overdue todo done" is one no episode completes.
         { task_idx: 4, code: fn('    conn = sqlite3.connect(f"file:{initial_db_path}?mode=ro", uri=True)\n    before = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 0").fetchone()[0]\n    conn.close()\n    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    after = conn.execute("SELECT count(*) FROM todos WHERE title = \'File taxes\' AND done = 1").fetchone()[0]\n    conn.close()\n    return {"result": "complete" if before == 1 and after == 1 else "others"}') },
         { task_idx: 5, code: fn('    return {"result": "Complete"}') },
+        // AWM's runner ignores what a verification prints: debugging output is no verdict.
+        { task_idx: 7, code: fn('    for k in range(40000):\n        print("checked row", k, "x" * 40)\n    return {"result": "complete"}') },
         // Reads a view: a final state that redefines it to answer "Taxes" is reshaped, not complete.
         { task_idx: 6, code: fn('    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    names = [r[0] for r in conn.execute("SELECT name FROM list_names")]\n    conn.close()\n    return {"result": "complete" if "Taxes" in names else "others"}') },
       ],
@@ -194,6 +204,10 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
     expect(rows(initial, 'SELECT count(*) FROM todos')).toEqual([[0]]);
     expect(rows(initial, 'SELECT id, name FROM lists')).toEqual([[1, 'Home']]);
     expect(await score(4, "UPDATE todos SET done = 1 WHERE title = 'File taxes';")).toMatchObject({ status: 'OK', reward: 0, details: { why: 'others' } });
+  });
+
+  it('ignores what the verification prints (2 MB here), as AWM\'s runner does', async () => {
+    expect(await score(7)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
   });
 
   // The lie keeps the view's columns and their declared types (the first SELECT of a compound gives them).
