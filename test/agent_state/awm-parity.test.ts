@@ -169,6 +169,10 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
         { task_idx: 5, code: fn('    return {"result": "Complete"}') },
         // AWM's runner ignores what a verification prints: debugging output is no verdict.
         { task_idx: 7, code: fn('    for k in range(40000):\n        print("checked row", k, "x" * 40)\n    return {"result": "complete"}') },
+        // The modules AWM's exec namespace holds (json, os, re, sqlite3) need no import; the standard
+        // library imports as usual; `datetime` is not in that namespace: a NameError, AWM's judge error.
+        { task_idx: 8, code: fn('    import collections, decimal, math, statistics, typing\n    from datetime import datetime, timedelta\n    ok = json.dumps(collections.Counter("aab")) == \'{"a": 2, "b": 1}\' and re.match("x", "x") and os.path.basename(final_db_path)\n    ok = ok and math.isclose(statistics.mean([1, 2]), float(decimal.Decimal("1.5"))) and datetime(2026, 1, 1) - timedelta(days=1) < datetime(2026, 1, 1)\n    return {"result": "complete" if ok else "others"}') },
+        { task_idx: 9, code: fn('    return {"result": "complete" if datetime.now() else "others"}') },
         // Reads a view: a final state that redefines it to answer "Taxes" is reshaped, not complete.
         { task_idx: 6, code: fn('    conn = sqlite3.connect(f"file:{final_db_path}?mode=ro", uri=True)\n    names = [r[0] for r in conn.execute("SELECT name FROM list_names")]\n    conn.close()\n    return {"result": "complete" if "Taxes" in names else "others"}') },
       ],
@@ -204,6 +208,11 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
     expect(rows(initial, 'SELECT count(*) FROM todos')).toEqual([[0]]);
     expect(rows(initial, 'SELECT id, name FROM lists')).toEqual([[1, 'Home']]);
     expect(await score(4, "UPDATE todos SET done = 1 WHERE title = 'File taxes';")).toMatchObject({ status: 'OK', reward: 0, details: { why: 'others' } });
+  });
+
+  it('runs the verification in AWM\'s namespace: json, os, re and sqlite3 without import, datetime only imported', async () => {
+    expect(await score(8)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
+    expect(await score(9)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task todo_app_9\.9: the verification raised on a well-formed state: .*NameError: name 'datetime' is not defined/) });
   });
 
   it('ignores what the verification prints (2 MB here), as AWM\'s runner does', async () => {
