@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AgentTask } from '../../core/ports/agent-state';
@@ -213,6 +213,19 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
   it('runs the verification in AWM\'s namespace: json, os, re and sqlite3 without import, datetime only imported', async () => {
     expect(await score(8)).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
     expect(await score(9)).toMatchObject({ status: 'INVALID', reason: expect.stringMatching(/^task todo_app_9\.9: the verification raised on a well-formed state: .*NameError: name 'datetime' is not defined/) });
+  });
+
+  it('reads a final state in WAL mode, as an environment\'s server may leave it (AWM copies final.db after the server exits)', async () => {
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'verdict-awm-parity-')), 'final.db');
+    writeFileSync(file, Buffer.from(initial, 'base64'));
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    db.exec("INSERT INTO lists (name) VALUES ('Taxes');");
+    db.close();
+    const bytes = readFileSync(file);
+    expect([bytes[18], bytes[19]]).toEqual([2, 2]);
+    const sample: Sample = { id: 's', verifier: 'agent_state', response: 'Done.', label: { taskId: 'todo_app_9.6' }, groupId: '', responseTokens: 0, metadata: { finalState: { sqlite: bytes.toString('base64') } } };
+    expect(await scoreAsync(agentState as AsyncVerifier, sample, { signal: never, services, compute: async () => null })).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
   });
 
   it('ignores what the verification prints (2 MB here), as AWM\'s runner does', async () => {
