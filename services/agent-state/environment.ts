@@ -131,7 +131,8 @@ class Build {
       try {
         db.exec('COMMIT');
       } catch {
-        db.exec('ROLLBACK');
+        // Some failures (a full disk) end the transaction themselves.
+        if (db.inTransaction) db.exec('ROLLBACK');
         if (db === this.db) ok = false;
       }
     }
@@ -224,6 +225,12 @@ export function pythonExecute(db: Database.Database, sql: string): void {
   for (let k = tokens.length - 1; k >= 0 && tokens[k] === ';'; k--) trailing++;
   if (trailing > 1) throw new Error('You can only execute one statement at a time.');
   if (tokens.every((t) => t === ';')) return;
+  // The build runs in Verdict's own process, not the sandbox: dataset SQL must not reach the host's
+  // files. ATTACH and VACUUM INTO would (for AWM, files beside its database); neither can put rows
+  // in the database built, so refusing them changes no environment but one that copies rows from
+  // an attached file.
+  const first = (tokens[0] ?? '').toLowerCase();
+  if (first === 'attach' || (first === 'vacuum' && tokens.some((t) => t.toLowerCase() === 'into'))) throw new Error(`${first.toUpperCase()} is not run by Verdict's environment build`);
   const statement = db.prepare(sql);
   if (!db.inTransaction && /^(insert|update|delete|replace)/i.test(tokens[0] ?? '')) db.exec('BEGIN');
   if (statement.reader) statement.get();

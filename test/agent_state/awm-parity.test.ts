@@ -111,6 +111,20 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(built.skipped).toEqual({ tables: 1, statements: 1 });
   });
 
+  it('refuses ATTACH and VACUUM INTO in release SQL: the build runs outside the sandbox and must not write the host\'s files', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-parity-'));
+    const target = path.join(dir, 'leak.db').replace(/'/g, "''");
+    const built = buildEnvironment(
+      { tables: [{ name: 'items', ddl: 'CREATE TABLE items (id INTEGER PRIMARY KEY);' }] },
+      { tables: [{ table_name: 'items', insert_statements: [`VACUUM INTO '${target}';`, `ATTACH DATABASE '${target}' AS leak;`, 'INSERT INTO items VALUES (1);', 'INSERT INTO items VALUES (2);'] }] },
+      AT,
+    );
+    // Both come before the first write, where no transaction would have stopped them.
+    expect(rows(built.sqlite, 'SELECT id FROM items')).toEqual([[1], [2]]);
+    expect(built.skipped).toEqual({ tables: 0, statements: 2 });
+    expect(() => readFileSync(path.join(dir, 'leak.db'))).toThrow(/ENOENT/);
+  });
+
   it('loses every seed row when the final commit fails on a deferred foreign key, as AWM rolls back', () => {
     const built = buildEnvironment(
       {
