@@ -287,9 +287,9 @@ function fixClock(db: Database.Database, clock: Database.Database, referenceTime
     db.function(name, { varargs: true, deterministic: true }, (...args: unknown[]) => {
       const values = [...args];
       if (values.length <= at) values.push(referenceTime);
-      else if (typeof values[at] === 'string' && (values[at] as string).trim().toLowerCase() === 'now') values[at] = referenceTime;
+      else if (typeof values[at] === 'string' && (values[at] as string).toLowerCase() === 'now') values[at] = referenceTime;
       for (let k = at + 1; k < values.length; k++) {
-        const modifier = typeof values[k] === 'string' ? (values[k] as string).trim().toLowerCase() : '';
+        const modifier = typeof values[k] === 'string' ? (values[k] as string).toLowerCase() : '';
         if (modifier === 'localtime' || modifier === 'utc') values[k] = '+0 seconds';
       }
       let statement = statements.get(values.length);

@@ -111,6 +111,15 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(built.skipped).toEqual({ tables: 1, statements: 1 });
   });
 
+  it('reads "now" and the localtime/utc modifiers exactly as SQLite does: with blanks around them they are no time (NULL)', () => {
+    const built = buildEnvironment(
+      { tables: [{ name: 't', ddl: 'CREATE TABLE t (a TEXT, b TEXT, c TEXT, d TEXT);' }] },
+      { tables: [{ table_name: 't', insert_statements: ["INSERT INTO t VALUES (datetime(' now'), datetime('NOW', '-1 day'), datetime('now', 'LocalTime'), datetime('now', ' utc '));"] }] },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT * FROM t')).toEqual([[null, '2025-12-31 00:00:00', AT, null]]);
+  });
+
   it('refuses ATTACH and VACUUM INTO in release SQL: the build runs outside the sandbox and must not write the host\'s files', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'verdict-awm-parity-'));
     const target = path.join(dir, 'leak.db').replace(/'/g, "''");

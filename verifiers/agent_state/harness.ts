@@ -104,10 +104,10 @@ def _verdict_fix_clock(reference):
             values = list(args)
             if len(values) <= at:
                 values.append(reference)
-            elif isinstance(values[at], str) and values[at].strip().lower() == 'now':
+            elif isinstance(values[at], str) and values[at].lower() == 'now':
                 values[at] = reference
             for k in range(at + 1, len(values)):
-                if isinstance(values[k], str) and values[k].strip().lower() in ('localtime', 'utc'):
+                if isinstance(values[k], str) and values[k].lower() in ('localtime', 'utc'):
                     values[k] = '+0 seconds'
             return clock.execute('SELECT %s(%s)' % (name, ', '.join('?' * len(values))), values).fetchone()[0]
         return fn
