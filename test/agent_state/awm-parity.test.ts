@@ -74,6 +74,18 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(rows(built.sqlite, "SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_logs_day'")).toEqual([['idx_logs_day']]);
   });
 
+  it('keeps a CHECK on CURRENT_TIMESTAMP allowed after the real clock and the reference time disagree on a row', () => {
+    // Row 1 is after the reference time (refused here) and before the real clock (the shadow takes
+    // it): the shadow must not then read the kept schema's rewritten CURRENT_TIMESTAMP as a refused
+    // datetime('now') and lose row 2.
+    const built = buildEnvironment(
+      { tables: [{ name: 'notes', ddl: 'CREATE TABLE notes (id INTEGER PRIMARY KEY, created_at TEXT CHECK (created_at <= CURRENT_TIMESTAMP), day TEXT CHECK (day IS NULL OR date(day) = day));' }] },
+      { tables: [{ table_name: 'notes', insert_statements: ["INSERT INTO notes VALUES (1, '2026-06-01 00:00:00', NULL);", "INSERT INTO notes VALUES (2, '2025-06-01 00:00:00', '2025-06-01');"] }] },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT id FROM notes')).toEqual([[2]]);
+  });
+
   it('runs the shadow only for a schema that can read the clock outside a DEFAULT CURRENT_*', () => {
     const ddl = (...tables: string[]) => ({ tables: tables.map((ddl) => ({ ddl })) });
     expect(schemaReadsClock(ddl('CREATE TABLE a (x TEXT DEFAULT CURRENT_TIMESTAMP, y TEXT default  current_date);'))).toBe(false);
