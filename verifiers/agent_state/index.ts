@@ -98,7 +98,7 @@ const EXAMPLE: VerifierExample = {
 
 export const agentState = defineAsync({
   name: 'agent_state',
-  version: '1.1.0',
+  version: '1.2.0',
   audit: ['agent-answers', 'agent-states'],
   description:
     'General Agent (AgentWorldModel MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState), the initial one (its environment\'s, or metadata.initialState) and the final answer after </think>; 1 when it passes',
