@@ -90,7 +90,7 @@ function readLines<T>(file: string, shape: z.ZodType<T>, problems: string[]): T[
 export function awmEntry(code: string): string {
   for (const line of code.split('\n')) {
     const trimmed = line.trim();
-    if (trimmed.startsWith('def verify_') && trimmed.includes('(')) return trimmed.split('(')[0]!.replace('def ', '').trim();
+    if (trimmed.startsWith('def verify_') && trimmed.includes('(')) return trimmed.split('(')[0]!.replaceAll('def ', '').trim();
   }
   return 'verify_task_completion';
 }

@@ -7,6 +7,7 @@ import type { Outcome, Sample } from '../../core/sample';
 import { scoreAsync } from '../../core/score';
 import type { AsyncVerifier, Services } from '../../core/verifier';
 import { agentStateConfigSection, agentStateService } from '../../services/agent-state';
+import { awmEntry } from '../../services/agent-state/awm';
 import { buildEnvironment, schemaReadsClock } from '../../services/agent-state/environment';
 import type { Sandbox } from '../../services/sandbox';
 import { agentState } from '../../verifiers/agent_state';
@@ -170,6 +171,14 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     const found = (await service.task('odd_shop.0')) as { kind: string; task: AgentTask };
     expect(found.kind).toBe('found');
     expect(rows(found.task.initialState!.sqlite, 'SELECT id FROM items')).toEqual([[1]]);
+  });
+});
+
+describe('the function AWM\'s runner calls', () => {
+  it('is its name with every "def " taken out, as run_verifier takes them out', () => {
+    // `line.split("(")[0].replace("def ", "")`: Python's replace takes out every occurrence.
+    expect(awmEntry('def verify_undef (a, b):\n    return {"result": "complete"}\n')).toBe('verify_un');
+    expect(awmEntry('import re\n  def verify_row(r):\n    pass\ndef verify_task_completion(a, b):\n    pass\n')).toBe('verify_row');
   });
 });
 
