@@ -216,10 +216,65 @@ export function pythonExecute(db: Database.Database, sql: string): void {
   // an attached file.
   const first = (tokens[0] ?? '').toLowerCase();
   if (first === 'attach' || (first === 'vacuum' && tokens.some((t) => t.toLowerCase() === 'into'))) throw new Error(`${first.toUpperCase()} is not run by Verdict's environment build`);
-  const statement = db.prepare(sql);
-  if (!db.inTransaction && /^(insert|update|delete|replace)/i.test(tokens[0] ?? '')) db.exec('BEGIN');
-  if (statement.reader) statement.get();
-  else statement.run();
+  const dml = /^(insert|update|delete|replace)/i.test(tokens[0] ?? '');
+  let text = sql;
+  for (let tries = 0; ; tries++) {
+    try {
+      const statement = db.prepare(text);
+      if (!db.inTransaction && dml) db.exec('BEGIN');
+      if (statement.reader) statement.get();
+      else statement.run();
+      return;
+    } catch (error) {
+      // better-sqlite3's SQLite is built without double-quoted string literals (SQLITE_DQS=0); the
+      // SQLite of AWM's Python reads a "word" that names no column as the string 'word', in schema
+      // (CHECK (status IN ("open", "done"))) and data alike. SQLite names the word it could not
+      // resolve: it becomes a literal and the statement runs again, as SQLite's fallback would.
+      const word = DQS_WORD.exec((error as Error).message)?.[1];
+      const next = word === undefined || tries >= 64 ? text : asLiteral(text, word);
+      if (next === text) throw error;
+      text = next;
+    }
+  }
+}
+
+const DQS_WORD = /^no such column: "(.*)" - should this be a string literal in single-quotes\?$/s;
+
+/** `sql` with every double-quoted `"word"` (outside literals and comments) written as the literal 'word'. */
+function asLiteral(sql: string, word: string): string {
+  const quoted = `"${word.replaceAll('"', '""')}"`;
+  const literal = `'${word.replaceAll("'", "''")}'`;
+  let out = '';
+  let k = 0;
+  while (k < sql.length) {
+    const c = sql[k]!;
+    let end = k + 1;
+    if (c === "'" || c === '`' || c === '[') {
+      const close = c === '[' ? ']' : c;
+      end = sql.indexOf(close, k + 1);
+      while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
+      end = end < 0 ? sql.length : end + 1;
+      out += sql.slice(k, end);
+    } else if (c === '"') {
+      end = sql.indexOf('"', k + 1);
+      while (end >= 0 && sql[end + 1] === '"') end = sql.indexOf('"', end + 2);
+      end = end < 0 ? sql.length : end + 1;
+      const token = sql.slice(k, end);
+      out += token === quoted ? literal : token;
+    } else if (c === '-' && sql[k + 1] === '-') {
+      end = sql.indexOf('\n', k);
+      end = end < 0 ? sql.length : end;
+      out += sql.slice(k, end);
+    } else if (c === '/' && sql[k + 1] === '*') {
+      end = sql.indexOf('*/', k + 2);
+      end = end < 0 ? sql.length : end + 2;
+      out += sql.slice(k, end);
+    } else {
+      out += c;
+    }
+    k = end;
+  }
+  return out;
 }
 
 /**

@@ -147,6 +147,29 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(() => readFileSync(path.join(dir, 'leak.db'))).toThrow(/ENOENT/);
   });
 
+  it('reads a double-quoted word that names no column as a string, as the SQLite of AWM\'s Python does (in CHECKs and seed rows)', () => {
+    const built = buildEnvironment(
+      {
+        tables: [
+          { name: 'tickets', ddl: 'CREATE TABLE tickets (id INTEGER PRIMARY KEY, status TEXT NOT NULL CHECK (status IN ("open", "done")), note TEXT);', indexes: ['CREATE INDEX idx_open ON tickets(id) WHERE status = "open";'] },
+          { name: 'tags', ddl: 'CREATE TABLE tags (name TEXT);' },
+        ],
+      },
+      {
+        tables: [
+          { table_name: 'tickets', insert_statements: ['INSERT INTO tickets VALUES (1, "open", "it""s");', 'INSERT INTO tickets VALUES (2, "lost", NULL);', "INSERT INTO tickets VALUES (3, 'done', '\"x\"');"] },
+          // "name" is a column here: SQLite reads it as one, so the copy copies the row.
+          { table_name: 'tags', insert_statements: ['INSERT INTO tags VALUES ("name");', 'INSERT INTO tags SELECT "name" || "!" FROM tags;'] },
+        ],
+      },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT * FROM tickets ORDER BY id')).toEqual([[1, 'open', 'it"s'], [3, 'done', '"x"']]);
+    expect(rows(built.sqlite, 'SELECT name FROM tags ORDER BY rowid')).toEqual([['name'], ['name!']]);
+    expect(rows(built.sqlite, "SELECT name FROM sqlite_master WHERE type = 'index'")).toEqual([['idx_open']]);
+    expect(built.skipped).toEqual({ tables: 0, statements: 1 });
+  });
+
   it('loses every seed row when the final commit fails on a deferred foreign key, as AWM rolls back', () => {
     const built = buildEnvironment(
       {
@@ -194,7 +217,7 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
       [
         { name: 'todos', ddl: "CREATE TABLE todos (id INTEGER PRIMARY KEY, title TEXT NOT NULL, due TEXT CHECK (due <= datetime('now')), done INTEGER NOT NULL DEFAULT 0);" },
         { name: 'lists', ddl: 'CREATE TABLE lists (id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT DEFAULT CURRENT_TIMESTAMP);' },
-        { name: 'list_names', ddl: "CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists;" },
+        { name: 'list_names', ddl: "CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists WHERE name != \"\";" },
       ],
       [
         { table_name: 'todos', insert_statements: ["INSERT INTO todos (id, title, due) VALUES (1, 'File taxes', datetime('now', '-2 days'));"] },
@@ -279,8 +302,9 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
   // The lie keeps the view's columns and their declared types (the first SELECT of a compound gives them).
   it('gives 0 for a view redefined to lie (AWM\'s runner would read it and say complete), and 1 for the real change', async () => {
     expect(await score(6, "INSERT INTO lists (name) VALUES ('Taxes');")).toMatchObject({ status: 'OK', reward: 1, details: { why: 'complete' } });
-    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists UNION ALL SELECT 'Taxes', CURRENT_DATE;")).toMatchObject({ status: 'OK', reward: 0, reason: 'schema_changed', details: { tables: ['list_names'] } });
-    // The same definition written again, as AWM's environment holds it (CURRENT_DATE the keyword), is no change.
-    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists; INSERT INTO lists (name) VALUES ('Taxes');")).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists WHERE name != \"\" UNION ALL SELECT 'Taxes', CURRENT_DATE;")).toMatchObject({ status: 'OK', reward: 0, reason: 'schema_changed', details: { tables: ['list_names'] } });
+    // The same definition written again, as AWM's environment holds it (CURRENT_DATE the keyword, "" a
+    // double-quoted string, both rewritten in the built schema), is no change.
+    expect(await score(6, "DROP VIEW list_names; CREATE VIEW list_names AS SELECT name, CURRENT_DATE AS today FROM lists WHERE name != \"\"; INSERT INTO lists (name) VALUES ('Taxes');")).toMatchObject({ status: 'OK', reward: 1 });
   });
 });

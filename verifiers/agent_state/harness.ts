@@ -45,10 +45,9 @@ def _verdict_shape(path, check):
             shape[name] = [kind, wr, strict, columns]
             if kind == 'view':
                 # A view's rows are its definition: one rewritten to answer a verification's query
-                # (same columns, other rows) is a reshaped state. Compared with CURRENT_* written as
-                # functions on both sides, as a built environment's schema holds them.
+                # (same columns, other rows) is a reshaped state.
                 row = con.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (name,)).fetchone()
-                shape[name].append(_verdict_with_clock(row[0]) if row else None)
+                shape[name].append(_verdict_view_text(row[0]) if row else None)
         return shape
     finally:
         con.close()
@@ -145,6 +144,24 @@ def _verdict_with_clock(sql):
         out.append(quoted.group(0))
         k = quoted.end()
     out.append(_VERDICT_CURRENT.sub(lambda m: _VERDICT_AS_FUNCTION[m.group(1).lower()], sql[k:]))
+    return ''.join(out)
+
+
+def _verdict_view_text(sql):
+    # As a built environment's schema holds it: CURRENT_* written as functions, and a "word" that
+    # SQLite read as a string written as 'word' (the build's SQLite has no double-quoted literals).
+    # So every double-quoted token compares as its single-quoted twin, on both sides.
+    sql = _verdict_with_clock(sql)
+    out = []
+    k = 0
+    for quoted in _VERDICT_SKIP.finditer(sql):
+        token = quoted.group(0)
+        if token.startswith('"') and len(token) >= 2 and token.endswith('"'):
+            token = "'" + token[1:-1].replace('""', '"').replace("'", "''") + "'"
+        out.append(sql[k:quoted.start()])
+        out.append(token)
+        k = quoted.end()
+    out.append(sql[k:])
     return ''.join(out)
 
 
