@@ -98,9 +98,9 @@ class Build {
   ) {
     const Database = sqlite();
     this.clock = new Database(':memory:');
-    this.db = new Database(':memory:');
+    this.db = pythonConnection(new Database(':memory:'));
     fixClock(this.db, this.clock, referenceTime);
-    this.shadow = shadow ? new Database(':memory:') : null;
+    this.shadow = shadow ? pythonConnection(new Database(':memory:')) : null;
   }
 
   /** One statement, as AWM's `cursor.execute` runs it; throws as it would raise. */
@@ -136,12 +136,12 @@ class Build {
   /** AWM seeds on a new connection: connection state (pragmas, temp tables) does not carry over. */
   reopen(): void {
     const Database = sqlite();
-    const next = new Database(this.db.serialize());
+    const next = pythonConnection(new Database(this.db.serialize()));
     fixClock(next, this.clock, this.referenceTime);
     this.db.close();
     this.db = next;
     if (this.shadow === null) return;
-    const shadow = new Database(this.shadow.serialize());
+    const shadow = pythonConnection(new Database(this.shadow.serialize()));
     this.shadow.close();
     this.shadow = shadow;
   }
@@ -194,6 +194,16 @@ function build(schema: AwmSchema, seed: AwmSeed, referenceTime: string, key: str
   } finally {
     run.close();
   }
+}
+
+/**
+ * A new connection as `sqlite3.connect` opens one: foreign keys off. better-sqlite3's SQLite is
+ * built with them on by default (SQLITE_DEFAULT_FOREIGN_KEYS=1), which would refuse the `examples`
+ * rows AWM's schema step writes unchecked.
+ */
+function pythonConnection(db: Database.Database): Database.Database {
+  db.pragma('foreign_keys = OFF');
+  return db;
 }
 
 /**

@@ -170,6 +170,22 @@ describe('an AgentWorldModel environment is built as AWM\'s reset builds it', ()
     expect(built.skipped).toEqual({ tables: 0, statements: 1 });
   });
 
+  it('writes a table\'s `examples` with foreign keys off, as AWM\'s schema step does (its connection is Python\'s default)', () => {
+    const built = buildEnvironment(
+      {
+        tables: [
+          { name: 'owners', ddl: 'CREATE TABLE owners (id INTEGER PRIMARY KEY);' },
+          { name: 'pets', ddl: 'CREATE TABLE pets (id INTEGER PRIMARY KEY, owner_id INTEGER NOT NULL REFERENCES owners(id));', examples: ['INSERT INTO pets VALUES (1, 42);'] },
+        ],
+      },
+      // The seed step turns them on: a dangling pet there is refused.
+      { tables: [{ table_name: 'pets', insert_statements: ['INSERT INTO pets VALUES (2, 43);'] }] },
+      AT,
+    );
+    expect(rows(built.sqlite, 'SELECT * FROM pets')).toEqual([[1, 42]]);
+    expect(built.skipped).toEqual({ tables: 0, statements: 1 });
+  });
+
   it('loses every seed row when the final commit fails on a deferred foreign key, as AWM rolls back', () => {
     const built = buildEnvironment(
       {
