@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 
-
 /** better-sqlite3 (a native addon), loaded when the first environment is built, not by every run that imports the services. */
 function sqlite(): typeof Database {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -10,9 +9,10 @@ function sqlite(): typeof Database {
 
 /**
  * An AgentWorldModel environment's initial database, built as its `reset_db` builds it: each table's
- * DDL, then its indexes (and `examples`), a table whose statements fail skipped whole; then the seed
- * data's INSERTs one by one with foreign keys on, a failing one skipped. Skipping is AWM's own
- * behaviour, so the database is the one its environment served the agent.
+ * DDL, then its indexes (and `examples`), the first failing statement ending that table's list; then
+ * the seed data's INSERTs one by one with foreign keys on, a failing one skipped — every statement as
+ * Python's sqlite3 runs it (`pythonExecute`). Skipping is AWM's own behaviour, so the database is the
+ * one its environment served the agent.
  *
  * The clock: AWM's seed data writes `datetime('now', '-3 days')` and its DDL `DEFAULT
  * CURRENT_TIMESTAMP`. Here "now" is a fixed reference time (`agentState.referenceTime`, UTC, and
@@ -20,7 +20,8 @@ function sqlite(): typeof Database {
  * every run and every replica.
  */
 export interface AwmSchema {
-  tables: Array<{ name?: string; ddl: string; indexes?: string[]; examples?: string[] }>;
+  /** As released: a table without `ddl`, or with a null list, fails as AWM's `table["ddl"]` / iteration does. */
+  tables: Array<{ name?: string; ddl?: string; indexes?: string[] | null; examples?: string[] | null }>;
 }
 export interface AwmSeed {
   tables: Array<{ table_name?: string; insert_statements?: string[] }>;
@@ -37,7 +38,7 @@ export interface BuiltEnvironment {
 }
 
 /** Bump when the build changes the bytes it makes from the same input. */
-const BUILD_VERSION = 'awm-env-1';
+const BUILD_VERSION = 'awm-env-2';
 
 /** One build per distinct input in this process, shared by every service and sample. */
 const built = new Map<string, BuiltEnvironment>();
@@ -58,40 +59,268 @@ export function environmentBuilds(): number {
   return built.size;
 }
 
+/**
+ * The build runs every statement twice: on the database it keeps, whose clock is the reference time,
+ * and first on a shadow with SQLite's own date/time functions. Only the shadow can say whether a
+ * statement calls a clock function with `now` where SQLite forbids it (a CHECK constraint, generated
+ * column or index expression: "non-deterministic use of datetime() in a CHECK constraint") — the
+ * overrides cannot tell those calls from the allowed ones — and AWM's reset, on SQLite's own
+ * functions, loses every such row. A statement the shadow refuses so is not run on the kept
+ * database; any other outcome is the kept database's own. The two can hold different rows where a
+ * constraint compares a seeded time with a fixed one (the shadow's "now" is the real clock); the
+ * shadow is not copied from the kept database then, since that copy would carry the kept schema's
+ * rewritten keywords (`CHECK (at <= CURRENT_TIMESTAMP)`, allowed, would read as
+ * `datetime('now')`, refused). Rows matter to the shadow's answer only through statements that read
+ * other rows (INSERT … SELECT, UPDATE, DELETE) on such a table.
+ */
+const NON_DETERMINISTIC = /non-deterministic use of/i;
+
+/**
+ * Whether any statement of the schema can call a clock function where SQLite requires a
+ * deterministic value: only then is the shadow needed. A `DEFAULT CURRENT_TIMESTAMP` is evaluated
+ * where "now" is allowed; any other clock function or keyword anywhere in the schema (a CHECK, a
+ * generated column, an index, but also a trigger or a default expression) turns the shadow on.
+ */
+export function schemaReadsClock(schema: AwmSchema): boolean {
+  const text = schema.tables.flatMap((t) => [t.ddl ?? '', ...(t.indexes ?? []), ...(t.examples ?? [])]).join('\n');
+  return /\b(date|time|datetime|julianday|unixepoch|strftime)\s*\(|\bCURRENT_(TIMESTAMP|DATE|TIME)\b/i.test(text.replace(/\bDEFAULT\s+CURRENT_(TIMESTAMP|DATE|TIME)\b/gi, ''));
+}
+
+class Build {
+  db: Database.Database;
+  /** null: the schema never reads the clock, so SQLite cannot refuse a statement for it. */
+  private shadow: Database.Database | null;
+  /** SQLite's own date/time functions, without overrides: they answer the kept database's calls. */
+  private readonly clock: Database.Database;
+  constructor(
+    private readonly referenceTime: string,
+    shadow: boolean,
+  ) {
+    const Database = sqlite();
+    this.clock = new Database(':memory:');
+    this.db = pythonConnection(new Database(':memory:'));
+    fixClock(this.db, this.clock, referenceTime);
+    this.shadow = shadow ? pythonConnection(new Database(':memory:')) : null;
+  }
+
+  /** One statement, as AWM's `cursor.execute` runs it; throws as it would raise. */
+  run(sql: string): void {
+    if (this.shadow === null) {
+      pythonExecute(this.db, withClock(sql));
+      return;
+    }
+    try {
+      pythonExecute(this.shadow, sql);
+    } catch (error) {
+      if (NON_DETERMINISTIC.test((error as Error).message)) throw error;
+    }
+    pythonExecute(this.db, withClock(sql));
+  }
+
+  /** Python's `conn.commit()`: a failing COMMIT (deferred foreign keys) rolls back, as AWM's except does. */
+  commit(): boolean {
+    let ok = true;
+    for (const db of [this.db, this.shadow]) {
+      if (db === null || !db.inTransaction) continue;
+      try {
+        db.exec('COMMIT');
+      } catch {
+        // Some failures (a full disk) end the transaction themselves.
+        if (db.inTransaction) db.exec('ROLLBACK');
+        if (db === this.db) ok = false;
+      }
+    }
+    return ok;
+  }
+
+  /** AWM seeds on a new connection: connection state (pragmas, temp tables) does not carry over. */
+  reopen(): void {
+    const Database = sqlite();
+    const next = pythonConnection(new Database(this.db.serialize()));
+    fixClock(next, this.clock, this.referenceTime);
+    this.db.close();
+    this.db = next;
+    if (this.shadow === null) return;
+    const shadow = pythonConnection(new Database(this.shadow.serialize()));
+    this.shadow.close();
+    this.shadow = shadow;
+  }
+
+  close(): void {
+    this.db.close();
+    this.shadow?.close();
+    this.clock.close();
+  }
+}
+
 function build(schema: AwmSchema, seed: AwmSeed, referenceTime: string, key: string): BuiltEnvironment {
-  const Database = sqlite();
-  const db = new Database(':memory:');
-  const clock = new Database(':memory:');
+  const run = new Build(referenceTime, schemaReadsClock(schema));
   try {
-    fixClock(db, clock, referenceTime);
     const skipped = { tables: 0, statements: 0 };
-    // AWM creates tables with Python's default (foreign keys off) and seeds with them on.
-    db.pragma('foreign_keys = OFF');
+    // create_sqlite_database: one connection (foreign keys off, Python's default); per table its
+    // DDL, indexes and examples, the first failure ending the table's list; then one commit.
     for (const table of schema.tables) {
       try {
-        for (const sql of [table.ddl, ...(table.indexes ?? []), ...(table.examples ?? [])]) db.prepare(withClock(sql)).run();
+        if (typeof table.ddl !== 'string') throw new Error('no ddl');
+        run.run(table.ddl);
+        // `table.get("indexes", [])`: a null list is a TypeError after the DDL ran.
+        for (const list of [table.indexes, table.examples]) {
+          if (list === null) throw new Error('not a list');
+          for (const sql of list ?? []) run.run(sql);
+        }
       } catch {
         skipped.tables++;
       }
     }
-    db.pragma('foreign_keys = ON');
-    db.exec('BEGIN');
+    run.commit();
+    // execute_sample_data: a new connection, PRAGMA foreign_keys = ON, every INSERT in turn (a
+    // failing one skipped), one commit; a commit that fails loses every seed row (AWM rolls back).
+    run.reopen();
+    run.run('PRAGMA foreign_keys = ON;');
+    let statements = 0;
     for (const table of seed.tables) {
       for (const sql of table.insert_statements ?? []) {
+        statements++;
         try {
-          db.prepare(withClock(sql)).run();
+          run.run(sql);
         } catch {
           skipped.statements++;
         }
       }
     }
-    db.exec('COMMIT');
-    const tables = (db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number) ?? 0;
-    return { sqlite: db.serialize().toString('base64'), key, tables, skipped };
+    if (!run.commit()) skipped.statements = statements;
+    const tables = (run.db.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table'").pluck().get() as number) ?? 0;
+    return { sqlite: run.db.serialize().toString('base64'), key, tables, skipped };
   } finally {
-    db.close();
-    clock.close();
+    run.close();
   }
+}
+
+/**
+ * A new connection as `sqlite3.connect` opens one: foreign keys off. better-sqlite3's SQLite is
+ * built with them on by default (SQLITE_DEFAULT_FOREIGN_KEYS=1), which would refuse the `examples`
+ * rows AWM's schema step writes unchecked.
+ */
+function pythonConnection(db: Database.Database): Database.Database {
+  db.pragma('foreign_keys = OFF');
+  return db;
+}
+
+/**
+ * `cursor.execute(sql)` of Python 3.12's sqlite3 (AWM's interpreter) with its default, legacy
+ * transaction control: one statement only (a second `;` is "You can only execute one statement at
+ * a time", where SQLite alone would take it); a statement of nothing but blanks and comments does
+ * nothing; INSERT/UPDATE/DELETE/REPLACE (after blanks and comments) open a transaction when none
+ * is open, other statements run as they are (a seed's own `BEGIN`/`COMMIT` or
+ * `PRAGMA foreign_keys` acts as it did for AWM); a statement that returns rows is stepped once.
+ */
+export function pythonExecute(db: Database.Database, sql: string): void {
+  const tokens = sqlTokens(sql);
+  let trailing = 0;
+  for (let k = tokens.length - 1; k >= 0 && tokens[k] === ';'; k--) trailing++;
+  if (trailing > 1) throw new Error('You can only execute one statement at a time.');
+  if (tokens.every((t) => t === ';')) return;
+  // The build runs in Verdict's own process, not the sandbox: dataset SQL must not reach the host's
+  // files. ATTACH and VACUUM INTO would (for AWM, files beside its database); neither can put rows
+  // in the database built, so refusing them changes no environment but one that copies rows from
+  // an attached file.
+  const first = (tokens[0] ?? '').toLowerCase();
+  if (first === 'attach' || (first === 'vacuum' && tokens.some((t) => t.toLowerCase() === 'into'))) throw new Error(`${first.toUpperCase()} is not run by Verdict's environment build`);
+  const dml = /^(insert|update|delete|replace)/i.test(tokens[0] ?? '');
+  let text = sql;
+  for (let tries = 0; ; tries++) {
+    try {
+      const statement = db.prepare(text);
+      if (!db.inTransaction && dml) db.exec('BEGIN');
+      if (statement.reader) statement.get();
+      else statement.run();
+      return;
+    } catch (error) {
+      // better-sqlite3's SQLite is built without double-quoted string literals (SQLITE_DQS=0); the
+      // SQLite of AWM's Python reads a "word" that names no column as the string 'word', in schema
+      // (CHECK (status IN ("open", "done"))) and data alike. SQLite names the word it could not
+      // resolve: it becomes a literal and the statement runs again, as SQLite's fallback would.
+      const word = DQS_WORD.exec((error as Error).message)?.[1];
+      const next = word === undefined || tries >= 64 ? text : asLiteral(text, word);
+      if (next === text) throw error;
+      text = next;
+    }
+  }
+}
+
+const DQS_WORD = /^no such column: "(.*)" - should this be a string literal in single-quotes\?$/s;
+
+/** `sql` with every double-quoted `"word"` (outside literals and comments) written as the literal 'word'. */
+function asLiteral(sql: string, word: string): string {
+  const quoted = `"${word.replaceAll('"', '""')}"`;
+  const literal = `'${word.replaceAll("'", "''")}'`;
+  let out = '';
+  let k = 0;
+  while (k < sql.length) {
+    const c = sql[k]!;
+    let end = k + 1;
+    if (c === "'" || c === '`' || c === '[') {
+      const close = c === '[' ? ']' : c;
+      end = sql.indexOf(close, k + 1);
+      while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
+      end = end < 0 ? sql.length : end + 1;
+      out += sql.slice(k, end);
+    } else if (c === '"') {
+      end = sql.indexOf('"', k + 1);
+      while (end >= 0 && sql[end + 1] === '"') end = sql.indexOf('"', end + 2);
+      end = end < 0 ? sql.length : end + 1;
+      const token = sql.slice(k, end);
+      out += token === quoted ? literal : token;
+    } else if (c === '-' && sql[k + 1] === '-') {
+      end = sql.indexOf('\n', k);
+      end = end < 0 ? sql.length : end;
+      out += sql.slice(k, end);
+    } else if (c === '/' && sql[k + 1] === '*') {
+      end = sql.indexOf('*/', k + 2);
+      end = end < 0 ? sql.length : end + 2;
+      out += sql.slice(k, end);
+    } else {
+      out += c;
+    }
+    k = end;
+  }
+  return out;
+}
+
+/**
+ * The statement's tokens that matter here: `;` and the first characters of every other run of SQL,
+ * string literals, quoted names and comments skipped.
+ */
+function sqlTokens(sql: string): string[] {
+  const out: string[] = [];
+  let k = 0;
+  while (k < sql.length) {
+    const c = sql[k]!;
+    if (/\s/.test(c)) {
+      k++;
+    } else if (c === '-' && sql[k + 1] === '-') {
+      const end = sql.indexOf('\n', k);
+      k = end < 0 ? sql.length : end + 1;
+    } else if (c === '/' && sql[k + 1] === '*') {
+      const end = sql.indexOf('*/', k + 2);
+      k = end < 0 ? sql.length : end + 2;
+    } else if (c === ';') {
+      out.push(';');
+      k++;
+    } else if (c === "'" || c === '"' || c === '`' || c === '[') {
+      const close = c === '[' ? ']' : c;
+      let end = sql.indexOf(close, k + 1);
+      while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
+      out.push(c);
+      k = end < 0 ? sql.length : end + 1;
+    } else {
+      let end = k + 1;
+      while (end < sql.length && !/[\s;'"`[]/.test(sql[end]!) && !(sql[end] === '-' && sql[end + 1] === '-') && !(sql[end] === '/' && sql[end + 1] === '*')) end++;
+      out.push(sql.slice(k, end));
+      k = end;
+    }
+  }
+  return out;
 }
 
 /** Where each date/time function takes its time value: strftime's first argument is the format. */
@@ -108,9 +337,9 @@ function fixClock(db: Database.Database, clock: Database.Database, referenceTime
     db.function(name, { varargs: true, deterministic: true }, (...args: unknown[]) => {
       const values = [...args];
       if (values.length <= at) values.push(referenceTime);
-      else if (typeof values[at] === 'string' && (values[at] as string).trim().toLowerCase() === 'now') values[at] = referenceTime;
+      else if (typeof values[at] === 'string' && (values[at] as string).toLowerCase() === 'now') values[at] = referenceTime;
       for (let k = at + 1; k < values.length; k++) {
-        const modifier = typeof values[k] === 'string' ? (values[k] as string).trim().toLowerCase() : '';
+        const modifier = typeof values[k] === 'string' ? (values[k] as string).toLowerCase() : '';
         if (modifier === 'localtime' || modifier === 'utc') values[k] = '+0 seconds';
       }
       let statement = statements.get(values.length);

@@ -52,7 +52,14 @@ function awmTask(release: AwmRelease, id: string, referenceTime: string): TaskLo
   // AWM's own reset refuses an environment without both: there is no initial state to verify against.
   if (!schema) return { kind: 'broken', error: `environment ${found.environment} has no schema in the db file` };
   if (!seed) return { kind: 'broken', error: `environment ${found.environment} has no seed data in the sample file` };
-  const built = buildEnvironment(schema, seed, referenceTime);
+  let built;
+  try {
+    built = buildEnvironment(schema, seed, referenceTime);
+  } catch (error) {
+    // Every statement's own failure is skipped as AWM skips it: what is left is data AWM's reset
+    // cannot run either (it raises, and the episode never starts) — the dataset's defect.
+    return { kind: 'broken', error: `environment ${found.environment} could not be built: ${(error as Error).message}` };
+  }
   if (built.tables === 0) return { kind: 'broken', error: `environment ${found.environment}: none of its tables could be created` };
   return { kind: 'found', task: { id, code: found.code, entry: found.entry, params: null, source: 'awm', initialState: { sqlite: built.sqlite, referenceTime } } };
 }

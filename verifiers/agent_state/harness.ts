@@ -43,6 +43,11 @@ def _verdict_shape(path, check):
         for name, kind, wr, strict in listed:
             columns = [[r[1], r[2], r[3], r[5], r[6]] for r in con.execute('PRAGMA table_xinfo("%s")' % name.replace('"', '""')).fetchall()]
             shape[name] = [kind, wr, strict, columns]
+            if kind == 'view':
+                # A view's rows are its definition: one rewritten to answer a verification's query
+                # (same columns, other rows) is a reshaped state.
+                row = con.execute("SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (name,)).fetchone()
+                shape[name].append(_verdict_view_text(row[0]) if row else None)
         return shape
     finally:
         con.close()
@@ -98,10 +103,10 @@ def _verdict_fix_clock(reference):
             values = list(args)
             if len(values) <= at:
                 values.append(reference)
-            elif isinstance(values[at], str) and values[at].strip().lower() == 'now':
+            elif isinstance(values[at], str) and values[at].lower() == 'now':
                 values[at] = reference
             for k in range(at + 1, len(values)):
-                if isinstance(values[k], str) and values[k].strip().lower() in ('localtime', 'utc'):
+                if isinstance(values[k], str) and values[k].lower() in ('localtime', 'utc'):
                     values[k] = '+0 seconds'
             return clock.execute('SELECT %s(%s)' % (name, ', '.join('?' * len(values))), values).fetchone()[0]
         return fn
@@ -139,6 +144,24 @@ def _verdict_with_clock(sql):
         out.append(quoted.group(0))
         k = quoted.end()
     out.append(_VERDICT_CURRENT.sub(lambda m: _VERDICT_AS_FUNCTION[m.group(1).lower()], sql[k:]))
+    return ''.join(out)
+
+
+def _verdict_view_text(sql):
+    # As a built environment's schema holds it: CURRENT_* written as functions, and a "word" that
+    # SQLite read as a string written as 'word' (the build's SQLite has no double-quoted literals).
+    # So every double-quoted token compares as its single-quoted twin, on both sides.
+    sql = _verdict_with_clock(sql)
+    out = []
+    k = 0
+    for quoted in _VERDICT_SKIP.finditer(sql):
+        token = quoted.group(0)
+        if token.startswith('"') and len(token) >= 2 and token.endswith('"'):
+            token = "'" + token[1:-1].replace('""', '"').replace("'", "''") + "'"
+        out.append(sql[k:quoted.start()])
+        out.append(token)
+        k = quoted.end()
+    out.append(sql[k:])
     return ''.join(out)
 
 
@@ -249,7 +272,7 @@ def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_t
         final_path, final_shape = _verdict_materialize(final, 'final.db')
     except Exception as exc:
         return {'verdict': 'state', 'error': '%s: %s' % (type(exc).__name__, exc)}
-    if not any(kind == 'table' for kind, _, _, _ in final_shape.values()):
+    if not any(shape[0] == 'table' for shape in final_shape.values()):
         return {'verdict': 'state', 'error': 'the database has no tables'}
     if initial_shape is not None:
         changed = sorted(t for t, shape in initial_shape.items() if final_shape.get(t) != shape)
@@ -263,8 +286,9 @@ def ${STATE_ENTRY}(code, entry, awm, initial, final, params, answer, reference_t
     else:
         result = fn(initial_path, final_path, params)
     if isinstance(result, dict) and 'result' in result:
-        # AgentWorldModel's verdict; its other keys are free-form and may not be JSON.
+        # AgentWorldModel's verdict; its other keys are free-form and may not be JSON. A value that is
+        # not a str is never "complete" (AWM compares it with the str), only shown.
         value = result['result']
-        result = {'result': value if isinstance(value, str) else repr(value)[:100]}
+        result = {'result': str.__str__(value)} if isinstance(value, str) else {'result': None, 'shown': repr(value)[:100]}
     return {'verdict': 'returned', 'value': result}
 `;

@@ -54,10 +54,18 @@ function readState(metadata: JsonObject, key: 'finalState' | 'initialState'): St
 
 /**
  * The task's verdict: a bool, {"passed": bool, "reason": str}, or AgentWorldModel's
- * {"result": "complete" | "others"}; anything else is the task's defect (AWM's runner reads any other
- * "result" as "others": here it is the dataset's error, not a 0).
+ * {"result": "complete" | "others"}; anything else is the task's defect (for Verdict's own tasks a
+ * "result" other than those two is one too).
+ *
+ * A task of AWM's release files is read as AWM's code-mode runner reads it: only a dict with a
+ * "result" counts — a bool or any other shape is its "Invalid return format" (a judge error, the
+ * dataset's defect: INVALID) — and every "result" but exactly "complete" is "others", a 0.
  */
-function passedOf(value: Json): { passed: boolean; reason: string | null } | null {
+function passedOf(value: Json, awm: boolean): { passed: boolean; reason: string | null } | null {
+  if (awm) {
+    if (!isJsonObject(value) || !('result' in value)) return null;
+    return { passed: value.result === 'complete', reason: typeof value.result === 'string' ? value.result.slice(0, 100) : typeof value.shown === 'string' ? value.shown : 'null' };
+  }
   if (typeof value === 'boolean') return { passed: value, reason: null };
   if (isJsonObject(value) && 'result' in value) {
     if (value.result === 'complete' || value.result === 'others') return { passed: value.result === 'complete', reason: value.result };
@@ -90,7 +98,7 @@ const EXAMPLE: VerifierExample = {
 
 export const agentState = defineAsync({
   name: 'agent_state',
-  version: '1.1.0',
+  version: '1.2.0',
   audit: ['agent-answers', 'agent-states'],
   description:
     'General Agent (AgentWorldModel MCP tasks): the task\'s Python verification function, run in the sandbox on the episode\'s final SQLite state (metadata.finalState), the initial one (its environment\'s, or metadata.initialState) and the final answer after </think>; 1 when it passes',
@@ -172,8 +180,13 @@ export const agentState = defineAsync({
       case 'schema':
         return ok(0, 'schema_changed', { ...where, tables: reply.tables ?? [] });
     }
-    const verdict = passedOf(reply.value ?? null);
-    if (verdict === null) return invalid(`task ${task.id}: the verification returned ${JSON.stringify(reply.value ?? null).slice(0, 120)}, not a bool, {"passed": bool, "reason": str} or {"result": "complete" | "others"}`, where);
+    const awm = task.source === 'awm';
+    const verdict = passedOf(reply.value ?? null, awm);
+    if (verdict === null) {
+      const returned = JSON.stringify(reply.value ?? null).slice(0, 120);
+      if (awm) return invalid(`task ${task.id}: the verification returned ${returned}, not a dict with "result" (AgentWorldModel's runner: invalid return format)`, where);
+      return invalid(`task ${task.id}: the verification returned ${returned}, not a bool, {"passed": bool, "reason": str} or {"result": "complete" | "others"}`, where);
+    }
     return ok(verdict.passed ? 1 : 0, verdict.passed ? 'passed' : 'failed', { ...where, ...(verdict.reason !== null ? { why: verdict.reason } : {}) });
   },
 });
