@@ -246,6 +246,8 @@ export class BwrapWorkspace implements TerminalPort {
       ...Object.entries(task.env).flatMap(([key, value]) => ['--setenv', key, value]),
       // Verdict's hook before the task's own PYTHONPATH (a test.sh that sets its own drops it).
       '--setenv', 'PYTHONPATH', task.env.PYTHONPATH ? `${PYTHON_HOOK_AT}:${task.env.PYTHONPATH}` : PYTHON_HOOK_AT,
+      // The pipe the runner gives the test run for the hook's record of pytest runs (runner.c's SESSIONS_FD).
+      '--setenv', 'VERDICT_SESSIONS_FD', '8',
       '--chdir', '/',
       // The test user is this backend's own uid; a named [verifier] user gives it its name.
       '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
@@ -401,7 +403,7 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: `folders nested deeper than ${rest[1]}` };
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
   if (kind !== 'ran' && kind !== 'timeout') return null;
-  if (kind === 'ran' && rest.length !== 3) return null;
+  if (kind === 'ran' && rest.length !== 4) return null;
   const files = new Map<string, string>();
   const rewardNotFile: Array<'reward.txt' | 'reward.json'> = [];
   for (;;) {
@@ -419,12 +421,14 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
     if (rewardNotFile.length === 0) return new WorkspaceError('verifier_timeout', `test.sh ran past its wall time: ${output.slice(-300)}`);
     return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile, output, skipped, environment };
   }
-  const [code, left, full] = rest;
+  const [code, left, full, cutShort] = rest;
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.
   if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped };
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
+  // A pytest run that started and never ended: the tests' own process was cut short (os._exit in the workspace's code).
+  if (cutShort !== '0') return { kind: 'workspace_fault', fault: 'tests_exited_early', output, skipped };
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
   // A full disk and no reward written (none, or empty: the write itself failed): the workspace filled it.

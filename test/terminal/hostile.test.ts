@@ -26,6 +26,11 @@ const PYTEST = {
     'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
   },
 };
+/** A task whose test.sh runs the workspace's Python program before it decides. */
+const ON_PATH_EXIT = {
+  id: 'quits',
+  tests: { 'test.sh': '#!/bin/bash\ncd /app\npython3 quit.py\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+};
 /** A task whose test runs the workspace's program: the usual way the policy's code gets to run at all. */
 const RUNS = {
   id: 'runs',
@@ -161,6 +166,23 @@ describe('terminal verifier: hostile workspaces', () => {
       expect([hook, await run(ON_PATH, workspaceTar({ 'out.txt': '41', [hook]: 'import os\nos._exit(0)\n' }))]).toMatchObject([hook, { status: 'OK', reward: 0 }]);
     }
     expect(await run(ON_PATH, workspaceTar({ 'out.txt': '42', 'sitecustomize.py': 'import os\nos._exit(1)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
+  it('a workspace module that ends pytest\'s own process (os._exit(0) on import or in a test) is 0 tests_exited_early, not the exit code it forged', async () => {
+    for (const solution of ['import os\nos._exit(0)\n', 'import os\ndef answer():\n    os._exit(0)\n']) {
+      expect([solution, await run(PYTEST, workspaceTar({ 'solution.py': solution }))]).toMatchObject([solution, { status: 'OK', reward: 0, reason: 'tests_exited_early' }]);
+    }
+    // A solved episode under the test.sh shapes real tasks use: pytest run several times, `|| true`,
+    // `--version` first, a failing run before the deciding one, pytest as a subprocess of a test.
+    const right = workspaceTar({ 'solution.py': 'def answer():\n    return 42\n' });
+    const shapes = {
+      'test_answer.py': PYTEST.tests['test_answer.py'],
+      'test_sub.py': 'import subprocess, sys\n\ndef test_nested():\n    assert subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "/tests/test_answer.py"]).returncode == 0\n',
+      'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest --version\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py -k nothing || true\npython3 -m pytest -q -p no:cacheprovider /tests/test_sub.py\nif python3 -m pytest -q -p no:cacheprovider /tests/test_answer.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+    };
+    expect(await run({ id: 'shapes', tests: shapes }, right)).toMatchObject({ status: 'OK', reward: 1 });
+    // The record is pytest's alone: a workspace program that exits at once under plain python is no run cut short.
+    expect(await run(ON_PATH_EXIT, workspaceTar({ 'out.txt': '42', 'quit.py': 'import os\nos._exit(0)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
   });
 
   it('shadowing bash, python3 or pytest inside the workspace changes nothing: PATH has no workspace folder', async () => {

@@ -15,9 +15,9 @@ import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
 import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
 import { readStashOnHost } from './host-read';
-import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
+import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, SESSIONS_LINE, sessionsCutShort, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
-import { replacedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, shadowedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
  * The `docker` backend of the `terminal` verifier: Harbor's verifier run through the Docker Engine
@@ -399,7 +399,7 @@ export class DockerWorkspace implements TerminalPort {
       if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
-      const tampered = await this.tampered(container, call, task.needs.commands);
+      const tampered = await this.tampered(docker, container, call, task.needs.commands);
       const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`, servicesEnv(task)]);
       const episode = processLines(prepare.output, 'episode');
       report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(prepare.output) };
@@ -467,12 +467,20 @@ export class DockerWorkspace implements TerminalPort {
     return new Set(found.output.split('\n').filter((line) => line.startsWith('@@HAS@@ ')).map((line) => line.slice(8).trim()));
   }
 
-  private async tampered(container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>, commands: readonly string[]): Promise<string[]> {
+  private async tampered(docker: Docker, container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>, commands: readonly string[]): Promise<string[]> {
     const changes = (await container.changes().catch(async (error: unknown) => {
       await call(container.inspect());
       return call(Promise.reject(error));
     })) as FilesystemChange[] | null;
-    return tamperedPaths(changes, commands);
+    const shadows = await shadowedCommands(changes, commands, (candidates, added) => call(this.otherCommands(docker, container, candidates, added)));
+    return [...tamperedPaths(changes, commands), ...shadows];
+  }
+
+  /** Which of the `candidates` (paths in the system bin folders) have another command of their name there, neither the same file nor one of the `added`. */
+  private async otherCommands(docker: Docker, container: Docker.Container, candidates: string[], added: string[]): Promise<ReadonlySet<string>> {
+    const script = `for p in "$@"; do n=\${p##*/}; for d in ${SYSTEM_BIN_DIRS.join(' ')}; do q=$d/$n; [ "$q" = "$p" ] && continue; { [ -e "$q" ] || [ -L "$q" ]; } || continue; [ "$q" -ef "$p" ] && continue; case " $ADDED " in *" $q "*) continue ;; esac; echo "@@OTHER@@ $p"; break; done; done`;
+    const found = await execIn(docker, container, { cmd: ['sh', '-c', script, 'verdict', ...candidates], user: '0', env: [`ADDED=${added.join(' ')}`], tailBytes: 64 << 10 });
+    return new Set(found.output.split('\n').filter((line) => line.startsWith('@@OTHER@@ ')).map((line) => line.slice(10).trim()));
   }
 
   /**
@@ -571,7 +579,7 @@ export class DockerWorkspace implements TerminalPort {
     let diffFailure: WorkspaceError | null = null;
     const diff: Promise<string[] | null> = mode.prepared
       ? Promise.resolve(mode.prepared.tampered)
-      : this.tampered(container, call, task.needs.commands).catch((error: unknown) => {
+      : this.tampered(docker, container, call, task.needs.commands).catch((error: unknown) => {
           diffFailure = error instanceof WorkspaceError ? error : engineError(error, endpoint, what);
           return null;
         });
@@ -684,6 +692,8 @@ export class DockerWorkspace implements TerminalPort {
     const readReport: EnvironmentReport = { ...report, rewardRead: read.from };
     if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report: readReport };
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report: readReport };
+    // A pytest run that started and never ended: the tests' own process was cut short (os._exit in the workspace's code).
+    if (sessionsCutShort(run.output) > 0) return { kind: 'workspace_fault', fault: 'tests_exited_early', output, skipped, report: readReport };
     return { kind: 'finished', exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report: readReport };
   }
 
@@ -739,7 +749,7 @@ function lacksOf(text: string): WorkspaceRun | null {
 function testOutput(output: string): string {
   return afterReady(output)
     .split('\n')
-    .filter((line) => !line.startsWith('@@VERDICT@@left '))
+    .filter((line) => !line.startsWith('@@VERDICT@@left ') && !line.startsWith(SESSIONS_LINE))
     .join('\n');
 }
 

@@ -139,6 +139,41 @@ rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p -m 777 /logs/verifier
 exit 0`;
 
+/** The root-only folder of the fused script's pipe for the start-up hook's record of pytest runs. */
+export const SESSIONS = '/tmp/.verdict-sessions';
+/** The fused script's last line: how many pytest runs started and never ended (`@@VERDICT@@sessions N`). */
+export const SESSIONS_LINE = '@@VERDICT@@sessions ';
+
+/**
+ * The pipe of the start-up hook's record (python/sitecustomize.py), made by root in a folder only
+ * root can open: the script holds it read-write on 7 (so neither open blocks), test.sh gets it
+ * write-only on 8 (VERDICT_SESSIONS_FD), never a readable end, so nothing of the test can drain a
+ * start it recorded. After test.sh and everything it left are gone, `sessions_read` reads it to its
+ * end (a new read end first, then the script's own closed: no writer left) and prints how many
+ * runs started (`S pid`) without a later end (`F pid`). No `mkfifo`: no record, as before.
+ */
+const SESSIONS_PIPE = `sessions=
+rm -rf ${SESSIONS}
+if command -v mkfifo >/dev/null 2>&1 && mkdir -m 700 ${SESSIONS} && mkfifo -m 600 ${SESSIONS}/pipe && exec 7<>${SESSIONS}/pipe 8>${SESSIONS}/pipe; then
+  sessions=1
+fi
+sessions_read() {
+  [ -n "$sessions" ] || return 0
+  exec 8>&- 6<${SESSIONS}/pipe 7<&-
+  open=' '
+  while read -r sk sp sr; do
+    case "$sp" in ''|*[!0-9]*) continue ;; esac
+    case "$sk" in
+      S) open="$open$sp " ;;
+      F) case "$open" in *" $sp "*) open="\${open% $sp *} \${open##* $sp }" ;; esac ;;
+    esac
+  done <&6
+  exec 6<&-
+  rm -rf ${SESSIONS}
+  set -- $open
+  echo "${SESSIONS_LINE}$#"
+}`;
+
 /** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
 export const RESET = '@@VERDICT@@ reset\n';
 /**
@@ -238,12 +273,16 @@ if [ "$FRESH" != 1 ]; then
   [ "$go" = go ] || exit 0
 fi
 ${NEEDS}
+${SESSIONS_PIPE}
 printf '${READY}%s\\n' $$
 read -r first < /tests/test.sh
-case "$first" in '#!'*) $drop /tests/test.sh < /dev/null ;; *) $drop bash /tests/test.sh < /dev/null ;; esac
+if [ -n "$sessions" ]; then export VERDICT_SESSIONS_FD=8; fi
+case "$first" in '#!'*) $drop /tests/test.sh < /dev/null 7<&- ;; *) $drop bash /tests/test.sh < /dev/null 7<&- ;; esac
 code=$?
+unset VERDICT_SESSIONS_FD
 list @@VERDICT@@left
 ${KILL_FOUND}
+sessions_read
 rm -rf ${STASH} && mkdir -p ${STASH}
 [ -z "$nonce" ] || echo "$nonce" > ${STASH}/${NONCE_FILE}
 for f in reward.txt reward.json; do
@@ -273,6 +312,14 @@ export function readyPid(head: string): string | null {
   if (at < 0) return null;
   const match = /^(\d+)\n/.exec(head.slice(at + READY.length));
   return match ? match[1]! : null;
+}
+
+/** How many pytest runs the fused script saw start and never end (its SESSIONS_LINE; 0 without one). */
+export function sessionsCutShort(output: string): number {
+  // The script's own line is its last: nothing of the test is alive to print after it.
+  const at = output.lastIndexOf(SESSIONS_LINE);
+  if (at < 0) return 0;
+  return Number(/^\d+/.exec(output.slice(at + SESSIONS_LINE.length))?.[0] ?? 0);
 }
 
 /** The reward files a script found to be something other than test.sh's own regular file. */

@@ -22,7 +22,7 @@ const DECIDING: readonly RegExp[] = [
   /^\/logs\/verifier\/./,
   // Interpreters, shells and test runners wherever PATH finds them, and the tools Verdict's own
   // scripts in the container use.
-  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl|rm|mkdir|sleep|stat|mv|setpriv)$`),
+  new RegExp(`^${BIN}/(python[0-9.]*|pytest|py\\.test|pip[0-9.]*|uv|uvx|bash|sh|dash|env|timeout|node|perl|rm|mkdir|mkfifo|sleep|stat|mv|setpriv)$`),
   // Code Python runs at start-up or imports for every test.
   /\/(sitecustomize|usercustomize)\.py$/,
   /\/(site|dist)-packages\/[^/]+\.pth$/,
@@ -74,4 +74,22 @@ export async function replacedCommands(paths: readonly string[], commands: reado
   if (candidates.length === 0) return [];
   const had = await imageHas([...new Set(candidates.map((p) => path.posix.basename(p)))]);
   return candidates.filter((p) => had.has(path.posix.basename(p)));
+}
+
+/**
+ * Shared mode's shadows: the files the episode added (`Kind` 1) in a system bin folder named like a
+ * command test.sh runs by name, where the container holds another command of that name in those
+ * folders that the episode did not add — the image's (a new `/usr/local/bin/grep` before the
+ * image's `/usr/bin/grep`; found 2026-12-07: 1 for an unsolved episode). The diff cannot tell such
+ * an addition from a tool the episode was asked to install (`jq`), so `othersOf` asks the container
+ * which of the candidates have such another (not the same file: `/bin` is often a link to `/usr/bin`),
+ * given every path the episode added there. Fresh mode's `replacedCommands` is the same rule.
+ */
+export async function shadowedCommands(changes: readonly FilesystemChange[] | null, commands: readonly string[], othersOf: (candidates: string[], added: string[]) => Promise<ReadonlySet<string>>): Promise<string[]> {
+  const wanted = new Set(commands);
+  const added = (changes ?? []).filter((c) => c.Kind === 1 && SYSTEM_BIN_DIRS.includes(path.posix.dirname(c.Path))).map((c) => c.Path);
+  const candidates = added.filter((p) => wanted.has(path.posix.basename(p)));
+  if (candidates.length === 0) return [];
+  const shadowing = await othersOf(candidates, added);
+  return candidates.filter((p) => shadowing.has(p));
 }
