@@ -168,6 +168,26 @@ describe('terminal verifier: hostile workspaces', () => {
     expect(await run(ON_PATH, workspaceTar({ 'out.txt': '42', 'sitecustomize.py': 'import os\nos._exit(1)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
   });
 
+  it('a test.sh that sets PYTHONPATH itself (dropping Verdict\'s folder) still gets the hook: a pytest.py, json.py or _distutils_hack.py in the workdir is not imported', async () => {
+    const OWN_PATH = {
+      id: 'own-path',
+      tests: {
+        'test_out.py': 'import json\n\ndef test_out():\n    assert json.load(open("/app/out.json"))["answer"] == 42\n',
+        'test.sh': '#!/bin/bash\ncd /app\nexport PYTHONPATH=/app\npython3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      },
+    };
+    const exit0 = 'import os\nos._exit(0)\n';
+    // _distutils_hack: what setuptools' distutils-precedence.pth imports at every start, before any sitecustomize.
+    for (const [name, text] of [['pytest.py', exit0], ['json.py', 'def load(f):\n    return {"answer": 42}\n'], ['_distutils_hack.py', exit0]] as const) {
+      expect([name, await run(OWN_PATH, workspaceTar({ 'out.json': '{"answer": 41}', [name]: text }))]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    expect(await run(OWN_PATH, workspaceTar({ 'out.json': '{"answer": 42}' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // Keeping Verdict's folder after the workdir (`PYTHONPATH=/app:$PYTHONPATH`) was a 1 for _distutils_hack.py
+    // (found 2026-12-07): a .pth's import runs before any sitecustomize.
+    const KEEPS = { id: 'keeps-path', tests: { ...OWN_PATH.tests, 'test.sh': OWN_PATH.tests['test.sh'].replace('PYTHONPATH=/app', 'PYTHONPATH=/app:$PYTHONPATH') } };
+    expect(await run(KEEPS, workspaceTar({ 'out.json': '{"answer": 41}', '_distutils_hack.py': exit0 }))).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
   it('a workspace module that ends pytest\'s own process (os._exit(0) on import or in a test) is 0 tests_exited_early, not the exit code it forged', async () => {
     for (const solution of ['import os\nos._exit(0)\n', 'import os\ndef answer():\n    os._exit(0)\n']) {
       expect([solution, await run(PYTEST, workspaceTar({ 'solution.py': solution }))]).toMatchObject([solution, { status: 'OK', reward: 0, reason: 'tests_exited_early' }]);

@@ -41,6 +41,12 @@ def _install():
     given = {os.path.abspath(p) for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p}
     given.add(here)
     environment = [p for p in sys.path if p and os.path.abspath(p) not in given]
+    # Run from a `.pth` file (the backend puts one in the interpreter's first site folder, which a
+    # test.sh's own PYTHONPATH cannot drop), the site folders after it are not on sys.path yet.
+    import site
+    for folder in site.getsitepackages() if hasattr(site, 'getsitepackages') else []:
+        if os.path.isdir(folder) and os.path.abspath(folder) not in given | {os.path.abspath(p) for p in environment}:
+            environment.append(folder)
     roots = {os.path.abspath(p) for p in environment}
     path_finder = next(f for f in sys.meta_path if getattr(f, '__name__', '') == 'PathFinder')
 
