@@ -96,6 +96,18 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     await port.close();
   });
 
+  it('a test.sh that sets PYTHONPATH=/app itself still gets the hook (a .pth, removed afterwards: a second verification is no tampering): 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const own = { task: { id: 'own-path', tests: { ...PYTEST_TEST, 'test.sh': PYTEST_TEST['test.sh'].replace('cd /app\n', 'cd /app\nexport PYTHONPATH=/app\n') } } };
+    const plant = "printf 'import os\\nos._exit(0)\\n' > /app/pytest.py";
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(own, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(own, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal(own, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
   it('a workspace module that ends pytest\'s own process (os._exit(0) on import) is 0 tests_exited_early; the solved episode 1', async () => {
     const port = new DockerWorkspace(config());
     const importing = { task: { id: 'imports', tests: {

@@ -70,6 +70,16 @@ describe('terminal docker backend: the workspace\'s modules do not replace the e
     expect(right).toMatchObject({ status: 'OK', reward: 1 });
   });
 
+  it('a test.sh that sets PYTHONPATH=/app itself (dropping Verdict\'s folder) still gets the hook from a .pth: a pytest.py or json.py in the workdir is not imported', async () => {
+    const OWN = { id: 'own-path', tests: { ...FILE.tests, 'test.sh': FILE.tests['test.sh'].replace('cd /app\n', 'cd /app\nexport PYTHONPATH=/app\n') } };
+    for (const [name, files] of Object.entries(plants)) {
+      const wrong = await scoreTerminal({ task: OWN }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 41}', ...files }) } }, services);
+      expect([name, wrong]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    const right = await scoreTerminal({ task: OWN }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 42}', ...plants['json.py']! }) } }, services);
+    expect(right).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
   it('a workspace module that ends pytest\'s own process in a test (os._exit(0)) is 0 tests_exited_early in a fresh container; the solved one 1', async () => {
     const IMPORTS = {
       id: 'imports',

@@ -9,7 +9,8 @@ import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTas
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
-import { freshTar, isRealFolder, readRewardFiles, testsTar, type RewardFiles } from './archive';
+import { hookPthLine } from '../python-hook';
+import { freshTar, isRealFolder, PYTHON_HOOK_AT, readRewardFiles, testsTar, type RewardFiles } from './archive';
 import { taskImageTag } from './build';
 import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
@@ -633,6 +634,7 @@ export class DockerWorkspace implements TerminalPort {
             `STOP=${mode.stop ? 1 : 0}`,
             servicesEnv(task),
             `FRESH=${mode.prepared ? 1 : 0}`,
+            `VERDICT_PTH=${hookPthLine(PYTHON_HOOK_AT)}`,
             `VERDICT_NONCE=${nonce}`,
             ...(user !== null ? [`VERDICT_USER=${user}`, `VERDICT_HOME=${'HOME' in task.env ? 1 : 0}`] : []),
           ],

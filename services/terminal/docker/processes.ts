@@ -122,6 +122,27 @@ const KILL_FOUND = `if [ -n "$found" ]; then
   done
 fi`;
 
+/** Where the fused script writes the hook's `.pth` (its name sorts before an image's own) and notes the path for CLEANUP. */
+const PTH_NAME = '00-verdict-python.pth';
+const PTH_NOTE = '/tmp/.verdict-pth';
+/**
+ * Verdict's Python hook as a `.pth` in the first site folder of the python3 test.sh finds (a venv's
+ * own when PATH leads to one), from VERDICT_PTH (python-hook.ts): a test.sh that sets PYTHONPATH
+ * itself cannot drop it. Root's, removed again with the tests (and by CLEANUP after a cut run).
+ */
+const HOOK_PTH = `pth=
+if [ -n "$VERDICT_PTH" ] && command -v python3 >/dev/null 2>&1; then
+  site=$(python3 -I -c 'import os, site; print(next((p for p in site.getsitepackages() if os.path.isdir(p)), ""))' 2>/dev/null)
+  if [ -n "$site" ] && printf '%s' "$VERDICT_PTH" > "$site/${PTH_NAME}" 2>/dev/null; then pth=$site/${PTH_NAME}; echo "$pth" > ${PTH_NOTE}; fi
+fi
+unset VERDICT_PTH`;
+/** The `.pth` a run left (a run cut short), removed. */
+const REMOVE_PTH = `if [ -f ${PTH_NOTE} ]; then
+  read -r pth < ${PTH_NOTE}
+  case "$pth" in */${PTH_NAME}) rm -f "$pth" ;; esac
+  rm -f ${PTH_NOTE}
+fi`;
+
 /**
  * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
  * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
@@ -135,6 +156,7 @@ for f in reward.txt reward.json; do
 done
 list left
 ${KILL_FOUND}
+${REMOVE_PTH}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p -m 777 /logs/verifier
 exit 0`;
@@ -273,6 +295,7 @@ if [ "$FRESH" != 1 ]; then
   [ "$go" = go ] || exit 0
 fi
 ${NEEDS}
+${HOOK_PTH}
 ${SESSIONS_PIPE}
 printf '${READY}%s\\n' $$
 read -r first < /tests/test.sh
@@ -283,6 +306,7 @@ unset VERDICT_SESSIONS_FD
 list @@VERDICT@@left
 ${KILL_FOUND}
 sessions_read
+${REMOVE_PTH}
 rm -rf ${STASH} && mkdir -p ${STASH}
 [ -z "$nonce" ] || echo "$nonce" > ${STASH}/${NONCE_FILE}
 for f in reward.txt reward.json; do
