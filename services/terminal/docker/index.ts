@@ -18,7 +18,7 @@ import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
 import { readStashOnHost } from './host-read';
 import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, SESSIONS_LINE, sessionsCutShort, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
-import { replacedCommands, shadowedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, replacedTools, shadowedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
  * The `docker` backend of the `terminal` verifier: Harbor's verifier run through the Docker Engine
@@ -294,6 +294,7 @@ export class DockerWorkspace implements TerminalPort {
       // A command test.sh runs, replaced or shadowed: looked up in the image before the change set goes in.
       const binFiles = placed.filter((e) => e.kind !== 'dir').map((e) => where(e.path));
       tampered.push(...(await replacedCommands(binFiles, task.needs.commands, (names) => this.imageCommands(docker, container, names))));
+      tampered.push(...(await replacedTools(binFiles, (paths) => this.imagePaths(docker, container, paths))));
       const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
       await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
@@ -475,6 +476,13 @@ export class DockerWorkspace implements TerminalPort {
     })) as FilesystemChange[] | null;
     const shadows = await shadowedCommands(changes, commands, (candidates, added) => call(this.otherCommands(docker, container, candidates, added)));
     return [...tamperedPaths(changes, commands), ...shadows];
+  }
+
+  /** Which of `paths` a fresh container, before the change set goes in, has. */
+  private async imagePaths(docker: Docker, container: Docker.Container, paths: string[]): Promise<ReadonlySet<string>> {
+    const script = 'for p in "$@"; do if [ -e "$p" ] || [ -L "$p" ]; then echo "@@HAS@@ $p"; fi; done';
+    const found = await execIn(docker, container, { cmd: ['sh', '-c', script, 'verdict', ...paths], user: '0', tailBytes: 64 << 10 });
+    return new Set(found.output.split('\n').filter((line) => line.startsWith('@@HAS@@ ')).map((line) => line.slice(8).trim()));
   }
 
   /** Which of the `candidates` (paths in the system bin folders) have another command of their name there, neither the same file nor one of the `added`. */
@@ -749,9 +757,13 @@ function lacksOf(text: string): WorkspaceRun | null {
 
 /** test.sh's own output: what follows the script's READY line, without the script's own lines. */
 function testOutput(output: string): string {
-  return afterReady(output)
+  // The script's sessions line, printed after test.sh's output, which may not end with a newline.
+  const at = output.lastIndexOf(SESSIONS_LINE);
+  const end = at < 0 ? -1 : output.indexOf('\n', at);
+  const text = at < 0 ? output : output.slice(0, at) + (end < 0 ? '' : output.slice(end + 1));
+  return afterReady(text)
     .split('\n')
-    .filter((line) => !line.startsWith('@@VERDICT@@left ') && !line.startsWith(SESSIONS_LINE))
+    .filter((line) => !line.startsWith('@@VERDICT@@left '))
     .join('\n');
 }
 

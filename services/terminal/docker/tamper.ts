@@ -45,6 +45,13 @@ const DECIDING: readonly RegExp[] = [
 const IGNORED = /\/__pycache__\/|^\/tmp\/\.verdict-pycache(\/|$)/;
 
 /**
+ * An interpreter or test runner in a `bin` folder off the system's (a venv's, `/opt/verifier-venv/bin/python`,
+ * that test.sh names by path or puts on PATH): the image's own replaced is tampering (a `python` that
+ * exits 0); one the episode made (its own venv, `/app/venv/bin/python`) is its work.
+ */
+const TOOL_ELSEWHERE = /\/bin\/(python[0-9.]*|pytest|py\.test|pip[0-9.]*|uv|uvx)$/;
+
+/**
  * The deciding paths among the changes, in the engine's order, each once. `commands`: those test.sh
  * runs by name; one of the image's in a system bin folder that the episode modified (`Kind` 0: the
  * image had it) is a replacement (`replacedCommands` below for the shadows a fresh container can see).
@@ -56,6 +63,7 @@ export function tamperedPaths(changes: readonly FilesystemChange[] | null, comma
     if (change.Kind === 2 || IGNORED.test(change.Path)) continue;
     if (DECIDING.some((pattern) => pattern.test(change.Path))) found.add(change.Path);
     else if (change.Kind === 0 && SYSTEM_BIN_DIRS.includes(path.posix.dirname(change.Path)) && run.has(path.posix.basename(change.Path))) found.add(change.Path);
+    else if (change.Kind === 0 && TOOL_ELSEWHERE.test(change.Path)) found.add(change.Path);
   }
   return [...found];
 }
@@ -92,4 +100,16 @@ export async function shadowedCommands(changes: readonly FilesystemChange[] | nu
   if (candidates.length === 0) return [];
   const shadowing = await othersOf(candidates, added);
   return candidates.filter((p) => shadowing.has(p));
+}
+
+/**
+ * Fresh mode's replaced interpreters and test runners off the system's bin folders (TOOL_ELSEWHERE):
+ * the change set's files there that the image already has (`imageHasPaths`, asked before the change
+ * set goes in) — a venv's `python` of the image replaced by one that exits 0.
+ */
+export async function replacedTools(paths: readonly string[], imageHasPaths: (paths: string[]) => Promise<ReadonlySet<string>>): Promise<string[]> {
+  const candidates = paths.filter((p) => TOOL_ELSEWHERE.test(p) && !SYSTEM_BIN_DIRS.includes(path.posix.dirname(p)));
+  if (candidates.length === 0) return [];
+  const had = await imageHasPaths(candidates);
+  return candidates.filter((p) => had.has(p));
 }
