@@ -487,7 +487,9 @@ static void run_test(const char *workdir, int output, int sessions, rlim_t cpu, 
    what the hook could not write failed pytest itself. Lines that are neither are the workspace's
    noise and count for nothing. */
 static int sessions_cut_short(int fd) {
-  static char text[1 << 16];
+  /* Twice a pipe's 64 KiB: a pipe read full means the workspace flooded it (its lines cannot all be
+     pytest's: thousands of runs), so that a start could not be written — counted as cut short. */
+  static char text[1 << 17];
   size_t length = 0;
   ssize_t got;
   while (length < sizeof text - 1 && ((got = read(fd, text + length, sizeof text - 1 - length)) > 0 || (got < 0 && errno == EINTR)))
@@ -513,7 +515,7 @@ static int sessions_cut_short(int fd) {
         break;
       }
   }
-  return open_count + overflow;
+  return open_count + overflow + (length >= (1 << 16));
 }
 
 /* ---- 5. the report --------------------------------------------------------------------------- */

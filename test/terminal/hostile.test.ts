@@ -192,6 +192,11 @@ describe('terminal verifier: hostile workspaces', () => {
     for (const solution of ['import os\nos._exit(0)\n', 'import os\ndef answer():\n    os._exit(0)\n']) {
       expect([solution, await run(PYTEST, workspaceTar({ 'solution.py': solution }))]).toMatchObject([solution, { status: 'OK', reward: 0, reason: 'tests_exited_early' }]);
     }
+    // The record's pipe flooded by a program test.sh runs first, so that pytest's start cannot be written:
+    // pytest fails rather than blocks, and the run is the same 0.
+    const FLOODS = { id: 'floods', tests: { ...PYTEST.tests, 'test.sh': PYTEST.tests['test.sh'].replace('cd /app\n', 'cd /app\npython3 flood.py\n') } };
+    const flood = 'import os\nos.set_blocking(8, False)\ntry:\n    while True:\n        os.write(8, b"x" * 4096)\nexcept OSError:\n    pass\n';
+    expect(await run(FLOODS, workspaceTar({ 'flood.py': flood, 'solution.py': 'import os\nos._exit(0)\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_exited_early' });
     // A solved episode under the test.sh shapes real tasks use: pytest run several times, `|| true`,
     // `--version` first, a failing run before the deciding one, pytest as a subprocess of a test.
     const right = workspaceTar({ 'solution.py': 'def answer():\n    return 42\n' });

@@ -170,8 +170,9 @@ export const SESSIONS_LINE = '@@VERDICT@@sessions ';
  * The pipe of the start-up hook's record (python/sitecustomize.py), made by root in a folder only
  * root can open: the script holds it read-write on 7 (so neither open blocks), test.sh gets it
  * write-only on 8 (VERDICT_SESSIONS_FD), never a readable end, so nothing of the test can drain a
- * start it recorded. After test.sh and everything it left are gone, `sessions_read` reads it to its
- * end (a new read end first, then the script's own closed: no writer left) and prints how many
+ * start it recorded. After test.sh and everything it left are gone (the dying too: they hold the
+ * write end), `sessions_read` reads it to its end (a new read end first, then the script's own
+ * closed: no writer left) and prints how many
  * runs started (`S pid`) without a later end (`F pid`). No `mkfifo`: no record, as before.
  */
 const SESSIONS_PIPE = `sessions=
@@ -181,9 +182,18 @@ if command -v mkfifo >/dev/null 2>&1 && mkdir -m 700 ${SESSIONS} && mkfifo -m 60
 fi
 sessions_read() {
   [ -n "$sessions" ] || return 0
+  # Every process test.sh started is gone but those dying, which hold the write end until they are
+  # (a helper stopped with a SIGTERM pending never is): killed, so that the read below ends.
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    case " 1 $$ " in *" $p "*) continue ;; esac
+    kept "$p" && continue
+    kill -s KILL "$p" 2>/dev/null
+  done
   exec 8>&- 6<${SESSIONS}/pipe 7<&-
-  open=' '
+  open=' '; sbytes=0
   while read -r sk sp sr; do
+    sbytes=$((sbytes + \${#sk} + \${#sp} + \${#sr} + 3))
     case "$sp" in ''|*[!0-9]*) continue ;; esac
     case "$sk" in
       S) open="$open$sp " ;;
@@ -193,6 +203,8 @@ sessions_read() {
   exec 6<&-
   rm -rf ${SESSIONS}
   set -- $open
+  # A pipe read (near) full: flooded by the workspace, so that a start could not be written.
+  [ "$sbytes" -lt 60000 ] || set -- "$@" flooded
   echo "${SESSIONS_LINE}$#"
 }`;
 

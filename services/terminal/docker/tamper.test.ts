@@ -30,6 +30,13 @@ describe('the docker backend\'s tamper check', () => {
       '/usr/lib/python3.11/json/decoder.py',
       '/usr/local/lib/python3.12/lib-dynload/_json.cpython-312-x86_64-linux-gnu.so',
       '/etc/ld.so.preload',
+      // pip's and uv's configuration (a find-links to the episode's own pytest wheel for test.sh's install).
+      '/etc/pip.conf',
+      '/etc/xdg/pip/pip.conf',
+      '/root/.config/pip/pip.conf',
+      '/root/.pip/pip.conf',
+      '/etc/uv/uv.toml',
+      '/home/user/.config/uv/uv.toml',
       // A test tool's configuration above /tests: pytest's ini-files and conftest, npm's, jest's, go's, cargo's.
       '/pytest.ini',
       '/.pytest.ini',

@@ -31,6 +31,10 @@ const DECIDING: readonly RegExp[] = [
   // is what tests import — found 2026-12-07: a patched `encodings` scored 1), less the folders
   // Debian ships in packages of their own, which an episode installs (`python3-venv`, `python3-tk` …).
   /^\/usr(\/local)?\/lib\/python[0-9.]+\/(?!(site-packages|dist-packages|ensurepip|distutils|lib2to3|tkinter|idlelib|turtledemo|test)\/|lib-dynload\/_(tkinter|gdbm)\.)(?:[^/]+\/)*[^/]+\.(py|so)$/,
+  // pip's and uv's configuration, system-wide or in a home: a `find-links` / `no-index` there makes a
+  // test.sh's own `pip install pytest` or `uvx pytest` install the episode's wheel, after this check.
+  /^\/etc\/(pip\.conf|xdg\/pip\/pip\.conf|uv\/uv\.toml)$/,
+  /\/(\.config\/pip\/pip\.conf|\.pip\/pip\.conf|\.config\/uv\/uv\.toml)$/,
   // Libraries every process loads (the tests run in no login or interactive shell: no profile or rc file is read).
   /^\/etc\/ld\.so\.preload$/,
   // A test tool's configuration in the one folder above /tests (../test-config.ts).
