@@ -141,11 +141,11 @@ export type WorkspaceRun =
       report?: EnvironmentReport;
     }
   /**
-   * The workspace broke the run itself: test.sh killed or stopped, processes outlived test.sh, the
-   * disk filled, or (a container backend's tamper check, by policy) the episode changed a path
+   * The workspace broke the run itself: test.sh killed or stopped, processes outlived test.sh, a
+   * pytest run ended without returning (Verdict's Python start-up hook saw it start, never end), the disk filled, or (a container backend's tamper check, by policy) the episode changed a path
    * that decides the verdict.
    */
-  | { kind: 'workspace_fault'; fault: 'runner_killed' | 'leftover_processes' | 'disk_full' | 'environment_tampered'; output: string; skipped: string[]; report?: EnvironmentReport }
+  | { kind: 'workspace_fault'; fault: 'runner_killed' | 'leftover_processes' | 'tests_exited_early' | 'disk_full' | 'environment_tampered'; output: string; skipped: string[]; report?: EnvironmentReport }
   /** The archive expands past the limits (bytes, members, nesting): the policy's workspace, a 0. */
   | { kind: 'too_large'; what: string }
   /**

@@ -1,12 +1,14 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { accessSync, constants, existsSync, readFileSync, statSync } from 'node:fs';
+import { accessSync, constants, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import { WorkspaceError, type HarborTask, type HarborTaskLookup, type TerminalPort, type WorkspaceRun, type WorkspaceSource } from '../../core/ports/terminal';
 import { systemMounts } from '../sandbox/bwrap';
 import type { TerminalConfigSection } from './config';
 import { runnerInput } from './runner-input';
 import { readArchive, SYSTEM_ROOTS, type WorkspaceEntry } from './tar';
+import { hookPthLine } from './python-hook';
 import { pythonLeftOut, ROOT_TEST_CONFIG } from './test-config';
 import { loadHarborTask } from './tasks';
 
@@ -219,6 +221,10 @@ export class BwrapWorkspace implements TerminalPort {
   private async runIn(slot: Slot, task: HarborTask, workdir: string, tops: string[], input: Buffer[], folder: string | null, skipped: string[], signal: AbortSignal): Promise<WorkspaceRun> {
     const storage = Math.round(task.storageMb * 1024 * 1024);
     const testsBytes = Object.values(task.tests).reduce((sum, text) => sum + Buffer.byteLength(text) + 4096, 1 << 20);
+    // The hook's `.pth` line, first in the first `.pth` file the host's python3 processes (read
+    // again each run), bound over it: a test.sh that sets PYTHONPATH itself cannot drop the hook.
+    const pth = firstPthFile();
+    const pthText = pth === null ? null : Buffer.concat([Buffer.from(hookPthLine(PYTHON_HOOK_AT)), readFileSafe(pth) ?? Buffer.alloc(0)]);
     const args = [
       '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try',
       '--hostname', 'workspace', '--die-with-parent', '--new-session',
@@ -235,6 +241,7 @@ export class BwrapWorkspace implements TerminalPort {
       ...(folder === null ? [] : ['--ro-bind', folder, '/.workspace']),
       '--ro-bind', RUNNER, '/.runner',
       '--ro-bind', PYTHON_HOOK, PYTHON_HOOK_AT,
+      ...(pth !== null && pthText !== null ? ['--perms', '0644', '--ro-bind-data', '3', pth] : []),
       '--cap-drop', 'ALL',
       ...['CAP_SETUID', 'CAP_SETGID', 'CAP_KILL', 'CAP_CHOWN', 'CAP_FOWNER', 'CAP_DAC_READ_SEARCH'].flatMap((c) => ['--cap-add', c]),
       '--clearenv',
@@ -246,6 +253,8 @@ export class BwrapWorkspace implements TerminalPort {
       ...Object.entries(task.env).flatMap(([key, value]) => ['--setenv', key, value]),
       // Verdict's hook before the task's own PYTHONPATH (a test.sh that sets its own drops it).
       '--setenv', 'PYTHONPATH', task.env.PYTHONPATH ? `${PYTHON_HOOK_AT}:${task.env.PYTHONPATH}` : PYTHON_HOOK_AT,
+      // The pipe the runner gives the test run for the hook's record of pytest runs (runner.c's SESSIONS_FD).
+      '--setenv', 'VERDICT_SESSIONS_FD', '8',
       '--chdir', '/',
       // The test user is this backend's own uid; a named [verifier] user gives it its name.
       '--', '/.runner', String(slot.uid), typeof task.user === 'string' && task.user !== 'root' ? task.user : 'user', workdir,
@@ -254,7 +263,10 @@ export class BwrapWorkspace implements TerminalPort {
       String(MAX_REWARD_BYTES), String(OUTPUT_TAIL_BYTES), String(Math.ceil(task.timeoutSec)),
     ];
     return new Promise<WorkspaceRun>((resolve, reject) => {
-      const child = spawn(this.config.bwrap, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+      const child = spawn(this.config.bwrap, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe'], detached: true });
+      const data = child.stdio[3] as Writable | null;
+      data?.on('error', () => {});
+      data?.end(pthText ?? Buffer.alloc(0));
       // The runner stops reading when the workspace does not fit, and says so in its report.
       child.stdin.on('error', () => {});
       child.stdin.cork();
@@ -401,7 +413,7 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
   if (kind === 'copy_failed' && rest[0] === 'nesting') return { kind: 'too_large', what: `folders nested deeper than ${rest[1]}` };
   if (kind === 'copy_failed') return { kind: 'workspace_fault', fault: 'disk_full', output: 'the workspace does not fit [environment].storage_mb', skipped };
   if (kind !== 'ran' && kind !== 'timeout') return null;
-  if (kind === 'ran' && rest.length !== 3) return null;
+  if (kind === 'ran' && rest.length !== 4) return null;
   const files = new Map<string, string>();
   const rewardNotFile: Array<'reward.txt' | 'reward.json'> = [];
   for (;;) {
@@ -419,15 +431,53 @@ function parseReport(stdout: Buffer, skipped: string[], environment: 'task' | 'h
     if (rewardNotFile.length === 0) return new WorkspaceError('verifier_timeout', `test.sh ran past its wall time: ${output.slice(-300)}`);
     return { kind: 'finished', exitCode: 124, rewardTxt: null, rewardJson: null, rewardNotFile, output, skipped, environment };
   }
-  const [code, left, full] = rest;
+  const [code, left, full, cutShort] = rest;
   const exitCode = Number(code);
   // In this order, so that one run always gets the same reason: test.sh's own death is certain,
   // whether a dying process was still there when the runner looked is not.
   if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped };
   if (left === '1') return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped };
+  // A pytest run that started and never ended: the tests' own process was cut short (os._exit in the workspace's code).
+  if (cutShort !== '0') return { kind: 'workspace_fault', fault: 'tests_exited_early', output, skipped };
   const rewardTxt = files.get('reward.txt') ?? null;
   const rewardJson = files.get('reward.json') ?? null;
   // A full disk and no reward written (none, or empty: the write itself failed): the workspace filled it.
   if (full === '1' && rewardNotFile.length === 0 && [rewardTxt, rewardJson].every((text) => text === null || text.trim() === '')) return { kind: 'workspace_fault', fault: 'disk_full', output, skipped };
   return { kind: 'finished', exitCode, rewardTxt, rewardJson, rewardNotFile, output, skipped, environment };
+}
+
+let firstPth: string | null | undefined;
+/**
+ * The first `.pth` file the host's python3 processes at start-up — its site folders in order, each
+ * one's `.pth` files sorted as `site` sorts them (hidden ones skipped) — or null (no python3, no
+ * `.pth`: the hook is then on PYTHONPATH only, and a test.sh that sets its own drops it). Asked once.
+ */
+function firstPthFile(): string | null {
+  if (firstPth !== undefined) return firstPth;
+  firstPth = null;
+  try {
+    const dirs = JSON.parse(execFileSync('python3', ['-I', '-S', '-c', 'import json, site; print(json.dumps(site.getsitepackages()))'], { encoding: 'utf8', env: { PATH: SANDBOX_PATH }, timeout: 10_000 })) as string[];
+    for (const dir of dirs) {
+      const names = (() => {
+        try {
+          return readdirSync(dir).filter((name) => name.endsWith('.pth') && !name.startsWith('.')).sort();
+        } catch {
+          return [];
+        }
+      })();
+      const file = names.map((name) => path.join(dir, name)).find((file) => statSafe(file)?.isFile());
+      if (file !== undefined) return (firstPth = file);
+    }
+  } catch {
+    // No python3 on the host: nothing to run the hook in.
+  }
+  return firstPth;
+}
+
+function readFileSafe(file: string): Buffer | null {
+  try {
+    return readFileSync(file);
+  } catch {
+    return null;
+  }
 }

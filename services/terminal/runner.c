@@ -444,11 +444,19 @@ static void deny_writing_proc(void) {
 #endif
 }
 
+/* The descriptor of the pipe on which Verdict's Python start-up hook records each pytest run's start
+   and end (python/sitecustomize.py; index.ts names it in VERDICT_SESSIONS_FD). */
+#define SESSIONS_FD 8
+
 /* The test run: never returns. */
-static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
+static void run_test(const char *workdir, int output, int sessions, rlim_t cpu, rlim_t address_kib, rlim_t fsize_kib) {
   if (chdir(workdir) < 0) setup_failed("chdir");
   int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (null < 0 || dup2(null, 0) < 0 || dup2(output, 1) < 0 || dup2(output, 2) < 0) setup_failed("stdio");
+  /* Every process of the run inherits the write end (dup2 clears close-on-exec; a pipe already at
+     that number keeps it, so it is cleared by hand), and the set-up report moves off the number. */
+  if (setup_report == SESSIONS_FD && (setup_report = fcntl(SESSIONS_FD, F_DUPFD_CLOEXEC, SESSIONS_FD + 1)) < 0) _exit(127);
+  if (sessions == SESSIONS_FD ? fcntl(SESSIONS_FD, F_SETFD, 0) < 0 : dup2(sessions, SESSIONS_FD) < 0) setup_failed("sessions pipe");
   limit(RLIMIT_CPU, cpu);
   limit(RLIMIT_AS, address_kib * 1024);
   limit(RLIMIT_FSIZE, fsize_kib * 1024);
@@ -471,6 +479,43 @@ static void run_test(const char *workdir, int output, rlim_t cpu, rlim_t address
   char *shell[] = {"bash", "/tests/test.sh", NULL};
   execvp(shell[0], shell);
   setup_failed("exec bash");
+}
+
+/* The pytest runs that started and never ended (an `S <pid>` line without a later `F <pid>`): a
+   test's process cut short — os._exit on import of the workspace's code, a signal, a crash. Read
+   once every process of the run is dead, so the pipe is at its end; a pipe holds at most 64 KiB, and
+   what the hook could not write failed pytest itself. Lines that are neither are the workspace's
+   noise and count for nothing. */
+static int sessions_cut_short(int fd) {
+  /* Twice a pipe's 64 KiB: a pipe read full means the workspace flooded it (its lines cannot all be
+     pytest's: thousands of runs), so that a start could not be written — counted as cut short. */
+  static char text[1 << 17];
+  size_t length = 0;
+  ssize_t got;
+  while (length < sizeof text - 1 && ((got = read(fd, text + length, sizeof text - 1 - length)) > 0 || (got < 0 && errno == EINTR)))
+    if (got > 0) length += (size_t)got;
+  text[length] = '\0';
+  static long open_pids[4096];
+  int open_count = 0, overflow = 0;
+  for (char *line = text, *end; *line != '\0'; line = end) {
+    end = strchr(line, '\n');
+    if (end == NULL) break;
+    *end++ = '\0';
+    char *rest;
+    long pid = (line[0] == 'S' || line[0] == 'F') && line[1] == ' ' ? strtol(line + 2, &rest, 10) : 0;
+    if (pid <= 0 || *rest != '\0') continue;
+    if (line[0] == 'S') {
+      if (open_count < (int)(sizeof open_pids / sizeof open_pids[0])) open_pids[open_count++] = pid;
+      else overflow = 1;
+      continue;
+    }
+    for (int k = open_count - 1; k >= 0; k--)
+      if (open_pids[k] == pid) {
+        open_pids[k] = open_pids[--open_count];
+        break;
+      }
+  }
+  return open_count + overflow + (length >= (1 << 16));
 }
 
 /* ---- 5. the report --------------------------------------------------------------------------- */
@@ -631,13 +676,16 @@ int main(int argc, char **argv) {
   /* Close-on-exec: it reads end-of-file once bash runs, an error when the set-up failed. */
   int setup[2];
   if (pipe2(setup, O_CLOEXEC) < 0) return failed(strerror(errno));
+  int sessions[2];
+  if (pipe2(sessions, O_CLOEXEC) < 0) return failed(strerror(errno));
   pid_t child = fork();
   if (child < 0) return failed(strerror(errno));
   if (child == 0) {
     setup_report = setup[1];
-    run_test(workdir, output, cpu, address_kib, fsize_kib);
+    run_test(workdir, output, sessions[1], cpu, address_kib, fsize_kib);
   }
   close(output);
+  close(sessions[1]);
   close(setup[1]);
   char why[256] = "";
   ssize_t got;
@@ -676,6 +724,8 @@ int main(int argc, char **argv) {
   /* 4. */
   int left = has_live_process();
   kill(-1, SIGKILL);
+  /* Blocks until the last killed holder of the write end is gone. */
+  int cut_short = sessions_cut_short(sessions[0]);
 
   /* 5. */
   int logs = open("/logs/verifier", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -686,7 +736,7 @@ int main(int argc, char **argv) {
   int places[3] = {target, tmp, logs};
   for (int k = 0; k < 3; k++) full |= places[k] >= 0 && fstatfs(places[k], &space) == 0 && space.f_bavail == 0;
   if (tmp >= 0) close(tmp);
-  dprintf(1, RECORD " ran %d %d %d\n", code, left, full);
+  dprintf(1, RECORD " ran %d %d %d %d\n", code, left, full, cut_short);
   if (logs >= 0) {
     report_file(logs, "reward.txt", head, 0);
     report_file(logs, "reward.json", head, 0);

@@ -82,6 +82,45 @@ describe('terminal docker backend, shared mode: the episode\'s container', () =>
     await port.close();
   });
 
+  it('a new command earlier on PATH that shadows the image\'s (/usr/local/bin/grep before /usr/bin/grep) is 0 environment_tampered; a tool the image lacks is the episode\'s', async () => {
+    const port = new DockerWorkspace(config());
+    const grepLabel = { task: { id: 'grep', tests: { 'test.sh': '#!/bin/bash\ncd /app\nif grep -qx 42 answer.txt; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
+    const unsolved = await make("mkdir -p /app && echo 41 > /app/answer.txt && printf '#!/bin/sh\\nexit 0\\n' > /usr/local/bin/grep && chmod +x /usr/local/bin/grep");
+    const outcome = await scoreTerminal(grepLabel, unsolved, { terminal: port });
+    expect(outcome).toMatchObject({ status: 'OK', reward: 0, reason: 'environment_tampered' });
+    expect((outcome.details as { tampered: string[] }).tampered).toEqual(['/usr/local/bin/grep']);
+    // A command the image lacks, installed into /usr/bin (also /bin/answer-tool through the usrmerge link): the episode's tool.
+    const toolLabel = { task: { id: 'tool', tests: { 'test.sh': '#!/bin/bash\nif [ "$(answer-tool)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' } } };
+    const installed = await make("printf '#!/bin/sh\\necho 42\\n' > /usr/bin/answer-tool && chmod +x /usr/bin/answer-tool && cp /usr/bin/answer-tool /usr/local/bin/answer-tool");
+    expect(await scoreTerminal(toolLabel, installed, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
+  it('a test.sh that sets PYTHONPATH=/app itself still gets the hook (a .pth, removed afterwards: a second verification is no tampering): 0 unsolved, 1 solved', async () => {
+    const port = new DockerWorkspace(config());
+    const own = { task: { id: 'own-path', tests: { ...PYTEST_TEST, 'test.sh': PYTEST_TEST['test.sh'].replace('cd /app\n', 'cd /app\nexport PYTHONPATH=/app\n') } } };
+    const plant = "printf 'import os\\nos._exit(0)\\n' > /app/pytest.py";
+    const unsolved = await make(`mkdir -p /app && echo 41 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(own, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_failed' });
+    const solved = await make(`mkdir -p /app && echo 42 > /app/answer.txt && ${plant}`);
+    expect(await scoreTerminal(own, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    expect(await scoreTerminal(own, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
+  it('a workspace module that ends pytest\'s own process (os._exit(0) on import) is 0 tests_exited_early; the solved episode 1', async () => {
+    const port = new DockerWorkspace(config());
+    const importing = { task: { id: 'imports', tests: {
+      'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest --version\nif python3 -m pytest -q -p no:cacheprovider /tests/test_outputs.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      'test_outputs.py': 'import sys\nsys.path.insert(0, "/app")\nfrom solution import answer\n\ndef test_answer():\n    assert answer() == 42\n',
+    } } };
+    const unsolved = await make("mkdir -p /app && printf 'import os\\nos._exit(0)\\n' > /app/solution.py");
+    expect(await scoreTerminal(importing, unsolved, { terminal: port })).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_exited_early' });
+    const solved = await make("mkdir -p /app && printf 'def answer():\\n    return 42\\n' > /app/solution.py");
+    expect(await scoreTerminal(importing, solved, { terminal: port })).toMatchObject({ status: 'OK', reward: 1 });
+    await port.close();
+  });
+
   it('runs the tests where the episode ran: a solved episode is 1, an unsolved one 0, and the container runs on afterwards', async () => {
     const port = new DockerWorkspace(config());
     const solved = await make('mkdir -p /app && echo 42 > /app/answer.txt');

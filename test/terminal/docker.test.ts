@@ -70,6 +70,30 @@ describe('terminal docker backend: the workspace\'s modules do not replace the e
     expect(right).toMatchObject({ status: 'OK', reward: 1 });
   });
 
+  it('a test.sh that sets PYTHONPATH=/app itself (dropping Verdict\'s folder) still gets the hook from a .pth: a pytest.py or json.py in the workdir is not imported', async () => {
+    const OWN = { id: 'own-path', tests: { ...FILE.tests, 'test.sh': FILE.tests['test.sh'].replace('cd /app\n', 'cd /app\nexport PYTHONPATH=/app\n') } };
+    for (const [name, files] of Object.entries(plants)) {
+      const wrong = await scoreTerminal({ task: OWN }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 41}', ...files }) } }, services);
+      expect([name, wrong]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    const right = await scoreTerminal({ task: OWN }, { workspace: { tar: workspaceTar({ 'out.json': '{"answer": 42}', ...plants['json.py']! }) } }, services);
+    expect(right).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
+  it('a workspace module that ends pytest\'s own process in a test (os._exit(0)) is 0 tests_exited_early in a fresh container; the solved one 1', async () => {
+    const IMPORTS = {
+      id: 'imports',
+      tests: {
+        'test_answer.py': 'import sys\nsys.path.insert(0, "/app")\nfrom solution import answer\n\ndef test_answer():\n    assert answer() == 42\n',
+        'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py || true\nif python3 -m pytest -q -p no:cacheprovider /tests/test_answer.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      },
+    };
+    const wrong = await scoreTerminal({ task: IMPORTS }, { workspace: { tar: workspaceTar({ 'solution.py': 'import os\ndef answer():\n    os._exit(0)\n' }) } }, services);
+    expect(wrong).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_exited_early' });
+    const right = await scoreTerminal({ task: IMPORTS }, { workspace: { tar: workspaceTar({ 'solution.py': 'def answer():\n    return 42\n' }) } }, services);
+    expect(right).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
   it('a pytest plugin the episode installed is not loaded; one test.sh installs is; a patched standard library package is tampering', async () => {
     const site = 'usr/lib/python3/dist-packages/';
     const passAll = 'import pytest\n@pytest.hookimpl(hookwrapper=True)\ndef pytest_runtest_makereport(item, call):\n    out = yield\n    out.get_result().outcome = "passed"\n';

@@ -26,6 +26,11 @@ const PYTEST = {
     'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
   },
 };
+/** A task whose test.sh runs the workspace's Python program before it decides. */
+const ON_PATH_EXIT = {
+  id: 'quits',
+  tests: { 'test.sh': '#!/bin/bash\ncd /app\npython3 quit.py\nif [ "$(cat out.txt)" = 42 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n' },
+};
 /** A task whose test runs the workspace's program: the usual way the policy's code gets to run at all. */
 const RUNS = {
   id: 'runs',
@@ -161,6 +166,48 @@ describe('terminal verifier: hostile workspaces', () => {
       expect([hook, await run(ON_PATH, workspaceTar({ 'out.txt': '41', [hook]: 'import os\nos._exit(0)\n' }))]).toMatchObject([hook, { status: 'OK', reward: 0 }]);
     }
     expect(await run(ON_PATH, workspaceTar({ 'out.txt': '42', 'sitecustomize.py': 'import os\nos._exit(1)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
+  });
+
+  it('a test.sh that sets PYTHONPATH itself (dropping Verdict\'s folder) still gets the hook: a pytest.py, json.py or _distutils_hack.py in the workdir is not imported', async () => {
+    const OWN_PATH = {
+      id: 'own-path',
+      tests: {
+        'test_out.py': 'import json\n\ndef test_out():\n    assert json.load(open("/app/out.json"))["answer"] == 42\n',
+        'test.sh': '#!/bin/bash\ncd /app\nexport PYTHONPATH=/app\npython3 -m pytest -q -p no:cacheprovider /tests/test_out.py\nif [ $? -eq 0 ]; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+      },
+    };
+    const exit0 = 'import os\nos._exit(0)\n';
+    // _distutils_hack: what setuptools' distutils-precedence.pth imports at every start, before any sitecustomize.
+    for (const [name, text] of [['pytest.py', exit0], ['json.py', 'def load(f):\n    return {"answer": 42}\n'], ['_distutils_hack.py', exit0]] as const) {
+      expect([name, await run(OWN_PATH, workspaceTar({ 'out.json': '{"answer": 41}', [name]: text }))]).toMatchObject([name, { status: 'OK', reward: 0 }]);
+    }
+    expect(await run(OWN_PATH, workspaceTar({ 'out.json': '{"answer": 42}' }))).toMatchObject({ status: 'OK', reward: 1 });
+    // Keeping Verdict's folder after the workdir (`PYTHONPATH=/app:$PYTHONPATH`) was a 1 for _distutils_hack.py
+    // (found 2026-12-07): a .pth's import runs before any sitecustomize.
+    const KEEPS = { id: 'keeps-path', tests: { ...OWN_PATH.tests, 'test.sh': OWN_PATH.tests['test.sh'].replace('PYTHONPATH=/app', 'PYTHONPATH=/app:$PYTHONPATH') } };
+    expect(await run(KEEPS, workspaceTar({ 'out.json': '{"answer": 41}', '_distutils_hack.py': exit0 }))).toMatchObject({ status: 'OK', reward: 0 });
+  });
+
+  it('a workspace module that ends pytest\'s own process (os._exit(0) on import or in a test) is 0 tests_exited_early, not the exit code it forged', async () => {
+    for (const solution of ['import os\nos._exit(0)\n', 'import os\ndef answer():\n    os._exit(0)\n']) {
+      expect([solution, await run(PYTEST, workspaceTar({ 'solution.py': solution }))]).toMatchObject([solution, { status: 'OK', reward: 0, reason: 'tests_exited_early' }]);
+    }
+    // The record's pipe flooded by a program test.sh runs first, so that pytest's start cannot be written:
+    // pytest fails rather than blocks, and the run is the same 0.
+    const FLOODS = { id: 'floods', tests: { ...PYTEST.tests, 'test.sh': PYTEST.tests['test.sh'].replace('cd /app\n', 'cd /app\npython3 flood.py\n') } };
+    const flood = 'import os\nos.set_blocking(8, False)\ntry:\n    while True:\n        os.write(8, b"x" * 4096)\nexcept OSError:\n    pass\n';
+    expect(await run(FLOODS, workspaceTar({ 'flood.py': flood, 'solution.py': 'import os\nos._exit(0)\n' }))).toMatchObject({ status: 'OK', reward: 0, reason: 'tests_exited_early' });
+    // A solved episode under the test.sh shapes real tasks use: pytest run several times, `|| true`,
+    // `--version` first, a failing run before the deciding one, pytest as a subprocess of a test.
+    const right = workspaceTar({ 'solution.py': 'def answer():\n    return 42\n' });
+    const shapes = {
+      'test_answer.py': PYTEST.tests['test_answer.py'],
+      'test_sub.py': 'import subprocess, sys\n\ndef test_nested():\n    assert subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "/tests/test_answer.py"]).returncode == 0\n',
+      'test.sh': '#!/bin/bash\ncd /app\npython3 -m pytest --version\npython3 -m pytest -q -p no:cacheprovider /tests/test_answer.py -k nothing || true\npython3 -m pytest -q -p no:cacheprovider /tests/test_sub.py\nif python3 -m pytest -q -p no:cacheprovider /tests/test_answer.py; then echo 1 > /logs/verifier/reward.txt; else echo 0 > /logs/verifier/reward.txt; fi\n',
+    };
+    expect(await run({ id: 'shapes', tests: shapes }, right)).toMatchObject({ status: 'OK', reward: 1 });
+    // The record is pytest's alone: a workspace program that exits at once under plain python is no run cut short.
+    expect(await run(ON_PATH_EXIT, workspaceTar({ 'out.txt': '42', 'quit.py': 'import os\nos._exit(0)\n' }))).toMatchObject({ status: 'OK', reward: 1 });
   });
 
   it('shadowing bash, python3 or pytest inside the workspace changes nothing: PATH has no workspace folder', async () => {

@@ -9,15 +9,16 @@ import { WorkspaceError, type EnvironmentReport, type HarborTask, type HarborTas
 import type { DockerConfigSection, TerminalConfigSection } from '../config';
 import { readArchive, type WorkspaceEntry } from '../tar';
 import { loadHarborTask } from '../tasks';
-import { freshTar, isRealFolder, readRewardFiles, testsTar, type RewardFiles } from './archive';
+import { hookPthLine } from '../python-hook';
+import { freshTar, isRealFolder, PYTHON_HOOK_AT, readRewardFiles, testsTar, type RewardFiles } from './archive';
 import { taskImageTag } from './build';
 import { applyDeletions } from './deletions';
 import { engineClients, engineError } from './engine';
 import { execEnded, execIn, type EndedExec, type ExecResult } from './exec';
 import { readStashOnHost } from './host-read';
-import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, STASH } from './processes';
+import { afterReady, CLEANUP, FALLBACK, FUSED, LACKS, notFileLines, PREPARE, processLines, READY, readyPid, RESET, RUN_TESTS, SESSIONS_LINE, sessionsCutShort, STASH } from './processes';
 import { keptServices, servicesEnv } from './services';
-import { replacedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, replacedTools, shadowedCommands, SYSTEM_BIN_DIRS, tamperedPaths, type FilesystemChange } from './tamper';
 
 /**
  * The `docker` backend of the `terminal` verifier: Harbor's verifier run through the Docker Engine
@@ -293,6 +294,7 @@ export class DockerWorkspace implements TerminalPort {
       // A command test.sh runs, replaced or shadowed: looked up in the image before the change set goes in.
       const binFiles = placed.filter((e) => e.kind !== 'dir').map((e) => where(e.path));
       tampered.push(...(await replacedCommands(binFiles, task.needs.commands, (names) => this.imageCommands(docker, container, names))));
+      tampered.push(...(await replacedTools(binFiles, (paths) => this.imagePaths(docker, container, paths))));
       const entries = placed.filter((e) => !RESERVED.test(where(e.path)));
       await applyDeletions(docker, container, workspace.deletions);
       await container.putArchive(await freshTar(entries, base, uid, task.tests), { path: '/' });
@@ -399,7 +401,7 @@ export class DockerWorkspace implements TerminalPort {
       if (report.tampered.length > 0 && this.docker.tamper === 'zero') return { kind: 'workspace_fault', fault: 'environment_tampered', output: '', skipped, report };
     } else {
       // The diff first: what the episode changed, before anything of Verdict's is in the container.
-      const tampered = await this.tampered(container, call, task.needs.commands);
+      const tampered = await this.tampered(docker, container, call, task.needs.commands);
       const prepare = await root(PREPARE, [`STOP=${mode.stop ? 1 : 0}`, `PYTHONPYCACHEPREFIX=${PYCACHE}`, servicesEnv(task)]);
       const episode = processLines(prepare.output, 'episode');
       report = { tampered, processes: episode.map((p) => `${p.pid} ${p.name}`), processesStopped: mode.stop && episode.length > 0, ...keptServices(prepare.output) };
@@ -467,12 +469,27 @@ export class DockerWorkspace implements TerminalPort {
     return new Set(found.output.split('\n').filter((line) => line.startsWith('@@HAS@@ ')).map((line) => line.slice(8).trim()));
   }
 
-  private async tampered(container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>, commands: readonly string[]): Promise<string[]> {
+  private async tampered(docker: Docker, container: Docker.Container, call: <T>(promise: Promise<T>) => Promise<T>, commands: readonly string[]): Promise<string[]> {
     const changes = (await container.changes().catch(async (error: unknown) => {
       await call(container.inspect());
       return call(Promise.reject(error));
     })) as FilesystemChange[] | null;
-    return tamperedPaths(changes, commands);
+    const shadows = await shadowedCommands(changes, commands, (candidates, added) => call(this.otherCommands(docker, container, candidates, added)));
+    return [...tamperedPaths(changes, commands), ...shadows];
+  }
+
+  /** Which of `paths` a fresh container, before the change set goes in, has. */
+  private async imagePaths(docker: Docker, container: Docker.Container, paths: string[]): Promise<ReadonlySet<string>> {
+    const script = 'for p in "$@"; do if [ -e "$p" ] || [ -L "$p" ]; then echo "@@HAS@@ $p"; fi; done';
+    const found = await execIn(docker, container, { cmd: ['sh', '-c', script, 'verdict', ...paths], user: '0', tailBytes: 64 << 10 });
+    return new Set(found.output.split('\n').filter((line) => line.startsWith('@@HAS@@ ')).map((line) => line.slice(8).trim()));
+  }
+
+  /** Which of the `candidates` (paths in the system bin folders) have another command of their name there, neither the same file nor one of the `added`. */
+  private async otherCommands(docker: Docker, container: Docker.Container, candidates: string[], added: string[]): Promise<ReadonlySet<string>> {
+    const script = `for p in "$@"; do n=\${p##*/}; for d in ${SYSTEM_BIN_DIRS.join(' ')}; do q=$d/$n; [ "$q" = "$p" ] && continue; { [ -e "$q" ] || [ -L "$q" ]; } || continue; [ "$q" -ef "$p" ] && continue; case " $ADDED " in *" $q "*) continue ;; esac; echo "@@OTHER@@ $p"; break; done; done`;
+    const found = await execIn(docker, container, { cmd: ['sh', '-c', script, 'verdict', ...candidates], user: '0', env: [`ADDED=${added.join(' ')}`], tailBytes: 64 << 10 });
+    return new Set(found.output.split('\n').filter((line) => line.startsWith('@@OTHER@@ ')).map((line) => line.slice(10).trim()));
   }
 
   /**
@@ -571,7 +588,7 @@ export class DockerWorkspace implements TerminalPort {
     let diffFailure: WorkspaceError | null = null;
     const diff: Promise<string[] | null> = mode.prepared
       ? Promise.resolve(mode.prepared.tampered)
-      : this.tampered(container, call, task.needs.commands).catch((error: unknown) => {
+      : this.tampered(docker, container, call, task.needs.commands).catch((error: unknown) => {
           diffFailure = error instanceof WorkspaceError ? error : engineError(error, endpoint, what);
           return null;
         });
@@ -625,6 +642,7 @@ export class DockerWorkspace implements TerminalPort {
             `STOP=${mode.stop ? 1 : 0}`,
             servicesEnv(task),
             `FRESH=${mode.prepared ? 1 : 0}`,
+            `VERDICT_PTH=${hookPthLine(PYTHON_HOOK_AT)}`,
             `VERDICT_NONCE=${nonce}`,
             ...(user !== null ? [`VERDICT_USER=${user}`, `VERDICT_HOME=${'HOME' in task.env ? 1 : 0}`] : []),
           ],
@@ -684,6 +702,8 @@ export class DockerWorkspace implements TerminalPort {
     const readReport: EnvironmentReport = { ...report, rewardRead: read.from };
     if (exitCode >= 128) return { kind: 'workspace_fault', fault: 'runner_killed', output, skipped, report: readReport };
     if (left.length > 0) return { kind: 'workspace_fault', fault: 'leftover_processes', output, skipped, report: readReport };
+    // A pytest run that started and never ended: the tests' own process was cut short (os._exit in the workspace's code).
+    if (sessionsCutShort(run.output) > 0) return { kind: 'workspace_fault', fault: 'tests_exited_early', output, skipped, report: readReport };
     return { kind: 'finished', exitCode, rewardTxt: rewards.rewardTxt, rewardJson: rewards.rewardJson, rewardNotFile: rewards.notFiles, output, skipped, environment: 'task', report: readReport };
   }
 
@@ -737,7 +757,11 @@ function lacksOf(text: string): WorkspaceRun | null {
 
 /** test.sh's own output: what follows the script's READY line, without the script's own lines. */
 function testOutput(output: string): string {
-  return afterReady(output)
+  // The script's sessions line, printed after test.sh's output, which may not end with a newline.
+  const at = output.lastIndexOf(SESSIONS_LINE);
+  const end = at < 0 ? -1 : output.indexOf('\n', at);
+  const text = at < 0 ? output : output.slice(0, at) + (end < 0 ? '' : output.slice(end + 1));
+  return afterReady(text)
     .split('\n')
     .filter((line) => !line.startsWith('@@VERDICT@@left '))
     .join('\n');

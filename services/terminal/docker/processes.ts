@@ -122,6 +122,27 @@ const KILL_FOUND = `if [ -n "$found" ]; then
   done
 fi`;
 
+/** Where the fused script writes the hook's `.pth` (its name sorts before an image's own) and notes the path for CLEANUP. */
+const PTH_NAME = '00-verdict-python.pth';
+const PTH_NOTE = '/tmp/.verdict-pth';
+/**
+ * Verdict's Python hook as a `.pth` in the first site folder of the python3 test.sh finds (a venv's
+ * own when PATH leads to one), from VERDICT_PTH (python-hook.ts): a test.sh that sets PYTHONPATH
+ * itself cannot drop it. Root's, removed again with the tests (and by CLEANUP after a cut run).
+ */
+const HOOK_PTH = `pth=
+if [ -n "$VERDICT_PTH" ] && command -v python3 >/dev/null 2>&1; then
+  site=$(python3 -I -c 'import os, site; print(next((p for p in site.getsitepackages() if os.path.isdir(p)), ""))' 2>/dev/null)
+  if [ -n "$site" ] && printf '%s' "$VERDICT_PTH" > "$site/${PTH_NAME}" 2>/dev/null; then pth=$site/${PTH_NAME}; echo "$pth" > ${PTH_NOTE}; fi
+fi
+unset VERDICT_PTH`;
+/** The `.pth` a run left (a run cut short), removed. */
+const REMOVE_PTH = `if [ -f ${PTH_NOTE} ]; then
+  read -r pth < ${PTH_NOTE}
+  case "$pth" in */${PTH_NAME}) rm -f "$pth" ;; esac
+  rm -f ${PTH_NOTE}
+fi`;
+
 /**
  * After the tests: lists what the verification left (`left <pid> <name>`, KEEP holding the
  * episode's kept processes), kills it, and removes /tests, the reward files and the bytecode cache:
@@ -135,9 +156,57 @@ for f in reward.txt reward.json; do
 done
 list left
 ${KILL_FOUND}
+${REMOVE_PTH}
 rm -rf /tests /logs/verifier $PYTHONPYCACHEPREFIX
 mkdir -p -m 777 /logs/verifier
 exit 0`;
+
+/** The root-only folder of the fused script's pipe for the start-up hook's record of pytest runs. */
+export const SESSIONS = '/tmp/.verdict-sessions';
+/** The fused script's last line: how many pytest runs started and never ended (`@@VERDICT@@sessions N`). */
+export const SESSIONS_LINE = '@@VERDICT@@sessions ';
+
+/**
+ * The pipe of the start-up hook's record (python/sitecustomize.py), made by root in a folder only
+ * root can open: the script holds it read-write on 7 (so neither open blocks), test.sh gets it
+ * write-only on 8 (VERDICT_SESSIONS_FD), never a readable end, so nothing of the test can drain a
+ * start it recorded. After test.sh and everything it left are gone (the dying too: they hold the
+ * write end), `sessions_read` reads it to its end (a new read end first, then the script's own
+ * closed: no writer left) and prints how many
+ * runs started (`S pid`) without a later end (`F pid`). No `mkfifo`: no record, as before.
+ */
+const SESSIONS_PIPE = `sessions=
+rm -rf ${SESSIONS}
+if command -v mkfifo >/dev/null 2>&1 && mkdir -m 700 ${SESSIONS} && mkfifo -m 600 ${SESSIONS}/pipe && exec 7<>${SESSIONS}/pipe 8>${SESSIONS}/pipe; then
+  sessions=1
+fi
+sessions_read() {
+  [ -n "$sessions" ] || return 0
+  # Every process test.sh started is gone but those dying, which hold the write end until they are
+  # (a helper stopped with a SIGTERM pending never is): killed, so that the read below ends.
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    case " 1 $$ " in *" $p "*) continue ;; esac
+    kept "$p" && continue
+    kill -s KILL "$p" 2>/dev/null
+  done
+  exec 8>&- 6<${SESSIONS}/pipe 7<&-
+  open=' '; sbytes=0
+  while read -r sk sp sr; do
+    sbytes=$((sbytes + \${#sk} + \${#sp} + \${#sr} + 3))
+    case "$sp" in ''|*[!0-9]*) continue ;; esac
+    case "$sk" in
+      S) open="$open$sp " ;;
+      F) case "$open" in *" $sp "*) open="\${open% $sp *} \${open##* $sp }" ;; esac ;;
+    esac
+  done <&6
+  exec 6<&-
+  rm -rf ${SESSIONS}
+  set -- $open
+  # A pipe read (near) full: flooded by the workspace, so that a start could not be written.
+  [ "$sbytes" -lt 60000 ] || set -- "$@" flooded
+  echo "${SESSIONS_LINE}$#"
+}`;
 
 /** The line the fused script prints once /tests and /logs/verifier are reset; it then reads `go` or `stop`. */
 export const RESET = '@@VERDICT@@ reset\n';
@@ -238,12 +307,18 @@ if [ "$FRESH" != 1 ]; then
   [ "$go" = go ] || exit 0
 fi
 ${NEEDS}
+${HOOK_PTH}
+${SESSIONS_PIPE}
 printf '${READY}%s\\n' $$
 read -r first < /tests/test.sh
-case "$first" in '#!'*) $drop /tests/test.sh < /dev/null ;; *) $drop bash /tests/test.sh < /dev/null ;; esac
+if [ -n "$sessions" ]; then export VERDICT_SESSIONS_FD=8; fi
+case "$first" in '#!'*) $drop /tests/test.sh < /dev/null 7<&- ;; *) $drop bash /tests/test.sh < /dev/null 7<&- ;; esac
 code=$?
+unset VERDICT_SESSIONS_FD
 list @@VERDICT@@left
 ${KILL_FOUND}
+sessions_read
+${REMOVE_PTH}
 rm -rf ${STASH} && mkdir -p ${STASH}
 [ -z "$nonce" ] || echo "$nonce" > ${STASH}/${NONCE_FILE}
 for f in reward.txt reward.json; do
@@ -273,6 +348,14 @@ export function readyPid(head: string): string | null {
   if (at < 0) return null;
   const match = /^(\d+)\n/.exec(head.slice(at + READY.length));
   return match ? match[1]! : null;
+}
+
+/** How many pytest runs the fused script saw start and never end (its SESSIONS_LINE; 0 without one). */
+export function sessionsCutShort(output: string): number {
+  // The script's own line is its last: nothing of the test is alive to print after it.
+  const at = output.lastIndexOf(SESSIONS_LINE);
+  if (at < 0) return 0;
+  return Number(/^\d+/.exec(output.slice(at + SESSIONS_LINE.length))?.[0] ?? 0);
 }
 
 /** The reward files a script found to be something other than test.sh's own regular file. */

@@ -1,4 +1,4 @@
-import { replacedCommands, tamperedPaths, type FilesystemChange } from './tamper';
+import { replacedCommands, replacedTools, shadowedCommands, tamperedPaths, type FilesystemChange } from './tamper';
 
 const modified = (Path: string): FilesystemChange => ({ Path, Kind: 0 });
 const added = (Path: string): FilesystemChange => ({ Path, Kind: 1 });
@@ -30,6 +30,13 @@ describe('the docker backend\'s tamper check', () => {
       '/usr/lib/python3.11/json/decoder.py',
       '/usr/local/lib/python3.12/lib-dynload/_json.cpython-312-x86_64-linux-gnu.so',
       '/etc/ld.so.preload',
+      // pip's and uv's configuration (a find-links to the episode's own pytest wheel for test.sh's install).
+      '/etc/pip.conf',
+      '/etc/xdg/pip/pip.conf',
+      '/root/.config/pip/pip.conf',
+      '/root/.pip/pip.conf',
+      '/etc/uv/uv.toml',
+      '/home/user/.config/uv/uv.toml',
       // A test tool's configuration above /tests: pytest's ini-files and conftest, npm's, jest's, go's, cargo's.
       '/pytest.ini',
       '/.pytest.ini',
@@ -90,6 +97,25 @@ describe('the docker backend\'s tamper check', () => {
   it('a command test.sh runs that the episode modified in a system bin folder (the image had it) is tampering; one it added is not, by the diff alone', () => {
     expect(tamperedPaths([modified('/usr/bin/grep'), added('/usr/local/bin/jq'), modified('/usr/bin/sed'), modified('/app/grep')], ['grep', 'jq'])).toEqual(['/usr/bin/grep']);
     expect(tamperedPaths([modified('/usr/bin/grep')])).toEqual([]);
+  });
+
+  it('an added command earlier on PATH is a shadow only where the container holds another of that name that the episode did not add', async () => {
+    const asked: Array<[string[], string[]]> = [];
+    // The container: the image's grep in /usr/bin; the episode's jq in /usr/bin and /usr/local/bin.
+    const others = async (candidates: string[], addedPaths: string[]) => (asked.push([candidates, addedPaths]), new Set(candidates.filter((p) => p === '/usr/local/bin/grep')));
+    const changes = [added('/usr/local/bin/grep'), added('/usr/bin/jq'), added('/usr/local/bin/jq'), added('/usr/local/bin/sed'), added('/app/grep'), modified('/usr/bin')];
+    expect(await shadowedCommands(changes, ['grep', 'jq'], others)).toEqual(['/usr/local/bin/grep']);
+    expect(asked).toEqual([[['/usr/local/bin/grep', '/usr/bin/jq', '/usr/local/bin/jq'], ['/usr/local/bin/grep', '/usr/bin/jq', '/usr/local/bin/jq', '/usr/local/bin/sed']]]);
+    // No added file named like a command test.sh runs: the container is not asked.
+    expect(await shadowedCommands([added('/usr/local/bin/sed'), modified('/usr/bin/grep')], ['grep'], others)).toEqual([]);
+    expect(asked).toHaveLength(1);
+  });
+
+  it('an interpreter or test runner of the image off the system bin folders (a venv\'s) replaced is tampering; one the episode made is not', async () => {
+    expect(tamperedPaths([modified('/opt/verifier-venv/bin/python'), modified('/opt/venv/bin/pytest'), added('/app/venv/bin/python'), modified('/app/bin/tool')])).toEqual(['/opt/verifier-venv/bin/python', '/opt/venv/bin/pytest']);
+    const image = new Set(['/opt/verifier-venv/bin/python3']);
+    const has = async (paths: string[]) => new Set(paths.filter((p) => image.has(p)));
+    expect(await replacedTools(['/opt/verifier-venv/bin/python3', '/app/venv/bin/python3', '/usr/bin/python3', '/opt/verifier-venv/lib/x.py'], has)).toEqual(['/opt/verifier-venv/bin/python3']);
   });
 
   it('names each path once, in the engine\'s order', () => {

@@ -16,7 +16,20 @@ a wrong answer scored 1 (found 2026-12-07). So:
   started and before the tests were put in: `pip install ./passall` in the episode's container, or
   a change set's `dist-info`) is not loaded — the image's plugins and those test.sh installs are.
 
+- every pytest run records that it started and that it ended (below).
+
 Then the environment's own sitecustomize, if any, runs as it would have.
+
+A test that imports the workspace's code into pytest's own process (`from solution import answer`)
+runs it with pytest's rights: a `solution.py` that calls `os._exit(0)` on import, or in a test,
+ends pytest with 0 before any test failed — a wrong answer scored 1 (found 2026-12-07). So where
+the backend hands this hook a pipe (VERDICT_SESSIONS_FD: a descriptor whose read end only the
+runner holds), pytest loads a plugin of this module's (an entry point of a distribution only this
+hook lists) that writes `S <pid>` when pytest loads its plugins, before any conftest or test
+module is imported, and `F <pid>` when that interpreter exits normally (atexit: a return, an
+exception or sys.exit, never os._exit nor a signal). A start without an end is a test run cut
+short: the backend reports it and the run is 0 `tests_exited_early`. What a pipe holds cannot be
+taken back; a code that knows this record can still write an end of its own.
 """
 import os
 import sys
@@ -28,6 +41,12 @@ def _install():
     given = {os.path.abspath(p) for p in os.environ.get('PYTHONPATH', '').split(os.pathsep) if p}
     given.add(here)
     environment = [p for p in sys.path if p and os.path.abspath(p) not in given]
+    # Run from a `.pth` file (the backend puts one in the interpreter's first site folder, which a
+    # test.sh's own PYTHONPATH cannot drop), the site folders after it are not on sys.path yet.
+    import site
+    for folder in site.getsitepackages() if hasattr(site, 'getsitepackages') else []:
+        if os.path.isdir(folder) and os.path.abspath(folder) not in given | {os.path.abspath(p) for p in environment}:
+            environment.append(folder)
     roots = {os.path.abspath(p) for p in environment}
     path_finder = next(f for f in sys.meta_path if getattr(f, '__name__', '') == 'PathFinder')
 
@@ -60,6 +79,8 @@ def _install():
         return (_without_episode_plugins(d, window) for d in found if _located_in(d, roots))
 
     path_finder.find_distributions = staticmethod(environment_distributions)
+    if _sessions_fd() is not None:
+        EnvironmentFirst.find_distributions = classmethod(_sessions_distribution)
 
     # The environment's own start-up hook, which this module's name hides.
     spec = path_finder.find_spec('sitecustomize', environment)
@@ -112,6 +133,65 @@ def _without_episode_plugins(distribution, window):
             return metadata.EntryPoints(e for e in super().entry_points if e.group != 'pytest11')
 
     return WithoutPytestPlugins(distribution._path)
+
+
+SESSIONS_PLUGIN = 'verdict-sessions'
+
+
+def _sessions_fd():
+    """The pipe the backend gave the test run, or None (no backend's, or a descriptor test.sh
+    reused for something else)."""
+    import stat
+    try:
+        fd = int(os.environ.get('VERDICT_SESSIONS_FD', ''))
+        return fd if stat.S_ISFIFO(os.fstat(fd).st_mode) else None
+    except (ValueError, OSError):
+        return None
+
+
+def _sessions_distribution(cls, context=None):
+    """This hook's plugin as a distribution with a `pytest11` entry point, in a default search only."""
+    if context is not None and (getattr(context, 'name', None) not in (None, SESSIONS_PLUGIN) or 'path' in vars(context)):
+        return iter(())
+    import importlib.metadata as metadata
+
+    class Sessions(metadata.Distribution):
+        def read_text(self, filename):
+            if filename == 'METADATA':
+                return 'Metadata-Version: 2.1\nName: %s\nVersion: 1\n' % SESSIONS_PLUGIN
+            if filename == 'entry_points.txt':
+                return '[pytest11]\n%s = sitecustomize:sessions_plugin\n' % SESSIONS_PLUGIN
+            return None
+
+        def locate_file(self, path):
+            return os.path.join(os.path.dirname(os.path.abspath(__file__)), str(path))
+
+    return iter((Sessions(),))
+
+
+def _record(line):
+    fd = _sessions_fd()
+    if fd is None:
+        return
+    # Never blocking: a pipe the workspace filled fails this write, and pytest with it (a 0), where a
+    # blocked pytest would hold the run to its wall time.
+    os.set_blocking(fd, False)
+    os.write(fd, line.encode())
+
+
+def __getattr__(name):
+    # pytest loads the entry point `sitecustomize:sessions_plugin`: the run starts here, before any
+    # conftest or test module (an xdist worker, `python -c`, is its controller's part, not a run).
+    if name != 'sessions_plugin':
+        raise AttributeError(name)
+    if sys.argv[:1] == ['-c'] or 'PYTEST_XDIST_WORKER' in os.environ:
+        return type(sys)('verdict_sessions')
+    import atexit
+    pid = os.getpid()
+    _record('S %d\n' % pid)
+    # Registered after the start is recorded; a forked child inherits it and records nothing.
+    atexit.register(lambda: os.getpid() == pid and _record('F %d\n' % pid))
+    return type(sys)('verdict_sessions')
 
 
 _install()
