@@ -1,7 +1,7 @@
 import type { DescField } from '@bufbuild/protobuf';
 import { RESULT_BEYOND, SAMPLE_BEYOND } from '../../services/wire/contract';
 import { ScoreResultSchema } from '../../services/wire/gen/verdict/v1/score_pb';
-import type { RowFields } from './row-fields';
+import type { FieldSpec } from '../../services/wire/fields';
 
 /**
  * The ScoreResult fields a row leaves out: `line` and `rollout` place it in the input instead of
@@ -24,7 +24,7 @@ export const RESULT_ROW_COLUMNS: readonly string[] = [
   'receipt',
 ];
 
-/** The tables rows are made with, from the descriptors (see row-fields.ts, which loads this module when it needs them). */
-export function rowFieldsFromDescriptors(): RowFields {
+/** The tables rows are made with, from the descriptors (row-fields.ts's RowFields; that module loads this one when it needs them). */
+export function rowFieldsFromDescriptors(): { sampleBeyond: readonly FieldSpec[]; resultBeyond: readonly FieldSpec[]; resultColumns: readonly string[] } {
   return { sampleBeyond: SAMPLE_BEYOND, resultBeyond: RESULT_BEYOND, resultColumns: RESULT_ROW_COLUMNS };
 }
