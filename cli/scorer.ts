@@ -9,6 +9,7 @@ import { openRuntime } from '../services/runtime';
 import type { RowsJob, RowsReply } from './dataset/pool-rows';
 import type { LineBlock } from './dataset/lines';
 import type { RowRules } from './dataset/result-rows';
+import { rowFields } from './dataset/row-fields';
 import { SCORE_VERIFIERS } from './pool-entry';
 
 /**
@@ -57,7 +58,7 @@ export async function localScorer(options: { workers: number; config: VerdictCon
     executor.runJob && options.verifiers === undefined
       ? (block, after, rules, format) => {
           const budgetMs = limits.sampleBudgetMs + limits.chunkSampleMs * Math.max(0, block.lines - 1);
-          const job: RowsJob = { block, after, rules, config: options.config, maxResponseChars: limits.maxResponseChars, format };
+          const job: RowsJob = { block, after, rules, config: options.config, maxResponseChars: limits.maxResponseChars, format, fields: rowFields() };
           return executor.runJob!('rows', job, never, budgetMs) as Promise<RowsReply>;
         }
       : undefined;

@@ -15,6 +15,7 @@ import type { DatasetFormat } from './format';
 import { parseJsonLine } from './json-line';
 import { splitLines, type LineBlock } from './lines';
 import { invalidRow, itemOf, passThrough, scoredRow, type RowContext, type RowRules, type Tally } from './result-rows';
+import { useRowFields, type RowFields } from './row-fields';
 
 export interface RowsJob {
   block: LineBlock;
@@ -27,6 +28,8 @@ export interface RowsJob {
   maxResponseChars: number;
   /** The output's format: the rows are encoded in it here (a gzip member, a zstd frame), not on the calling thread. */
   format: Exclude<DatasetFormat, 'parquet'>;
+  /** The descriptors' tables, built by the calling thread: this thread then needs no descriptor (row-fields.ts). */
+  fields: RowFields;
 }
 
 /** A block's summary entries, in columns: a typed array crosses threads as one copy. */
@@ -91,6 +94,7 @@ class RowBytes {
 }
 
 export async function scoreRows(registry: Registry, job: RowsJob): Promise<RowsReply> {
+  useRowFields(job.fields);
   const collisions = new Set<string>();
   const context: RowContext = { rules: job.rules, receipts: new Receipts(job.config, null, registry), collided: (column) => collisions.add(column) };
   const tallies: Tally[] = [];

@@ -1,5 +1,7 @@
 import type { DescField } from '@bufbuild/protobuf';
+import { RESULT_BEYOND, SAMPLE_BEYOND } from '../../services/wire/contract';
 import { ScoreResultSchema } from '../../services/wire/gen/verdict/v1/score_pb';
+import type { FieldSpec } from '../../services/wire/fields';
 
 /**
  * The ScoreResult fields a row leaves out: `line` and `rollout` place it in the input instead of
@@ -21,3 +23,8 @@ export const RESULT_ROW_COLUMNS: readonly string[] = [
   ...ROW_RESULT_FIELDS.flatMap((field) => (field.localName === 'id' ? [field.jsonName, ...PLACE_COLUMNS] : [field.jsonName])),
   'receipt',
 ];
+
+/** The tables rows are made with, from the descriptors (row-fields.ts's RowFields; that module loads this one when it needs them). */
+export function rowFieldsFromDescriptors(): { sampleBeyond: readonly FieldSpec[]; resultBeyond: readonly FieldSpec[]; resultColumns: readonly string[] } {
+  return { sampleBeyond: SAMPLE_BEYOND, resultBeyond: RESULT_BEYOND, resultColumns: RESULT_ROW_COLUMNS };
+}

@@ -5,11 +5,11 @@ import type { ShapedResult } from '../../core/groups';
 import type { JsonObject } from '../../core/json';
 import type { Sample, Status } from '../../core/sample';
 import { STATUS_NAMES } from '../../core/status';
-import { fieldsToJson, RESULT_BEYOND } from '../../services/wire/contract';
+import { fieldsToJson } from '../../services/wire/fields';
 import { canonicalJson, shortHash, type Receipts } from '../receipt';
 import type { Mapping } from './mapping';
 import { rowToSamples } from './row-samples';
-import { RESULT_ROW_COLUMNS } from './result-columns';
+import { rowFields } from './row-fields';
 import type { ResultRow } from './results';
 import type { InputRow } from './rows';
 
@@ -38,8 +38,8 @@ export interface RowContext {
   collided(column: string): void;
 }
 
-/** Result fields; an input column of the same name cannot pass through. */
-const RESULT_FIELDS = new Set(RESULT_ROW_COLUMNS);
+/** Result fields; an input column of the same name cannot pass through. Built on first use: a pool thread is given its tables with its first job. */
+let resultFields: ReadonlySet<string> | null = null;
 
 /** An input row → its item: its previous results kept (--retry-aborted), its samples, or an INVALID row. */
 export function itemOf(row: InputRow, rules: RowRules, countTokens: ((text: string) => number) | null, kept: ResultRow[] | null = null): Item {
@@ -56,9 +56,10 @@ export function passThrough(row: InputRow, context: RowContext): JsonObject | nu
   const { rules } = context;
   if (!rules.keepColumns || !('value' in row)) return null;
   let out: JsonObject | null = null;
+  const named = (resultFields ??= new Set(rowFields().resultColumns));
   for (const key in row.value) {
     if (rules.consumed.has(key)) continue;
-    if (RESULT_FIELDS.has(key) || (rules.keepResponse && key === 'response')) {
+    if (named.has(key) || (rules.keepResponse && key === 'response')) {
       context.collided(key);
       continue;
     }
@@ -86,7 +87,7 @@ export function scoredRow(result: ShapedResult, sample: Sample, rollout: number 
   json.verifierVersion = result.verifierVersion;
   json.details = result.details;
   if (result.advantage !== undefined) json.advantage = result.advantage;
-  fieldsToJson(json, RESULT_BEYOND, result);
+  fieldsToJson(json, rowFields().resultBeyond, result);
   json.receipt = context.receipts.of(sample, result.verifierVersion);
   if (context.rules.keepResponse) json.response = sample.response;
   return assign(json, pass);

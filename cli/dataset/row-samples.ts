@@ -1,10 +1,17 @@
 import { labelCell, type LabelCell } from '../../core/label-cell';
 import { isJsonObject, type Json, type JsonObject } from '../../core/json';
 import type { Sample } from '../../core/sample';
-import { emptySample } from '../../services/wire/contract';
 import { nestsDeeperThan } from '../../services/wire/depth';
-import { sampleFromJson } from '../../services/wire/json';
+import { setZeros } from '../../services/wire/fields';
+import type * as WireJson from '../../services/wire/json';
 import { NATIVE_COLUMNS, type Mapping, type Route } from './mapping';
+import { rowFields } from './row-fields';
+
+/**
+ * The descriptor-driven sample reader, loaded by the first row that is not plainSample's: it loads
+ * protobuf-es and the descriptors, which a pool thread otherwise does without (row-fields.ts).
+ */
+const wireJson = () => require('../../services/wire/json') as typeof WireJson;
 
 /**
  * How a dataset row becomes samples, by its run's mapping (./mapping.ts). Pure: no I/O.
@@ -125,7 +132,7 @@ export function rowToSamples(row: JsonObject, mapping: Mapping, context: MapCont
  * field, on the path nearly every row of a dataset takes.
  */
 function plainSample(row: JsonObject): Sample | null {
-  const sample = emptySample();
+  const sample = setZeros<Sample>({ id: '', verifier: '', response: '', label: {}, groupId: '', responseTokens: 0, metadata: {} }, rowFields().sampleBeyond);
   let group = 0;
   let tokens = 0;
   for (const key in row) {
@@ -162,7 +169,7 @@ function nativeRow(row: JsonObject, mapping: Mapping, context: MapContext): RowS
   if (sample === null) {
     const fields: JsonObject = {};
     for (const key of NATIVE_COLUMNS) if (key in row) fields[key] = row[key]!;
-    const parsed = sampleFromJson(fields, '');
+    const parsed = wireJson().sampleFromJson(fields, '');
     if (!parsed.ok) return { ok: false, error: parsed.error, id: typeof row.id === 'string' ? row.id : '', verifier: typeof row.verifier === 'string' ? row.verifier : '' };
     sample = parsed.sample;
   }

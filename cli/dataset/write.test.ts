@@ -35,6 +35,17 @@ describe('a JSONL output file', () => {
     expect(readFileSync(file, 'utf8')).toBe('{ "kept" :  "as read" }\n{"from":"thread"}\n{"c":3}\n');
   });
 
+  it('writes a batch of many parts (more than IOV_MAX, an empty one among them) in order, after what it wrote before', async () => {
+    const file = path.join(dir, 'out.jsonl');
+    const sink = openSink(file, 'jsonl', { durable: false });
+    await sink.write([{ json: { first: true } }]);
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"n":${i}}\n`);
+    await sink.write([...lines.map((line) => ({ encoded: Buffer.from(line) })), { encoded: new Uint8Array(0) }, { json: { last: true } }]);
+    expect(sink.bytes()).toBe(Buffer.byteLength('{"first":true}\n' + lines.join('') + '{"last":true}\n'));
+    await sink.close();
+    expect(readFileSync(file, 'utf8')).toBe('{"first":true}\n' + lines.join('') + '{"last":true}\n');
+  });
+
   it('gzip: runs of rows and encoded members follow one another, one stream to a reader', async () => {
     const file = path.join(dir, 'out.jsonl.gz');
     const sink = openSink(file, 'jsonl.gz', { durable: false });

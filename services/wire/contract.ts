@@ -7,6 +7,11 @@ import type { Reader } from './reader';
 import { readStructField, writeStructField } from './struct';
 import { GroupSummarySchema, SampleSchema, ScoreResultSchema } from './gen/verdict/v1/score_pb';
 import type { Writer } from './writer';
+import { setZeros, type FieldSpec, type FieldType } from './fields';
+
+// The field tables' types and the helpers that only read them live in ./fields.ts, without protobuf-es:
+// `verdict score`'s pool threads are given their tables and need no descriptor (cli/dataset/row-fields.ts).
+export { fieldsToJson, setZeros, zeroOf, type FieldSpec, type FieldType } from './fields';
 
 /**
  * The Score API's field tables, from the descriptors protoc generated (gen/). The codecs name the
@@ -35,22 +40,6 @@ export type DomainMatchesProto = [
   Assert<SameKeys<keyof ShapedResult | 'group', ResultField>>,
   Assert<SameKeys<keyof GroupSummary, FieldOf<typeof GroupSummarySchema>>>,
 ];
-
-/** The field types the generic code carries; the Score API's messages use no others. */
-export type FieldType = 'string' | 'bool' | 'double' | 'uint32' | 'struct';
-
-/** A field of a message as the codecs need it. */
-export interface FieldSpec {
-  /** lowerCamelCase: the domain's property and the proto3 JSON name. */
-  local: string;
-  json: string;
-  /** The proto's own (snake_case) name, which proto3 JSON readers also accept. */
-  proto: string;
-  number: number;
-  type: FieldType;
-  /** proto3 `optional` (or a message): absent when unset, not a zero. */
-  explicit: boolean;
-}
 
 function typeOf(field: DescField): FieldType {
   if (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Struct') return 'struct';
@@ -109,31 +98,7 @@ export function emptySample(): Sample {
 export const RESULT_TEXT_FIELDS = ScoreResultSchema.fields.filter((f) => f.fieldKind === 'scalar' && f.scalar === ScalarType.STRING).map((f) => f.localName);
 export const RESULT_STRUCT_FIELDS = ScoreResultSchema.fields.filter((f) => f.fieldKind === 'message' && f.message.typeName === 'google.protobuf.Struct').map((f) => f.localName);
 
-/** A field's value when unset: proto3's zero, a fresh `{}` for a Struct, absent for an explicit field. */
-export function zeroOf(field: FieldSpec): unknown {
-  if (field.explicit && field.type !== 'struct') return undefined;
-  switch (field.type) {
-    case 'string':
-      return '';
-    case 'bool':
-      return false;
-    case 'struct':
-      return {};
-    default:
-      return 0;
-  }
-}
-
 type Fields = Record<string, unknown>;
-
-/** Sets the zero value of each of `fields` on `target` (left out when absent is the zero). */
-export function setZeros<T extends object>(target: T, fields: readonly FieldSpec[]): T {
-  for (const field of fields) {
-    const zero = zeroOf(field);
-    if (zero !== undefined) (target as Fields)[field.local] = zero;
-  }
-  return target;
-}
 
 function unset(field: FieldSpec, value: unknown): boolean {
   if (value === undefined) return true;
@@ -183,15 +148,6 @@ export function readField(reader: Reader, field: FieldSpec, wireType: WireType, 
   else value = readStructField(reader);
   (message as Fields)[field.local] = value;
   return true;
-}
-
-/** The proto3 JSON of each of `fields`: every field present (zeros included) except explicit ones unset. */
-export function fieldsToJson(out: JsonObject, fields: readonly FieldSpec[], message: object): JsonObject {
-  for (const field of fields) {
-    const value = (message as Fields)[field.local];
-    if (value !== undefined) out[field.json] = value as JsonObject[string];
-  }
-  return out;
 }
 
 /** The same fields as JSON text, each `,"name":value`; `number` writes a double (rewards as float literals). */
