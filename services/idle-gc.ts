@@ -23,8 +23,9 @@ export const IDLE_COLLECTION: IdleCollectionOptions = { afterSamples: 16_384, id
  * it, the reply, framed where it was written: services/grpc/grpc-js-memory.ts) alive until V8's next full collection, which on an idle
  * server its memory reducer starts 15–30 s later. Collecting when idle hands them back within a
  * second or two (one 65,536-sample request: RSS 370 → ~298 MiB) at the cost of a pause of tens of
- * milliseconds when nothing is waiting. The pool threads' heaps are left to V8: a collection there
- * returned nothing measurable. Returns the stop.
+ * milliseconds when nothing is waiting. The server passes a `collect` that also asks each pool
+ * thread for a full collection (pool/collections.ts): an idle thread's old space otherwise keeps
+ * the large requests' garbage, as no collection runs on a thread with nothing to do. Returns the stop.
  */
 export function collectWhenIdle(
   work: WorkCounter,
@@ -48,13 +49,32 @@ export function collectWhenIdle(
   return () => clearInterval(timer);
 }
 
+/** V8's `gc` function: a full collection, or with `{ type: 'minor' }` one of the young generation alone. */
+type V8Gc = (options?: { type: 'minor' | 'major' }) => void;
+
 /**
- * V8's `gc()`. Node exposes it only with `--expose-gc`; the flag set at run time takes effect for
- * contexts made afterwards, so a fresh context hands the function over.
+ * V8's `gc()`, a full collection of the current thread's heap. Node exposes it only with
+ * `--expose-gc`; the flag set at run time takes effect for contexts made afterwards, so a fresh
+ * context hands the function over.
  */
 export function garbageCollector(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
+  const gc = v8Gc();
+  return () => gc();
+}
+
+/**
+ * A collection of the current thread's young generation alone (a scavenge): its cost follows what
+ * is still alive there, so it is cheap when the objects allocated since the last one are garbage.
+ */
+export function youngCollector(): () => void {
+  // Exposed on first use: a thread that never collects sets no V8 flag.
+  let gc: V8Gc | undefined;
+  return () => (gc ??= v8Gc())({ type: 'minor' });
+}
+
+function v8Gc(): V8Gc {
+  const exposed = (globalThis as { gc?: V8Gc }).gc;
   if (exposed) return exposed;
   setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
+  return runInNewContext('gc') as V8Gc;
 }

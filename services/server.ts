@@ -3,7 +3,7 @@ import { ConfigError, type VerdictConfig } from './config';
 import { trainerDefaults } from './http/config';
 import type { Engine, EngineLimits } from './engine/engine';
 import type { PoolEntry } from './pool/worker';
-import { collectWhenIdle } from './idle-gc';
+import { collectWhenIdle, garbageCollector, IDLE_COLLECTION } from './idle-gc';
 import { openRuntime } from './runtime';
 import { startGrpcServer } from './grpc/server';
 import { createGateway, listen, type HttpLimits } from './http/gateway';
@@ -66,7 +66,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const { engine } = runtime;
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
-  const stopCollecting = collectWhenIdle(engine);
+  // Idle after large requests: the pool threads collect too (on their own cores, while this one does).
+  const collectMain = garbageCollector();
+  const stopCollecting = collectWhenIdle(engine, IDLE_COLLECTION, () => {
+    engine.collectThreads();
+    collectMain();
+  });
 
   let serving = true;
   const grpcServer = await listening('grpc', options.host, options.grpcPort, () => startGrpcServer(engine, metrics, options.host, options.grpcPort, operator.grpc(), options.maxMessageBytes), async () => {

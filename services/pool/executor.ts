@@ -5,7 +5,8 @@ import type { Registry } from '../../core/registry';
 import type { Sample } from '../../core/sample';
 import type { PackedSamples } from '../engine/encoded';
 import { runTask, scoreChunk, type ChunkReply, type EncodeAs, type PoolTask } from './tasks';
-import { takeThreads } from './threads';
+import type { ThreadCollections } from './collections';
+import { takeThreads, threadCollections } from './threads';
 import type { PoolEntry } from './worker';
 
 /** Where pure, CPU-bound work runs: on worker threads, or inline for single-threaded runs. */
@@ -17,8 +18,10 @@ export interface Executor {
    * its own thread and ignores it). `encode`: encode each result in that wire format beside scoring
    * it (pool threads; the inline executor leaves encoding to the transport, on the same thread anyway).
    * `samples` may be a scanned batch's packed chunk (ScannedBatch), decoded where it is scored.
+   * `collectYoung`: the chunk is a large request's, and its thread collects its young generation
+   * first (pool threads, see worker.ts; the inline executor's thread is the caller's, left to V8).
    */
-  scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply>;
+  scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs, collectYoung?: boolean): Promise<ChunkReply>;
   runTask(verifier: string, task: string, payload: Json, signal: AbortSignal): Promise<Json>;
   /**
    * A job of the pool's entry module (PoolJobs) on a thread, under `budgetMs` as a chunk; the
@@ -26,6 +29,8 @@ export interface Executor {
    * entry module, and its callers do the job's work on their own thread.
    */
   runJob?(name: string, payload: unknown, signal: AbortSignal, budgetMs?: number, transferList?: ArrayBuffer[]): Promise<unknown>;
+  /** Asks each pool thread for a full garbage collection when it is next free (none for the inline executor). */
+  collectThreads(): void;
   /** Chunks waiting for a thread. */
   queued(): number;
   close(): Promise<void>;
@@ -66,6 +71,8 @@ export class InlineExecutor implements Executor {
     return 0;
   }
 
+  collectThreads(): void {}
+
   async close(): Promise<void> {}
 }
 
@@ -75,6 +82,7 @@ export class InlineExecutor implements Executor {
  */
 export class PoolExecutor implements Executor {
   private readonly pool: Piscina;
+  private readonly collections: ThreadCollections;
 
   /** `entry` is the caller's registry too (`entry.createRegistry()`), so both sides agree on verifiers. */
   constructor(
@@ -82,12 +90,23 @@ export class PoolExecutor implements Executor {
     readonly threads: number = availableParallelism(),
   ) {
     this.pool = takeThreads(entry.module, threads);
+    this.collections = threadCollections(this.pool);
   }
 
-  async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs): Promise<ChunkReply> {
+  async scoreChunk(samples: Sample[] | PackedSamples, signal: AbortSignal, budgetMs?: number, encode?: EncodeAs, collectYoung = false): Promise<ChunkReply> {
     // A packed chunk's buffer is moved to the thread, not copied (see SampleBatch.chunk).
     const transferList = Array.isArray(samples) ? [] : [samples.bytes.buffer as ArrayBuffer];
-    return (await this.runBudgeted({ op: 'score', samples, ...(encode ? { encode } : {}) }, signal, budgetMs, transferList)) as ChunkReply;
+    const task = { op: 'score' as const, samples, ...(encode ? { encode } : {}), ...(collectYoung ? { collectYoung: true as const } : {}) };
+    return (await this.runBudgeted(task, signal, budgetMs, transferList)) as ChunkReply;
+  }
+
+  collectThreads(): void {
+    this.collections.request();
+  }
+
+  /** Full collections the threads have done on request (collectThreads), all threads together. */
+  threadCollections(): number {
+    return this.collections.done();
   }
 
   runJob(name: string, payload: unknown, signal: AbortSignal, budgetMs?: number, transferList: ArrayBuffer[] = []): Promise<unknown> {

@@ -53,6 +53,8 @@ export type PoolTask =
       /** An Int32Array's buffer whose first cell the thread sets when it starts the chunk (its budget runs from then). */
       started?: SharedArrayBuffer;
       encode?: EncodeAs;
+      /** Collect the thread's young generation before scoring: a large request's chunk (worker.ts). */
+      collectYoung?: true;
     }
   | { op: 'task'; verifier: string; task: string; payload: Json }
   /** A job the pool's entry module adds (PoolJobs), under the same budget as a chunk. */

@@ -1,12 +1,15 @@
 import { Piscina } from 'piscina';
+import { ThreadCollections, type PoolThreadData } from './collections';
 
 // Only piscina: a command can start its threads here before it loads the verifiers, the engine or
 // the wire codecs (each thread loads its own copy of them meanwhile, on another core).
 
 /** A pool's threads over a pool entry module (see PoolEntry in ./worker.ts), each loading that module. */
 export function startThreads(module: string, threads: number): Piscina {
+  const workerData: PoolThreadData = { collections: new ThreadCollections().buffer };
   return new Piscina({
     filename: module,
+    workerData,
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Number.POSITIVE_INFINITY,
@@ -49,4 +52,9 @@ export function takeThreads(module: string, threads: number): Piscina {
   if (waiting && waiting.module === module && waiting.threads === threads) return waiting.pool;
   void waiting?.pool.destroy();
   return startThreads(module, threads);
+}
+
+/** How the calling thread asks each of the pool's threads for a full collection (./collections.ts). */
+export function threadCollections(pool: Piscina): ThreadCollections {
+  return new ThreadCollections((pool.options.workerData as PoolThreadData).collections);
 }

@@ -60,12 +60,14 @@ describe('a pool thread', () => {
     // The probe really loaded the verifiers (and scored a sample through them).
     expect(own).toContain(path.join('verifiers', 'index.js'));
     expect(own).toContain(path.join('verifiers', 'qa', 'index.js'));
-    // Besides the domain: the pool handler, and the Score API's codec with which a thread encodes the
-    // results it scores (byte and text building; wire/ holds no transport).
+    // Besides the domain: the pool handler, the collections it runs (idle-gc.js: V8's own gc function;
+    // pool/collections.js: the shared counters by which the calling thread asks for a full one), and
+    // the Score API's codec with which a thread encodes the results it scores (byte and text
+    // building; wire/ holds no transport).
     const outside = own.filter(
       (f) =>
         !/^(core|verifiers|rubrics|services\/wire)\//.test(f) &&
-        !['services/pool-entry.js', 'services/pool/worker.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
+        !['services/pool-entry.js', 'services/pool/worker.js', 'services/idle-gc.js', 'services/pool/collections.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);
@@ -79,7 +81,7 @@ describe('a pool thread', () => {
       (f) =>
         !/^(core|verifiers|rubrics|services\/wire)\//.test(f) &&
         !/^cli\/(pool-entry|receipt|dataset\/(pool-rows|result-rows|row-fields|lines|json-line|mapping|row-samples|result-columns|compression))\.js$/.test(f) &&
-        !['services/pool/worker.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
+        !['services/pool/worker.js', 'services/idle-gc.js', 'services/pool/collections.js', 'services/pool/tasks.js', 'services/engine/result.js', 'services/engine/details.js', 'services/engine/encoded.js'].includes(f),
     );
     expect(outside).toEqual([]);
     expect(files.filter((f) => IO_PACKAGES.test(f))).toEqual([]);

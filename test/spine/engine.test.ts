@@ -1,4 +1,4 @@
-import { Engine, RequestRefused } from '../../services/engine/engine';
+import { Engine, LARGE_BATCH, RequestRefused } from '../../services/engine/engine';
 import { InlineExecutor, PoolExecutor, type Executor } from '../../services/pool/executor';
 import { createRegistry, TEST_VERIFIERS } from '../fixtures/test-registry';
 import { mixedQaBatch, sample } from '../fixtures/samples';
@@ -33,6 +33,34 @@ describe('engine', () => {
     for (const r of a) expect('reward' in r).toBe(r.status === 'OK');
   });
 
+  it("marks a large batch's chunks for a young-generation collection on their thread, and no smaller batch's", async () => {
+    const inline = new InlineExecutor(registry);
+    const marks: boolean[] = [];
+    const marking: Executor = {
+      threads: 2,
+      scoreChunk: (samples, signal, budgetMs, encode, collectYoung) => {
+        marks.push(collectYoung === true);
+        return inline.scoreChunk(samples, signal);
+      },
+      runTask: (...args) => inline.runTask(...args),
+      queued: () => 0,
+      collectThreads: () => undefined,
+      close: async () => undefined,
+    };
+    const engine = new Engine({ registry, executor: marking });
+    const batch = (n: number) => Array.from({ length: n }, (_, i) => sample({ id: `q${i}`, verifier: 'qa', response: '\\boxed{C}', label: { choice: 'C' } }));
+    // Counted in chunks sent (8 of 512 samples for 4,096 with two threads; 32 for the large one).
+    await engine.score(batch(4_096));
+    await engine.score(batch(LARGE_BATCH - 1));
+    expect(marks.length).toBe(8 + 32);
+    expect(marks.filter(Boolean)).toHaveLength(0);
+    marks.length = 0;
+    const results = await engine.score(batch(LARGE_BATCH));
+    expect(marks).toEqual(Array.from({ length: 32 }, () => true));
+    expect(results.filter((r) => r.status === 'OK' && r.reward === 1)).toHaveLength(LARGE_BATCH);
+    await engine.close();
+  });
+
   it('sends a large batch to the pool a few chunks at a time (two per thread), and scores it as inline', async () => {
     const threads = new PoolExecutor(TEST_VERIFIERS, 2);
     let out = 0;
@@ -52,6 +80,7 @@ describe('engine', () => {
       },
       runTask: (...args) => threads.runTask(...args),
       queued: () => threads.queued(),
+      collectThreads: () => threads.collectThreads(),
       close: () => threads.close(),
     };
     const engine = new Engine({ registry, executor: counting });
