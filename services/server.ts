@@ -66,10 +66,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const { engine } = runtime;
   metrics.watchQueue(() => ({ pendingSamples: engine.pendingSamples(), queuedChunks: engine.queuedChunks() }));
-  // Idle after large requests: the pool threads collect too (on their own cores, while this one does).
+  // Idle after many samples: this thread collects; after a large request the pool threads do too
+  // (on their own cores, while this one does).
   const collectMain = garbageCollector();
   const stopCollecting = collectWhenIdle(engine, IDLE_COLLECTION, () => {
-    engine.collectThreads();
+    engine.collectThreadsAfterLarge();
     collectMain();
   });
 

@@ -33,7 +33,7 @@ describe('engine', () => {
     for (const r of a) expect('reward' in r).toBe(r.status === 'OK');
   });
 
-  it("marks a large batch's chunks for a young-generation collection on their thread, and no smaller batch's", async () => {
+  it("marks a large batch's chunks for a young-generation collection on their thread, and no smaller batch's; after one, an idle server's threads are asked for a full collection", async () => {
     const inline = new InlineExecutor(registry);
     const marks: boolean[] = [];
     const marking: Executor = {
@@ -44,9 +44,10 @@ describe('engine', () => {
       },
       runTask: (...args) => inline.runTask(...args),
       queued: () => 0,
-      collectThreads: () => undefined,
+      collectThreads: () => void collections++,
       close: async () => undefined,
     };
+    let collections = 0;
     const engine = new Engine({ registry, executor: marking });
     const batch = (n: number) => Array.from({ length: n }, (_, i) => sample({ id: `q${i}`, verifier: 'qa', response: '\\boxed{C}', label: { choice: 'C' } }));
     // Counted in chunks sent (8 of 512 samples for 4,096 with two threads; 32 for the large one).
@@ -54,10 +55,15 @@ describe('engine', () => {
     await engine.score(batch(LARGE_BATCH - 1));
     expect(marks.length).toBe(8 + 32);
     expect(marks.filter(Boolean)).toHaveLength(0);
+    // The idle server asks the threads for a full collection only after a large batch.
+    expect(engine.collectThreadsAfterLarge()).toBe(false);
     marks.length = 0;
     const results = await engine.score(batch(LARGE_BATCH));
     expect(marks).toEqual(Array.from({ length: 32 }, () => true));
     expect(results.filter((r) => r.status === 'OK' && r.reward === 1)).toHaveLength(LARGE_BATCH);
+    expect(engine.collectThreadsAfterLarge()).toBe(true);
+    expect(engine.collectThreadsAfterLarge()).toBe(false);
+    expect(collections).toBe(1);
     await engine.close();
   });
 
