@@ -254,71 +254,57 @@ const DQS_WORD = /^no such column: "(.*)" - should this be a string literal in s
 function asLiteral(sql: string, word: string): string {
   const quoted = `"${word.replaceAll('"', '""')}"`;
   const literal = `'${word.replaceAll("'", "''")}'`;
-  let out = '';
-  let k = 0;
-  while (k < sql.length) {
-    const c = sql[k]!;
-    let end = k + 1;
-    if (c === "'" || c === '`' || c === '[') {
-      const close = c === '[' ? ']' : c;
-      end = sql.indexOf(close, k + 1);
-      while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
-      end = end < 0 ? sql.length : end + 1;
-      out += sql.slice(k, end);
-    } else if (c === '"') {
-      end = sql.indexOf('"', k + 1);
-      while (end >= 0 && sql[end + 1] === '"') end = sql.indexOf('"', end + 2);
-      end = end < 0 ? sql.length : end + 1;
-      const token = sql.slice(k, end);
-      out += token === quoted ? literal : token;
-    } else if (c === '-' && sql[k + 1] === '-') {
-      end = sql.indexOf('\n', k);
-      end = end < 0 ? sql.length : end;
-      out += sql.slice(k, end);
-    } else if (c === '/' && sql[k + 1] === '*') {
-      end = sql.indexOf('*/', k + 2);
-      end = end < 0 ? sql.length : end + 2;
-      out += sql.slice(k, end);
-    } else {
-      out += c;
-    }
-    k = end;
+  return sqlPieces(sql)
+    .map((p) => (p.kind === 'quoted' && p.text === quoted ? literal : p.text))
+    .join('');
+}
+
+/**
+ * The statement's tokens that matter here: `;` and every other run of SQL up to a blank, a quote or a
+ * comment; a string literal or quoted name is its opening quote; comments are left out.
+ */
+function sqlTokens(sql: string): string[] {
+  const out: string[] = [];
+  for (const p of sqlPieces(sql)) {
+    if (p.kind === 'quoted') out.push(p.text[0]!);
+    else if (p.kind === 'plain') out.push(...p.text.split(/(;)|\s+/).filter((t): t is string => t !== undefined && t !== ''));
   }
   return out;
 }
 
 /**
- * The statement's tokens that matter here: `;` and the first characters of every other run of SQL,
- * string literals, quoted names and comments skipped.
+ * SQL cut into string literals and quoted names (a doubled quote inside is the quote itself;
+ * `[name]` has no escape), comments, and the plain runs between them; an unclosed one runs to the
+ * end. The pieces joined are the statement.
  */
-function sqlTokens(sql: string): string[] {
-  const out: string[] = [];
+function sqlPieces(sql: string): Array<{ kind: 'quoted' | 'comment' | 'plain'; text: string }> {
+  const out: Array<{ kind: 'quoted' | 'comment' | 'plain'; text: string }> = [];
   let k = 0;
   while (k < sql.length) {
     const c = sql[k]!;
-    if (/\s/.test(c)) {
-      k++;
-    } else if (c === '-' && sql[k + 1] === '-') {
-      const end = sql.indexOf('\n', k);
-      k = end < 0 ? sql.length : end + 1;
-    } else if (c === '/' && sql[k + 1] === '*') {
-      const end = sql.indexOf('*/', k + 2);
-      k = end < 0 ? sql.length : end + 2;
-    } else if (c === ';') {
-      out.push(';');
-      k++;
-    } else if (c === "'" || c === '"' || c === '`' || c === '[') {
+    let end: number;
+    let kind: 'quoted' | 'comment' | 'plain';
+    if (c === "'" || c === '"' || c === '`' || c === '[') {
       const close = c === '[' ? ']' : c;
-      let end = sql.indexOf(close, k + 1);
+      end = sql.indexOf(close, k + 1);
       while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
-      out.push(c);
-      k = end < 0 ? sql.length : end + 1;
+      end = end < 0 ? sql.length : end + 1;
+      kind = 'quoted';
+    } else if (c === '-' && sql[k + 1] === '-') {
+      end = sql.indexOf('\n', k);
+      end = end < 0 ? sql.length : end;
+      kind = 'comment';
+    } else if (c === '/' && sql[k + 1] === '*') {
+      end = sql.indexOf('*/', k + 2);
+      end = end < 0 ? sql.length : end + 2;
+      kind = 'comment';
     } else {
-      let end = k + 1;
-      while (end < sql.length && !/[\s;'"`[]/.test(sql[end]!) && !(sql[end] === '-' && sql[end + 1] === '-') && !(sql[end] === '/' && sql[end + 1] === '*')) end++;
-      out.push(sql.slice(k, end));
-      k = end;
+      const next = sql.slice(k).search(/['"`[]|--|\/\*/);
+      end = next < 0 ? sql.length : k + Math.max(next, 1);
+      kind = 'plain';
     }
+    out.push({ kind, text: sql.slice(k, end) });
+    k = end;
   }
   return out;
 }
@@ -360,33 +346,7 @@ const AS_FUNCTION: Record<string, string> = { timestamp: "(datetime('now'))", da
  */
 export function withClock(sql: string): string {
   if (!/CURRENT_/i.test(sql)) return sql;
-  let out = '';
-  let k = 0;
-  while (k < sql.length) {
-    const c = sql[k]!;
-    let end = k + 1;
-    if (c === "'" || c === '"' || c === '`' || c === '[') {
-      const close = c === '[' ? ']' : c;
-      end = sql.indexOf(close, k + 1);
-      // A doubled quote inside a literal is the quote itself.
-      while (end >= 0 && close !== ']' && sql[end + 1] === close) end = sql.indexOf(close, end + 2);
-      end = end < 0 ? sql.length : end + 1;
-      out += sql.slice(k, end);
-    } else if (c === '-' && sql[k + 1] === '-') {
-      end = sql.indexOf('\n', k);
-      end = end < 0 ? sql.length : end;
-      out += sql.slice(k, end);
-    } else if (c === '/' && sql[k + 1] === '*') {
-      end = sql.indexOf('*/', k + 2);
-      end = end < 0 ? sql.length : end + 2;
-      out += sql.slice(k, end);
-    } else {
-      // Plain SQL up to the next quote or comment.
-      const next = sql.slice(k).search(/['"`[]|--|\/\*/);
-      end = next < 0 ? sql.length : k + Math.max(next, 1);
-      out += sql.slice(k, end).replace(CURRENT, (_, which: string) => AS_FUNCTION[which.toLowerCase()]!);
-    }
-    k = end;
-  }
-  return out;
+  return sqlPieces(sql)
+    .map((p) => (p.kind === 'plain' ? p.text.replace(CURRENT, (_, which: string) => AS_FUNCTION[which.toLowerCase()]!) : p.text))
+    .join('');
 }
