@@ -30,6 +30,8 @@ export const STASH = '/tmp/.verdict-rewards';
  * `list TAG`: the processes other than the container's init (pid 1), the script itself and the
  * kept ones, as `<tag> <pid> <state> <name>` lines (the state letter of /proc/PID/stat: T is
  * stopped); zombies and dying processes are left out (they cannot write).
+ *
+ * `kill_others`: one round of SIGKILL to every process but pid 1, the script itself and the kept ones.
  */
 export const LIST = `kept() {
   [ -z "$KEEP" ] && return 1
@@ -52,6 +54,14 @@ dying() {
   done < "$1/status"; } 2>/dev/null || return 0
   [ -e "$1/status" ] || return 0
   [ $((dpnd & 256)) -ne 0 ] || [ $((dpnd & 16387 & ~dhold)) -ne 0 ]
+}
+kill_others() {
+  for d in /proc/[0-9]*; do
+    p=\${d#/proc/}
+    case " 1 $$ " in *" $p "*) continue ;; esac
+    kept "$p" && continue
+    kill -s KILL "$p" 2>/dev/null
+  done
 }
 list() {
   found=
@@ -110,12 +120,7 @@ exit 0`;
  */
 const KILL_FOUND = `if [ -n "$found" ]; then
   for round in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
-    for d in /proc/[0-9]*; do
-      p=\${d#/proc/}
-      case " 1 $$ " in *" $p "*) continue ;; esac
-      kept "$p" && continue
-      kill -s KILL "$p" 2>/dev/null
-    done
+    kill_others
     list again >/dev/null
     [ -z "$found" ] && break
     sleep 0.05
@@ -184,12 +189,7 @@ sessions_read() {
   [ -n "$sessions" ] || return 0
   # Every process test.sh started is gone but those dying, which hold the write end until they are
   # (a helper stopped with a SIGTERM pending never is): killed, so that the read below ends.
-  for d in /proc/[0-9]*; do
-    p=\${d#/proc/}
-    case " 1 $$ " in *" $p "*) continue ;; esac
-    kept "$p" && continue
-    kill -s KILL "$p" 2>/dev/null
-  done
+  kill_others
   exec 8>&- 6<${SESSIONS}/pipe 7<&-
   open=' '; sbytes=0
   while read -r sk sp sr; do
