@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { stateAfter } from './states';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -265,15 +266,7 @@ describe('agent_state reads a release task\'s return value as AWM\'s code-mode r
   });
   afterAll(() => sandbox.close());
 
-  const after = (change: string) => {
-    const db = new Database(Buffer.from(initial, 'base64'));
-    try {
-      db.exec(change);
-      return { sqlite: db.serialize().toString('base64') };
-    } finally {
-      db.close();
-    }
-  };
+  const after = (change: string) => stateAfter(initial, change);
   const score = (task: number, change = ''): Promise<Outcome> => {
     const sample: Sample = { id: 's', verifier: 'agent_state', response: 'Done.', label: { taskId: `todo_app_9.${task}` }, groupId: '', responseTokens: 0, metadata: { finalState: after(change) } };
     return scoreAsync(agentState as AsyncVerifier, sample, { signal: never, services, compute: async () => null });

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { stateAfter } from './states';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -36,15 +36,7 @@ describe('agent_state on AgentWorldModel-1K release files (real tasks, real sand
   afterAll(() => sandbox.close());
 
   /** The environment's initial database after `change`: the state an episode leaves. */
-  const after = (change: string) => {
-    const db = new Database(Buffer.from(initial, 'base64'));
-    try {
-      db.exec(change);
-      return { sqlite: db.serialize().toString('base64') };
-    } finally {
-      db.close();
-    }
-  };
+  const after = (change: string) => stateAfter(initial, change);
   const score = (task: number, finalState: JsonObject, response = 'Done.', withServices = services): Promise<Outcome> => {
     const sample: Sample = { id: 's', verifier: 'agent_state', response, label: { taskId: `${ENV}.${task}` }, groupId: '', responseTokens: 0, metadata: { finalState } };
     return scoreAsync(agentState as AsyncVerifier, sample, { signal: never, services: withServices, compute: async () => null });

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { stateAfter } from './states';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -131,16 +132,7 @@ describe('agent_state on AgentWorldModel tasks (real sandbox, real SQLite)', () 
   afterAll(() => sandbox.close());
 
   /** The environment's initial database after `change`: what the episode's environment left. */
-  const after = (env: string, change: string) => {
-    const db = new Database(Buffer.from(initialOf[env]!, 'base64'));
-    try {
-      db.pragma('foreign_keys = OFF');
-      db.exec(change);
-      return { sqlite: db.serialize().toString('base64') };
-    } finally {
-      db.close();
-    }
-  };
+  const after = (env: string, change: string) => stateAfter(initialOf[env]!, change, { foreignKeys: false });
   const score = (label: JsonObject, metadata: JsonObject, response = 'Done.'): Promise<Outcome> => {
     const sample: Sample = { id: 's', verifier: 'agent_state', response, label, groupId: '', responseTokens: 0, metadata };
     return scoreAsync(agentState as AsyncVerifier, sample, { signal: never, services, compute: async () => null });
